@@ -1,0 +1,34 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config/config';
+import { issueV3Link } from './features/auth/auth.service';
+import { V3_TTL_SECONDS } from './features/auth/tokens';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  v3-link --email <address>   Print a single-use, ${V3_TTL_SECONDS / 60}-minute direct sign-in link
+                              for a MODERATOR or ADMIN account (checked when the link is used).`;
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  if (command === 'v3-link') {
+    const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } });
+    if (!values.email || !values.email.includes('@')) {
+      console.error('v3-link needs --email <address>\n\n' + USAGE);
+      return 2;
+    }
+    const config = loadConfig();
+    console.log(await issueV3Link({ config }, values.email));
+    return 0;
+  }
+  console.error(USAGE);
+  return command ? 2 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,5 @@
+/** Every table, for the typed database handle. Each table lives beside its feature as `<name>.table.ts`. */
+export * from '../features/users/users.table';
+export * from '../features/auth/auth.table';
+export * from '../features/projects/projects.table';
+export * from '../features/product-info/product-info.table';

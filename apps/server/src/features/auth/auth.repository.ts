@@ -1,0 +1,90 @@
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { DbOrTx as Db } from '../../db/client';
+import { refreshTokens, ssoStates, usedV3Tokens } from './auth.table';
+
+export async function insertRefreshToken(
+  db: Db,
+  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(refreshTokens).values(values);
+}
+
+/** Revokes a live token in one statement, so two concurrent uses cannot both rotate it. */
+export async function consumeRefreshToken(
+  db: Db,
+  tokenHash: string,
+): Promise<{ userId: string; familyId: string } | null> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+  return rows[0] ?? null;
+}
+
+export async function findRefreshToken(db: Db, tokenHash: string) {
+  const rows = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function revokeFamily(db: Db, familyId: string): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+export async function insertSsoState(
+  db: Db,
+  values: { state: string; codeVerifier: string; nonce: string; redirectTo: string | null; expiresAt: Date },
+): Promise<void> {
+  await db.insert(ssoStates).values(values);
+}
+
+export async function findSsoState(db: Db, state: string) {
+  const rows = await db.select().from(ssoStates).where(eq(ssoStates.state, state)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Takes the state out, so a callback can complete once. */
+export async function takeSsoState(db: Db, state: string) {
+  const rows = await db
+    .delete(ssoStates)
+    .where(and(eq(ssoStates.state, state), gt(ssoStates.expiresAt, sql`now()`)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** Records a v3 link as used; false when it already was. */
+export async function markV3TokenUsed(
+  db: Db,
+  values: { jti: string; userId: string; expiresAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .insert(usedV3Tokens)
+    .values(values)
+    .onConflictDoNothing({ target: usedV3Tokens.jti })
+    .returning({ jti: usedV3Tokens.jti });
+  return rows.length > 0;
+}
+
+/**
+ * Drops what can no longer be used: expired refresh tokens (revoked ones stay until they expire, so
+ * a stolen token's reuse is still recognised), SSO states and v3 records.
+ */
+export async function deleteExpiredAuthRecords(db: Db): Promise<{ refreshTokens: number; ssoStates: number }> {
+  const now = sql`now()`;
+  const tokens = await db
+    .delete(refreshTokens)
+    .where(lt(refreshTokens.expiresAt, now))
+    .returning({ id: refreshTokens.id });
+  const states = await db.delete(ssoStates).where(lt(ssoStates.expiresAt, now)).returning({ s: ssoStates.state });
+  await db.delete(usedV3Tokens).where(lt(usedV3Tokens.expiresAt, now));
+  return { refreshTokens: tokens.length, ssoStates: states.length };
+}

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { isModerator, type TAuthUser, type TRefreshResponse } from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import { AppError, badRequest, unauthorized } from '../../http/errors';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByIdentity,
+  insertUser,
+  linkIdentity,
+  type UserRow,
+} from '../users/users.service';
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  findSsoState,
+  insertRefreshToken,
+  insertSsoState,
+  markV3TokenUsed,
+  revokeFamily,
+  takeSsoState,
+} from './auth.repository';
+import {
+  calculatePKCECodeChallenge,
+  randomNonce,
+  randomPKCECodeVerifier,
+  randomState,
+  type SsoClient,
+} from './sso.client';
+import { hashToken, newOpaqueToken, signAccessToken, signV3Token, verifyV3Token } from './tokens';
+
+export const SUBSCRIBE_PATH = '/subscribe';
+const SSO_STATE_TTL_MS = 10 * 60 * 1000;
+
+/** A signed-in session: the access token and the refresh token that goes into the cookie. */
+export interface Session {
+  user: UserRow;
+  accessToken: string;
+  expiresAt: Date;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+export function presentUser(user: UserRow): TAuthUser {
+  return { user_id: user.id, email: user.email, profiles_limit: user.profilesLimit };
+}
+
+export function presentSession(session: Session): TRefreshResponse {
+  return {
+    token: session.accessToken,
+    refresh_token: null,
+    user: presentUser(session.user),
+    expires_at: session.expiresAt.toISOString(),
+    refresh_expires_at: session.refreshExpiresAt.toISOString(),
+  };
+}
+
+/** Subscribers, moderators and admins go straight in; everyone else is sent to the plans. */
+export function requiresSubscription(user: UserRow): boolean {
+  return user.profilesLimit <= 0 && !isModerator(user.roles);
+}
+
+/** Only same-site paths are followed after sign-in, never another origin. */
+export function safeRedirectPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  return value;
+}
+
+async function startSession(ctx: AppContext, user: UserRow, familyId: string = randomUUID()): Promise<Session> {
+  const refreshToken = newOpaqueToken();
+  const refreshExpiresAt = new Date(Date.now() + ctx.config.refreshTokenTtlDays * 86_400_000);
+  await insertRefreshToken(ctx.db, {
+    userId: user.id,
+    familyId,
+    tokenHash: hashToken(refreshToken),
+    expiresAt: refreshExpiresAt,
+  });
+  const { token, expiresAt } = await signAccessToken(ctx.config, user);
+  return { user, accessToken: token, expiresAt, refreshToken, refreshExpiresAt };
+}
+
+export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: string | undefined) {
+  const state = randomState();
+  const nonce = randomNonce();
+  const codeVerifier = randomPKCECodeVerifier();
+  const url = await sso.authorizationUrl({
+    state,
+    nonce,
+    codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
+  });
+  await insertSsoState(ctx.db, {
+    state,
+    nonce,
+    codeVerifier,
+    redirectTo: redirectTo ? safeRedirectPath(redirectTo) : null,
+    expiresAt: new Date(Date.now() + SSO_STATE_TTL_MS),
+  });
+  return { sso_url: url.href, callback_url: `${ctx.config.publicUrl}/auth/callback` };
+}
+
+/**
+ * The provider's answer is handed to the web app's /auth/callback as one opaque `ver` value
+ * (the authorization response, base64url), which the app sends back to complete the sign-in.
+ */
+export async function ssoReturnLocation(ctx: AppContext, rawQuery: string): Promise<string> {
+  const params = new URLSearchParams(rawQuery);
+  const state = params.get('state');
+  const stored = state ? await findSsoState(ctx.db, state) : null;
+  const target = new URLSearchParams({ ver: Buffer.from(rawQuery).toString('base64url') });
+  if (stored?.redirectTo) target.set('redirect_to', stored.redirectTo);
+  return `/auth/callback?${target.toString()}`;
+}
+
+export async function completeSso(
+  ctx: AppContext,
+  sso: SsoClient,
+  ver: string,
+): Promise<{ session: Session; redirectUrl: string }> {
+  const params = new URLSearchParams(Buffer.from(ver, 'base64url').toString('utf8'));
+  const providerError = params.get('error');
+  if (providerError) {
+    throw badRequest(`Sign-in was not completed: ${params.get('error_description') ?? providerError}`, 'sso_denied');
+  }
+  const state = params.get('state');
+  if (!state || !params.get('code')) throw badRequest('Missing SSO callback parameters (ver token).', 'sso_invalid');
+  const stored = await takeSsoState(ctx.db, state);
+  if (!stored) {
+    throw badRequest('This sign-in link has expired or was already used. Please log in again.', 'sso_state_invalid');
+  }
+
+  let identity;
+  try {
+    identity = await sso.exchange(new URL(`${sso.redirectUri}?${params.toString()}`), {
+      state,
+      nonce: stored.nonce,
+      codeVerifier: stored.codeVerifier,
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'SSO code exchange failed');
+    throw new AppError(401, 'sso_failed', 'Single sign-on could not be completed. Please log in again.');
+  }
+
+  const user = await resolveSsoUser(ctx, identity);
+  return { session: await startSession(ctx, user), redirectUrl: safeRedirectPath(stored.redirectTo) };
+}
+
+/** Same provider identity, else a verified e-mail we know, else a new USER without a subscription. */
+async function resolveSsoUser(
+  ctx: AppContext,
+  identity: { issuer: string; subject: string; email: string | null; emailVerified: boolean },
+): Promise<UserRow> {
+  const known = await findUserByIdentity(ctx.db, identity.issuer, identity.subject);
+  if (known) return known;
+  if (!identity.email) {
+    throw badRequest('The identity provider did not return an e-mail address.', 'sso_no_email');
+  }
+  const byEmail = identity.emailVerified ? await findUserByEmail(ctx.db, identity.email) : null;
+  if (byEmail) return linkIdentity(ctx.db, byEmail.id, identity.issuer, identity.subject);
+  return insertUser(ctx.db, {
+    email: identity.email.toLowerCase(),
+    roles: ['USER'],
+    profilesLimit: 0,
+    oidcIssuer: identity.issuer,
+    oidcSubject: identity.subject,
+  });
+}
+
+/** Rotates the refresh token; a token used twice revokes its whole family. */
+export async function refreshSession(ctx: AppContext, rawToken: string | undefined): Promise<Session> {
+  if (!rawToken) throw unauthorized('No refresh token.');
+  const hash = hashToken(rawToken);
+  const consumed = await consumeRefreshToken(ctx.db, hash);
+  if (!consumed) {
+    const known = await findRefreshToken(ctx.db, hash);
+    if (known?.revokedAt) {
+      await revokeFamily(ctx.db, known.familyId);
+      ctx.log.warn({ userId: known.userId }, 'refresh token reuse: session family revoked');
+    }
+    throw unauthorized('Refresh token is invalid or expired. Please log in again.');
+  }
+  const user = await findUserById(ctx.db, consumed.userId);
+  if (!user) throw unauthorized();
+  return startSession(ctx, user, consumed.familyId);
+}
+
+export async function endSession(ctx: AppContext, rawToken: string | undefined): Promise<void> {
+  if (!rawToken) return;
+  const known = await findRefreshToken(ctx.db, hashToken(rawToken));
+  if (known) await revokeFamily(ctx.db, known.familyId);
+}
+
+/** A fresh session carrying the limit the user has now (after a purchase, for example). */
+export async function refreshAfterSubscription(ctx: AppContext, userId: string): Promise<Session> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw unauthorized();
+  return startSession(ctx, user);
+}
+
+export async function issueV3Link(ctx: Pick<AppContext, 'config'>, email: string): Promise<string> {
+  const token = await signV3Token(ctx.config, email);
+  return `${ctx.config.publicUrl}/?v3=${encodeURIComponent(token)}`;
+}
+
+/** Direct sign-in for moderators and admins from a single-use, 10-minute link. */
+export async function loginWithV3(ctx: AppContext, token: string): Promise<Session> {
+  let claims;
+  try {
+    claims = await verifyV3Token(ctx.config, token);
+  } catch {
+    throw unauthorized('The v3 login link is invalid or has expired.');
+  }
+  const user = await findUserByEmail(ctx.db, claims.email);
+  if (!user || !isModerator(user.roles)) {
+    throw new AppError(403, 'v3_not_allowed', 'v3 login is only available to MODERATOR or ADMIN accounts.');
+  }
+  const fresh = await markV3TokenUsed(ctx.db, { jti: claims.jti, userId: user.id, expiresAt: claims.expiresAt });
+  if (!fresh) throw unauthorized('This v3 login link was already used.');
+  return startSession(ctx, user);
+}

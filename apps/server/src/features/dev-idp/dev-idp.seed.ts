@@ -1,0 +1,23 @@
+import { DEFAULT_PROJECT_NAME } from '@threadreach/contract';
+import type { Db } from '../../db/client';
+import { createProject } from '../projects/projects.service';
+import { countProjectsOfUser } from '../projects/projects.service';
+import { ensureUser } from '../users/users.service';
+import { DEMO_USERS } from './demo-users';
+
+/**
+ * Creates the demo accounts once. The read-only account gets a project to look at, since it
+ * cannot create one itself.
+ */
+export async function seedDemoUsers(db: Db): Promise<void> {
+  for (const demo of DEMO_USERS) {
+    const user = await ensureUser(db, { email: demo.email, roles: [demo.role], profilesLimit: demo.profilesLimit });
+    if (demo.role === 'READONLY' && (await countProjectsOfUser(db, user.id)) === 0) {
+      await createProject(
+        db,
+        { id: user.id, email: user.email, roles: ['USER'], profilesLimit: user.profilesLimit },
+        { name: DEFAULT_PROJECT_NAME, description: 'A sample project to look around in.' },
+      );
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { TPageQuery } from '@threadreach/contract';
+import type { DbOrTx as Db } from '../../db/client';
+import { users } from '../users/users.table';
+import { projects, type ProjectRow } from './projects.table';
+
+export interface ProjectWithOwner extends ProjectRow {
+  ownerEmail: string;
+}
+
+const withOwner = {
+  id: projects.id,
+  userId: projects.userId,
+  name: projects.name,
+  description: projects.description,
+  withoutKeywords: projects.withoutKeywords,
+  createdAt: projects.createdAt,
+  updatedAt: projects.updatedAt,
+  ownerEmail: users.email,
+};
+
+export async function findProjectById(db: Db, id: string): Promise<ProjectWithOwner | null> {
+  const rows = await db
+    .select(withOwner)
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.userId))
+    .where(eq(projects.id, id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** One page of projects, newest first; `ownerId` null lists every user's projects. */
+export async function listProjects(
+  db: Db,
+  ownerId: string | null,
+  page: TPageQuery,
+): Promise<{ rows: ProjectWithOwner[]; total: number }> {
+  const where = ownerId ? eq(projects.userId, ownerId) : undefined;
+  const [rows, totals] = await Promise.all([
+    db
+      .select(withOwner)
+      .from(projects)
+      .innerJoin(users, eq(users.id, projects.userId))
+      .where(where)
+      .orderBy(desc(projects.createdAt), desc(projects.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(projects).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+export async function countProjectsOfUser(db: Db, userId: string): Promise<number> {
+  const rows = await db.select({ n: count() }).from(projects).where(eq(projects.userId, userId));
+  return rows[0]?.n ?? 0;
+}
+
+export async function insertProject(
+  db: Db,
+  values: { userId: string; name: string; description: string | null },
+): Promise<ProjectRow> {
+  const rows = await db.insert(projects).values(values).returning();
+  return rows[0]!;
+}
+
+export async function updateProjectRow(
+  db: Db,
+  id: string,
+  values: Partial<Pick<ProjectRow, 'name' | 'description' | 'withoutKeywords'>>,
+): Promise<ProjectRow | null> {
+  const rows = await db
+    .update(projects)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(projects.id, id))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteProjectRow(db: Db, id: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .delete(projects)
+    .where(and(eq(projects.id, id), eq(projects.userId, userId)))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import {
+  isAdmin,
+  isModerator,
+  type TCreateProjectRequest,
+  type TPageQuery,
+  type TProject,
+  type TProjectList,
+  type TUpdateProjectRequest,
+} from '@threadreach/contract';
+import type { Db } from '../../db/client';
+import { AppError, forbidden, projectNotFound } from '../../http/errors';
+import type { AuthUser } from '../auth/tokens';
+import { users } from '../users/users.table';
+import { presentProject } from './projects.presenter';
+import {
+  countProjectsOfUser,
+  deleteProjectRow,
+  findProjectById,
+  insertProject,
+  listProjects,
+  updateProjectRow,
+  type ProjectWithOwner,
+} from './projects.repository';
+
+export { countProjectsOfUser, type ProjectWithOwner };
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The project if the caller may reach it: owners always, admins read anyone's.
+ * Anyone else gets the same 404 as for a project that does not exist.
+ */
+export async function getAccessibleProject(
+  db: Db,
+  caller: AuthUser,
+  projectId: string,
+  method: string,
+): Promise<ProjectWithOwner> {
+  const project = await findProjectById(db, projectId);
+  if (!project) throw projectNotFound();
+  if (project.userId === caller.id) return project;
+  if (!isAdmin(caller.roles)) throw projectNotFound();
+  if (WRITE_METHODS.has(method)) {
+    throw forbidden('You can only modify your own projects.', 'not_project_owner');
+  }
+  return project;
+}
+
+export async function listProjectsFor(db: Db, caller: AuthUser, page: TPageQuery): Promise<TProjectList> {
+  const admin = isAdmin(caller.roles);
+  const { rows, total } = await listProjects(db, admin ? null : caller.id, page);
+  return { items: rows.map((r) => presentProject(r, admin)), total, limit: page.limit, offset: page.offset };
+}
+
+export function presentAccessibleProject(caller: AuthUser, project: ProjectWithOwner): TProject {
+  return presentProject(project, isAdmin(caller.roles));
+}
+
+/**
+ * Moderators and admins create without limit; everyone else needs profiles_limit > 0 and a free slot.
+ * The user's row is locked so two concurrent creates cannot both take the last slot.
+ */
+export async function createProject(db: Db, caller: AuthUser, input: TCreateProjectRequest): Promise<TProject> {
+  return db.transaction(async (tx) => {
+    const locked = await tx.execute<{ profiles_limit: number; roles: string[] }>(
+      sql`select ${users.profilesLimit} as profiles_limit, ${users.roles} as roles from ${users} where ${users.id} = ${caller.id} for update`,
+    );
+    const owner = locked.rows[0];
+    if (!owner) throw new AppError(401, 'unauthorized', 'Authentication required.');
+    if (!isModerator(owner.roles)) {
+      const limit = owner.profiles_limit;
+      if (limit <= 0) {
+        throw new AppError(
+          402,
+          'subscription_required',
+          'An active subscription is required to create projects (profiles_limit is 0).',
+        );
+      }
+      const used = await countProjectsOfUser(tx, caller.id);
+      if (used >= limit) {
+        throw new AppError(
+          403,
+          'project_limit_reached',
+          `Project limit reached (${used}/${limit}). Upgrade your subscription to create more projects.`,
+        );
+      }
+    }
+    const row = await insertProject(tx, {
+      userId: caller.id,
+      name: input.name,
+      description: input.description ?? null,
+    });
+    return presentProject(row, false);
+  });
+}
+
+export async function updateProject(
+  db: Db,
+  caller: AuthUser,
+  project: ProjectWithOwner,
+  input: TUpdateProjectRequest,
+): Promise<TProject> {
+  const row = await updateProjectRow(db, project.id, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.without_keywords !== undefined ? { withoutKeywords: input.without_keywords } : {}),
+  });
+  if (!row) throw projectNotFound();
+  return presentProject({ ...row, ownerEmail: project.ownerEmail }, isAdmin(caller.roles));
+}
+
+export async function deleteProject(db: Db, project: ProjectWithOwner): Promise<void> {
+  const deleted = await deleteProjectRow(db, project.id, project.userId);
+  if (!deleted) throw projectNotFound();
+}

@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+
+/** A failure with the status, machine code and human detail the client sees. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (detail = 'Not found') => new AppError(404, 'not_found', detail);
+export const projectNotFound = () => notFound('Project not found');
+export const unauthorized = (detail = 'Authentication required.') => new AppError(401, 'unauthorized', detail);
+export const forbidden = (detail: string, code = 'forbidden') => new AppError(403, code, detail);
+export const badRequest = (detail: string, code = 'bad_request') => new AppError(400, code, detail);
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+}
+
+function describeIssue(where: string, issue: Issue): string {
+  // Messages written for people already name their field; zod's generic ones need the path.
+  if (!issue.message.startsWith('Invalid') && !issue.message.startsWith('Too ') && issue.path.length) {
+    return issue.message;
+  }
+  const location = [where, ...issue.path.map(String)].filter(Boolean).join('.');
+  return location ? `${location}: ${issue.message}` : issue.message;
+}
+
+/** Every error leaves as JSON `{detail, code}`; bad input is a 4xx, never a 500. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ detail: error.detail, code: error.code, ...error.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? '';
+      const issues = error.validation.map((v) => ({
+        path: (v.instancePath || '').split('/').filter(Boolean),
+        message: v.message ?? 'Invalid value',
+      }));
+      return reply.status(400).send({
+        detail: issues.map((i) => describeIssue(where, i)).join('; '),
+        code: 'validation_error',
+        errors: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+      return reply.status(500).send({ detail: 'Internal server error', code: 'internal' });
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const code = (error.code ?? 'bad_request').toLowerCase();
+      const detail =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? 'Request body is not valid JSON'
+          : error.message;
+      return reply.status(status).send({ detail, code });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ detail: 'Internal server error', code: 'internal' });
+  });
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ZIsoDateTime } from './common.schema';
+
+/** Product text limits (spec sections 5 and 9). */
+export const PRODUCT_INFO_LIMITS = {
+  product_description: { min: 50, max: 1000 },
+  ideal_client_profile: { min: 30, max: 1000 },
+  call_to_action: { min: 1, max: 200 },
+  writing_style: { min: 1, max: 350 },
+} as const;
+export type TProductInfoField = keyof typeof PRODUCT_INFO_LIMITS;
+
+const LABELS: Record<TProductInfoField, string> = {
+  product_description: 'Product description',
+  ideal_client_profile: 'Ideal client profile',
+  call_to_action: 'Call to action',
+  writing_style: 'Writing style',
+};
+
+function field(name: TProductInfoField) {
+  const { min, max } = PRODUCT_INFO_LIMITS[name];
+  const label = LABELS[name];
+  return z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(min, { error: min > 1 ? `${label} must be at least ${min} characters` : `${label} is required` })
+    .max(max, { error: `${label} must be at most ${max} characters` });
+}
+
+export const ZProductInfoFields = z.object({
+  product_description: field('product_description'),
+  ideal_client_profile: field('ideal_client_profile'),
+  call_to_action: field('call_to_action'),
+  writing_style: field('writing_style'),
+});
+export type TProductInfoFields = z.infer<typeof ZProductInfoFields>;
+
+/** POST saves and, by default, regenerates keywords; PUT saves only. */
+export const ZSaveProductInfoRequest = ZProductInfoFields.extend({
+  regenerate_keywords: z.boolean().default(true),
+});
+export type TSaveProductInfoRequest = z.input<typeof ZSaveProductInfoRequest>;
+
+export const ZProductInfo = z
+  .object({
+    project_id: z.string(),
+    product_description: z.string(),
+    ideal_client_profile: z.string(),
+    call_to_action: z.string(),
+    writing_style: z.string(),
+    updated_at: ZIsoDateTime.nullable(),
+  })
+  .meta({ id: 'ProductInfo' });
+export type TProductInfo = z.infer<typeof ZProductInfo>;
+
+export const ZSaveProductInfoResponse = z.object({
+  product_info: ZProductInfo,
+  regenerate_keywords: z.boolean(),
+  /** Keyword generation arrives with the AI engine; until then nothing is generated. */
+  keywords_generated: z.boolean(),
+});
+export type TSaveProductInfoResponse = z.infer<typeof ZSaveProductInfoResponse>;
