@@ -41,18 +41,23 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   queue?: JobQueue | null;
-  /** Override the logger (tests pass false or a stream). */
-  logger?: boolean | Record<string, unknown>;
+  /** false silences the log; a stream receives the same structured lines as stdout would. */
+  logger?: false | { stream: NodeJS.WritableStream; level?: string };
   sso?: SsoClient;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config.logLevel),
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...loggerOptions(options.logger?.level ?? config.logLevel),
+            ...(options.logger ? { stream: options.logger.stream } : {}),
+          },
     bodyLimit: 1024 * 1024,
     trustProxy: config.env === 'production',
-    disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -112,6 +117,8 @@ function registerWebApp(app: FastifyInstance, distDir: string) {
     if (!isApi && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html', distDir);
     }
-    return reply.status(404).send({ detail: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' });
+    return reply
+      .status(404)
+      .send({ detail: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' });
   });
 }

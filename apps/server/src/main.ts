@@ -1,11 +1,10 @@
+import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
-import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { cleanupAuthTokensJob } from './features/auth/cleanup-auth-tokens.job';
 import { seedDemoUsers } from './features/dev-idp/dev-idp.seed';
 import { registerJobs, startQueue, type JobQueue } from './jobs/queue';
-import path from 'node:path';
 
 /** Every job the workers run. */
 export const JOBS = [cleanupAuthTokensJob];
@@ -27,10 +26,13 @@ async function main() {
     dataDir: path.join(config.dataDir, 'pglite'),
   });
   await database.migrate();
-  const queue: JobQueue | null = config.jobsEnabled ? await startQueue(database) : null;
-  const app = await buildApp({ config, database, queue });
+  const app = await buildApp({ config, database });
+  const queue: JobQueue | null = config.jobsEnabled
+    ? await startQueue(database, (err) => app.log.error({ err }, 'job queue error'))
+    : null;
+  app.ctx.queue = queue;
   if (config.sso.kind === 'dev') await seedDemoUsers(database.db);
-  if (queue) await registerJobs(app.ctx as AppContext, queue, JOBS);
+  if (queue) await registerJobs(app.ctx, queue, JOBS);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,8 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  isResponseSerializationError,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /** A failure with the status, machine code and human detail the client sees. */
 export class AppError extends Error {
@@ -19,7 +16,8 @@ export class AppError extends Error {
 
 export const notFound = (detail = 'Not found') => new AppError(404, 'not_found', detail);
 export const projectNotFound = () => notFound('Project not found');
-export const unauthorized = (detail = 'Authentication required.') => new AppError(401, 'unauthorized', detail);
+export const unauthorized = (detail = 'Authentication required.') =>
+  new AppError(401, 'unauthorized', detail);
 export const forbidden = (detail: string, code = 'forbidden') => new AppError(403, code, detail);
 export const badRequest = (detail: string, code = 'bad_request') => new AppError(400, code, detail);
 

@@ -1,7 +1,16 @@
 import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters that carry credentials: their values never reach a log line. */
-const SECRET_QUERY_PARAMS = ['ver', 'v3', 'code', 'state', 'token', 'access_token', 'refresh_token', 'session_state'];
+const SECRET_QUERY_PARAMS = [
+  'ver',
+  'v3',
+  'code',
+  'state',
+  'token',
+  'access_token',
+  'refresh_token',
+  'session_state',
+];
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
@@ -24,7 +33,7 @@ export const REDACT_PATHS = [
   '*.jwtSecret',
 ];
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level,
     name: 'server',

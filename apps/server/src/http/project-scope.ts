@@ -14,7 +14,8 @@ declare module 'fastify' {
 export function projectIdsOf(request: { params: unknown; query: unknown; body: unknown }): unknown[] {
   const ids: unknown[] = [];
   const pick = (source: unknown, key: string) => {
-    if (source && typeof source === 'object' && key in source) ids.push((source as Record<string, unknown>)[key]);
+    if (source && typeof source === 'object' && key in source)
+      ids.push((source as Record<string, unknown>)[key]);
   };
   pick(request.params, 'projectId');
   pick(request.query, 'project_id');

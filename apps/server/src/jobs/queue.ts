@@ -11,24 +11,23 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-export async function startQueue(database: Database): Promise<JobQueue> {
+export async function startQueue(
+  database: Database,
+  onError: (error: Error) => void = () => {},
+): Promise<JobQueue> {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
     : new PgBoss({ connectionString: database.url!, max: 4, application_name: 'threadreach-jobs' });
-  let lastError: unknown = null;
-  boss.on('error', (error) => {
-    lastError = error;
-  });
+  // Without a listener an 'error' event would end the process; it is logged and /health reports it.
+  boss.on('error', onError);
   await boss.start();
   return {
     boss,
     async isHealthy() {
       try {
         await boss.getQueues();
-        lastError = null;
         return true;
-      } catch (error) {
-        lastError = error;
+      } catch {
         return false;
       }
     },

@@ -78,13 +78,18 @@ export async function markV3TokenUsed(
  * Drops what can no longer be used: expired refresh tokens (revoked ones stay until they expire, so
  * a stolen token's reuse is still recognised), SSO states and v3 records.
  */
-export async function deleteExpiredAuthRecords(db: Db): Promise<{ refreshTokens: number; ssoStates: number }> {
+export async function deleteExpiredAuthRecords(
+  db: Db,
+): Promise<{ refreshTokens: number; ssoStates: number }> {
   const now = sql`now()`;
   const tokens = await db
     .delete(refreshTokens)
     .where(lt(refreshTokens.expiresAt, now))
     .returning({ id: refreshTokens.id });
-  const states = await db.delete(ssoStates).where(lt(ssoStates.expiresAt, now)).returning({ s: ssoStates.state });
+  const states = await db
+    .delete(ssoStates)
+    .where(lt(ssoStates.expiresAt, now))
+    .returning({ s: ssoStates.state });
   await db.delete(usedV3Tokens).where(lt(usedV3Tokens.expiresAt, now));
   return { refreshTokens: tokens.length, ssoStates: states.length };
 }

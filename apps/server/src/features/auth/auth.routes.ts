@@ -62,7 +62,11 @@ export const authRoutes = (sso: SsoClient): FastifyPluginAsyncZod =>
       '/auth/sso/return',
       {
         config: { public: true },
-        schema: { tags, summary: "The provider's redirect; forwards to the web app's /auth/callback", hide: true },
+        schema: {
+          tags,
+          summary: "The provider's redirect; forwards to the web app's /auth/callback",
+          hide: true,
+        },
       },
       async (request, reply) => {
         const raw = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
@@ -97,7 +101,11 @@ export const authRoutes = (sso: SsoClient): FastifyPluginAsyncZod =>
       '/auth/refresh-with-token',
       {
         config: { public: true },
-        schema: { tags, summary: 'New access token from the refresh cookie', response: { 200: ZRefreshResponse } },
+        schema: {
+          tags,
+          summary: 'New access token from the refresh cookie',
+          response: { 200: ZRefreshResponse },
+        },
       },
       async (request, reply) => {
         const session = await refreshSession(app.ctx, request.cookies[REFRESH_COOKIE]);

@@ -66,7 +66,11 @@ export function safeRedirectPath(value: string | null | undefined): string {
   return value;
 }
 
-async function startSession(ctx: AppContext, user: UserRow, familyId: string = randomUUID()): Promise<Session> {
+async function startSession(
+  ctx: AppContext,
+  user: UserRow,
+  familyId: string = randomUUID(),
+): Promise<Session> {
   const refreshToken = newOpaqueToken();
   const refreshExpiresAt = new Date(Date.now() + ctx.config.refreshTokenTtlDays * 86_400_000);
   await insertRefreshToken(ctx.db, {
@@ -119,13 +123,20 @@ export async function completeSso(
   const params = new URLSearchParams(Buffer.from(ver, 'base64url').toString('utf8'));
   const providerError = params.get('error');
   if (providerError) {
-    throw badRequest(`Sign-in was not completed: ${params.get('error_description') ?? providerError}`, 'sso_denied');
+    throw badRequest(
+      `Sign-in was not completed: ${params.get('error_description') ?? providerError}`,
+      'sso_denied',
+    );
   }
   const state = params.get('state');
-  if (!state || !params.get('code')) throw badRequest('Missing SSO callback parameters (ver token).', 'sso_invalid');
+  if (!state || !params.get('code'))
+    throw badRequest('Missing SSO callback parameters (ver token).', 'sso_invalid');
   const stored = await takeSsoState(ctx.db, state);
   if (!stored) {
-    throw badRequest('This sign-in link has expired or was already used. Please log in again.', 'sso_state_invalid');
+    throw badRequest(
+      'This sign-in link has expired or was already used. Please log in again.',
+      'sso_state_invalid',
+    );
   }
 
   let identity;
@@ -213,7 +224,11 @@ export async function loginWithV3(ctx: AppContext, token: string): Promise<Sessi
   if (!user || !isModerator(user.roles)) {
     throw new AppError(403, 'v3_not_allowed', 'v3 login is only available to MODERATOR or ADMIN accounts.');
   }
-  const fresh = await markV3TokenUsed(ctx.db, { jti: claims.jti, userId: user.id, expiresAt: claims.expiresAt });
+  const fresh = await markV3TokenUsed(ctx.db, {
+    jti: claims.jti,
+    userId: user.id,
+    expiresAt: claims.expiresAt,
+  });
   if (!fresh) throw unauthorized('This v3 login link was already used.');
   return startSession(ctx, user);
 }

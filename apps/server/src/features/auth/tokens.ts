@@ -94,7 +94,11 @@ export async function verifyV3Token(
     issuer: config.publicUrl,
     audience: V3_AUDIENCE,
   });
-  if (typeof payload.jti !== 'string' || typeof payload.email !== 'string' || typeof payload.exp !== 'number') {
+  if (
+    typeof payload.jti !== 'string' ||
+    typeof payload.email !== 'string' ||
+    typeof payload.exp !== 'number'
+  ) {
     throw new Error('malformed v3 token');
   }
   return { jti: payload.jti, email: payload.email, expiresAt: new Date(payload.exp * 1000) };

@@ -8,8 +8,18 @@ export const DEMO_USERS: ReadonlyArray<{
   description: string;
 }> = [
   { email: 'admin@demo.local', role: 'ADMIN', profilesLimit: 10, description: 'Administrator: every tool' },
-  { email: 'moderator@demo.local', role: 'MODERATOR', profilesLimit: 10, description: 'Moderator: credentials and statistics' },
+  {
+    email: 'moderator@demo.local',
+    role: 'MODERATOR',
+    profilesLimit: 10,
+    description: 'Moderator: credentials and statistics',
+  },
   { email: 'user@demo.local', role: 'USER', profilesLimit: 3, description: 'Subscriber with 3 profiles' },
-  { email: 'readonly@demo.local', role: 'READONLY', profilesLimit: 3, description: 'Read-only: can look, cannot save' },
+  {
+    email: 'readonly@demo.local',
+    role: 'READONLY',
+    profilesLimit: 3,
+    description: 'Read-only: can look, cannot save',
+  },
   { email: 'new@demo.local', role: 'USER', profilesLimit: 0, description: 'New user without a subscription' },
 ];

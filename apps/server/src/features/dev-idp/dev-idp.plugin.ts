@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { z } from 'zod';
 import type { Config } from '../../config/config';
@@ -20,7 +21,13 @@ export const devIdentityProvider =
     if (config.env === 'production') {
       throw new Error('The development identity provider refuses to run when NODE_ENV=production.');
     }
-    const provider = new Provider(config.sso.issuer, providerConfiguration(config, redirectUri));
+    // Signing keys live as long as the process: a restart only ends sign-ins in progress.
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'dev-idp' };
+    const provider = new Provider(config.sso.issuer, {
+      ...providerConfiguration(config, redirectUri),
+      jwks: { keys: [jwk] },
+    });
     const callback = provider.callback();
 
     // oidc-provider reads its own bodies; form posts to the picker are parsed here.
@@ -35,11 +42,18 @@ export const devIdentityProvider =
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.trim() : '';
       if (details.prompt.name === 'login' && ZEmail.safeParse(hint).success) {
         reply.hijack();
-        return provider.interactionFinished(request.raw, reply.raw, { login: { accountId: hint.toLowerCase() } });
+        return provider.interactionFinished(request.raw, reply.raw, {
+          login: { accountId: hint.toLowerCase() },
+        });
       }
       if (details.prompt.name !== 'login') {
         reply.hijack();
-        return provider.interactionFinished(request.raw, reply.raw, { consent: {} }, { mergeWithLastSubmission: true });
+        return provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { consent: {} },
+          { mergeWithLastSubmission: true },
+        );
       }
       return reply
         .type('text/html; charset=utf-8')
@@ -64,13 +78,16 @@ export const devIdentityProvider =
       },
     );
 
-    app.post<{ Params: { uid: string } }>(`${DEV_IDP_PREFIX}/interaction/:uid/abort`, async (request, reply) => {
-      reply.hijack();
-      return provider.interactionFinished(request.raw, reply.raw, {
-        error: 'access_denied',
-        error_description: 'Sign-in was cancelled',
-      });
-    });
+    app.post<{ Params: { uid: string } }>(
+      `${DEV_IDP_PREFIX}/interaction/:uid/abort`,
+      async (request, reply) => {
+        reply.hijack();
+        return provider.interactionFinished(request.raw, reply.raw, {
+          error: 'access_denied',
+          error_description: 'Sign-in was cancelled',
+        });
+      },
+    );
 
     app.all(`${DEV_IDP_PREFIX}/*`, async (request, reply) => {
       reply.hijack();
@@ -108,9 +125,18 @@ function providerConfiguration(config: Config, redirectUri: string): Configurati
     interactions: { url: (_ctx, interaction) => `${DEV_IDP_PREFIX}/interaction/${interaction.uid}` },
     cookies: { keys: [config.jwtSecret] },
     pkce: { required: () => true },
+    ttl: {
+      Interaction: 3600,
+      Session: 86_400,
+      Grant: 86_400,
+      AccessToken: 3600,
+      IdToken: 3600,
+      AuthorizationCode: 600,
+    },
     // The product is the only client of this provider: consent is implied.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
-      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
+      const grantId =
+        ctx.oidc.result?.consent?.grantId || ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
       const grant = new ctx.oidc.provider.Grant({
         clientId: ctx.oidc.client!.clientId,

@@ -11,7 +11,11 @@ import { DEMO_USERS } from './demo-users';
  */
 export async function seedDemoUsers(db: Db): Promise<void> {
   for (const demo of DEMO_USERS) {
-    const user = await ensureUser(db, { email: demo.email, roles: [demo.role], profilesLimit: demo.profilesLimit });
+    const user = await ensureUser(db, {
+      email: demo.email,
+      roles: [demo.role],
+      profilesLimit: demo.profilesLimit,
+    });
     if (demo.role === 'READONLY' && (await countProjectsOfUser(db, user.id)) === 0) {
       await createProject(
         db,

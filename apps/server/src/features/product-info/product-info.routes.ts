@@ -15,7 +15,12 @@ export const productInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/projects/:projectId/product-info',
     {
-      schema: { tags, summary: 'Step 1: product information', params: ZProjectParams, response: { 200: ZProductInfo } },
+      schema: {
+        tags,
+        summary: 'Step 1: product information',
+        params: ZProjectParams,
+        response: { 200: ZProductInfo },
+      },
     },
     async (request) => getProductInfo(app.ctx.db, requireProject(request).id),
   );

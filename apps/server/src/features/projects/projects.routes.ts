@@ -61,8 +61,7 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZProject },
       },
     },
-    async (request) =>
-      updateProject(app.ctx.db, requireUser(request), requireProject(request), request.body),
+    async (request) => updateProject(app.ctx.db, requireUser(request), requireProject(request), request.body),
   );
 
   app.delete(

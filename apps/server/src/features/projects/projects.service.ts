@@ -61,7 +61,11 @@ export function presentAccessibleProject(caller: AuthUser, project: ProjectWithO
  * Moderators and admins create without limit; everyone else needs profiles_limit > 0 and a free slot.
  * The user's row is locked so two concurrent creates cannot both take the last slot.
  */
-export async function createProject(db: Db, caller: AuthUser, input: TCreateProjectRequest): Promise<TProject> {
+export async function createProject(
+  db: Db,
+  caller: AuthUser,
+  input: TCreateProjectRequest,
+): Promise<TProject> {
   return db.transaction(async (tx) => {
     const locked = await tx.execute<{ profiles_limit: number; roles: string[] }>(
       sql`select ${users.profilesLimit} as profiles_limit, ${users.roles} as roles from ${users} where ${users.id} = ${caller.id} for update`,

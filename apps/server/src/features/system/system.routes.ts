@@ -8,7 +8,11 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/health',
     {
       config: { public: true },
-      schema: { tags, summary: 'Database and job queue state', response: { 200: ZHealthResponse, 503: ZHealthResponse } },
+      schema: {
+        tags,
+        summary: 'Database and job queue state',
+        response: { 200: ZHealthResponse, 503: ZHealthResponse },
+      },
     },
     async (_request, reply) => {
       const { database, queue, config } = app.ctx;

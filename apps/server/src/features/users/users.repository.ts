@@ -27,7 +27,13 @@ export async function findUserByIdentity(db: Db, issuer: string, subject: string
 
 export async function insertUser(
   db: Db,
-  values: { email: string; roles?: string[]; profilesLimit?: number; oidcIssuer?: string; oidcSubject?: string },
+  values: {
+    email: string;
+    roles?: string[];
+    profilesLimit?: number;
+    oidcIssuer?: string;
+    oidcSubject?: string;
+  },
 ): Promise<UserRow> {
   const rows = await db.insert(users).values(values).returning();
   return rows[0]!;

@@ -6,7 +6,13 @@ import { getMe } from './users.service';
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/me',
-    { schema: { tags: ['users'], summary: 'The signed-in user with roles, limit and usage', response: { 200: ZMeResponse } } },
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user with roles, limit and usage',
+        response: { 200: ZMeResponse },
+      },
+    },
     async (request) => getMe(app.ctx.db, requireUser(request)),
   );
 };

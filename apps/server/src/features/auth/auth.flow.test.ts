@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../../test/sso-browser';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { seedDemoUsers } from '../dev-idp/dev-idp.seed';
+import { issueV3Link } from './auth.service';
+import { REFRESH_COOKIE } from './auth.routes';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ listen: true });
+  await seedDemoUsers(t.ctx.db);
+});
+afterAll(() => t.close());
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+type Json = any;
+const json = (res: Response): Promise<Json> => res.json();
+
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+
+async function signIn(options: { loginHint?: string; pick?: string; redirectTo?: string } = {}) {
+  const browser = new TestBrowser(t.url);
+  const q = options.redirectTo ? `?redirect_to=${encodeURIComponent(options.redirectTo)}` : '';
+  const start = await json(await browser.fetch(`/api/v1/auth/sso/start${q}`));
+  expect(start.callback_url).toBe(`${t.url}/auth/callback`);
+  const ssoUrl = options.loginHint
+    ? `${start.sso_url}&login_hint=${encodeURIComponent(options.loginHint)}`
+    : start.sso_url;
+  const callback = await browser.followToCallback(ssoUrl, options.pick);
+  const ver = callback.searchParams.get('ver')!;
+  const res = await browser.fetch(`/api/v1/auth/callback?ver=${encodeURIComponent(ver)}`);
+  return { browser, res, body: await json(res), callback, ver };
+}
+
+describe('sign-in through the development identity provider', () => {
+  it('signs a demo user in from the picker, with the spec claims and a refresh cookie', async () => {
+    const { body, browser, callback } = await signIn({
+      pick: 'user@demo.local',
+      redirectTo: '/projects?x=1',
+    });
+    expect(callback.searchParams.get('redirect_to')).toBe('/projects?x=1');
+    expect(body).toMatchObject({
+      refresh_token: null,
+      user: { email: 'user@demo.local', profiles_limit: 3 },
+      redirect_url: '/projects?x=1',
+      requires_subscription: false,
+      subscribe_url: '/subscribe',
+    });
+    expect(claimsOf(body.token)).toMatchObject({ email: 'user@demo.local', roles: ['USER'], type: 'access' });
+    expect(browser.cookie(REFRESH_COOKIE)).toBeTruthy();
+    const me = await browser.fetch('/api/v1/me', { headers: { authorization: `Bearer ${body.token}` } });
+    expect((await json(me)).roles).toEqual(['USER']);
+  });
+
+  it.each(['admin@demo.local', 'moderator@demo.local', 'readonly@demo.local', 'new@demo.local'])(
+    'honours login_hint=%s without the picker',
+    async (email) => {
+      const { body } = await signIn({ loginHint: email });
+      expect(body.user.email).toBe(email);
+    },
+  );
+
+  it('signs in any other e-mail as a new USER without a subscription', async () => {
+    const email = `someone-${randomUUID()}@example.com`;
+    const { body } = await signIn({ loginHint: email });
+    expect(body.user).toMatchObject({ email, profiles_limit: 0 });
+    expect(body.requires_subscription).toBe(true);
+    expect(claimsOf(body.token).roles).toEqual(['USER']);
+  });
+
+  it('only follows same-site redirect paths', async () => {
+    const { body } = await signIn({ loginHint: 'user@demo.local', redirectTo: '//evil.example/x' });
+    expect(body.redirect_url).toBe('/');
+  });
+
+  it('completes a callback once', async () => {
+    const { browser, ver } = await signIn({ loginHint: 'user@demo.local' });
+    const again = await browser.fetch(`/api/v1/auth/callback?ver=${encodeURIComponent(ver)}`);
+    expect(again.status).toBe(400);
+    expect((await json(again)).code).toBe('sso_state_invalid');
+  });
+
+  it('answers a missing or garbage ver with 400', async () => {
+    const missing = await fetch(`${t.url}/api/v1/auth/callback`);
+    expect(missing.status).toBe(400);
+    expect((await json(missing)).detail).toContain('ver');
+    const garbage = await fetch(`${t.url}/api/v1/auth/callback?ver=%%%`);
+    expect(garbage.status).toBe(400);
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotate on every use; reusing one revokes the whole family', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const first = browser.cookie(REFRESH_COOKIE)!;
+    const r1 = await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    expect(r1.status).toBe(200);
+    expect((await json(r1)).token.split('.')).toHaveLength(3);
+    const second = browser.cookie(REFRESH_COOKIE)!;
+    expect(second).not.toBe(first);
+
+    const thief = new TestBrowser(t.url);
+    thief.setCookie(REFRESH_COOKIE, first);
+    const reuse = await thief.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    expect(reuse.status).toBe(401);
+    const afterReuse = await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    expect(afterReuse.status).toBe(401);
+  });
+
+  it('are revoked by logout', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const token = browser.cookie(REFRESH_COOKIE)!;
+    const out = await browser.fetch('/api/v1/auth/logout', { method: 'POST' });
+    expect(out.status).toBe(204);
+    const replay = new TestBrowser(t.url);
+    replay.setCookie(REFRESH_COOKIE, token);
+    expect((await replay.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(401);
+  });
+
+  it('refuse a request without the cookie', async () => {
+    const res = await fetch(`${t.url}/api/v1/auth/refresh-with-token`, { method: 'POST' });
+    expect(res.status).toBe(401);
+  });
+
+  it('refresh-after-subscription carries the limit the user has now', async () => {
+    const email = `buyer-${randomUUID()}@example.com`;
+    const { body, browser } = await signIn({ loginHint: email });
+    await t.ctx.db.execute(sql`update users set profiles_limit = 5 where email = ${email}`);
+    const res = await browser.fetch('/api/v1/auth/refresh-after-subscription', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${body.token}` },
+    });
+    const fresh = await json(res);
+    expect(fresh.user.profiles_limit).toBe(5);
+    expect(claimsOf(fresh.token).profiles_limit).toBe(5);
+  });
+});
+
+describe('v3 direct login', () => {
+  it('signs a moderator in once, never twice', async () => {
+    const link = new URL(await issueV3Link(t.ctx, 'moderator@demo.local'));
+    const v3 = link.searchParams.get('v3')!;
+    const res = await fetch(`${t.url}/api/v1/auth/v3-login?v3=${encodeURIComponent(v3)}`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ user: { email: 'moderator@demo.local' }, redirect_url: '/' });
+    expect(claimsOf(body.token).roles).toEqual(['MODERATOR']);
+    const again = await fetch(`${t.url}/api/v1/auth/v3-login?v3=${encodeURIComponent(v3)}`);
+    expect(again.status).toBe(401);
+    expect((await json(again)).detail).toContain('already used');
+  });
+
+  it('refuses accounts below MODERATOR and forged links', async () => {
+    const link = new URL(await issueV3Link(t.ctx, 'user@demo.local'));
+    const res = await fetch(`${t.url}/api/v1/auth/v3-login?v3=${link.searchParams.get('v3')}`);
+    expect(res.status).toBe(403);
+    expect((await json(res)).detail).toContain('MODERATOR or ADMIN');
+    const forged = await fetch(`${t.url}/api/v1/auth/v3-login?v3=abc.def.ghi`);
+    expect(forged.status).toBe(401);
+  });
+});

@@ -1,0 +1,87 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, type TestUser } from '../../test/factories';
+import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../../test/test-app';
+import { signAccessToken, verifyAccessToken } from './tokens';
+
+let t: TestApp;
+let user: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await buildUser(t.ctx.db, t.config);
+});
+afterAll(() => t.close());
+
+const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+function claims(overrides: Record<string, unknown> = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: user.id,
+    email: user.email,
+    server_id: 'threadreach-local',
+    type: 'access',
+    profiles_limit: 3,
+    roles: ['USER'],
+    iss: t.config.publicUrl,
+    aud: 'threadreach-api',
+    iat: now,
+    exp: now + 600,
+    ...overrides,
+  };
+}
+
+async function sign(payload: Record<string, unknown>, secret = TEST_JWT_SECRET, alg = 'HS256') {
+  return new SignJWT(payload).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+}
+
+async function call(token: string) {
+  return t.app.inject({ url: '/api/v1/me', headers: { authorization: `Bearer ${token}` } });
+}
+
+describe('access tokens', () => {
+  it('carries the spec claims and is accepted', async () => {
+    const { token } = await signAccessToken(t.config, user);
+    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    expect(payload).toMatchObject({
+      sub: user.id,
+      email: user.email,
+      server_id: 'threadreach-local',
+      type: 'access',
+      profiles_limit: 3,
+      roles: ['USER'],
+    });
+    expect(payload.exp - payload.iat).toBe(900);
+    expect((await call(token)).statusCode).toBe(200);
+    expect(await verifyAccessToken(t.config, await sign(claims()))).toMatchObject({ id: user.id });
+  });
+
+  it.each([
+    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`],
+    ['a bad signature', async () => sign(claims(), 'another-secret-that-is-long-enough-0123456789')],
+    ['an expired token', async () => sign(claims({ iat: 1_000, exp: 2_000 }))],
+    ['a wrong issuer', async () => sign(claims({ iss: 'https://evil.example' }))],
+    ['a wrong audience', async () => sign(claims({ aud: 'another-api' }))],
+    ['another token type', async () => sign(claims({ type: 'refresh' }))],
+    ['HS512 instead of HS256', async () => sign(claims(), TEST_JWT_SECRET, 'HS512')],
+    ['a malformed token', async () => 'not.a.jwt'],
+    ['two parts', async () => 'abc.def'],
+  ])('rejects %s with 401', async (_name, make) => {
+    const res = await call(await make());
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: 'Invalid or expired token.', code: 'invalid_token' });
+  });
+
+  it('asks for a token when none is sent', async () => {
+    const res = await t.app.inject({ url: '/api/v1/me' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: 'Authentication required.', code: 'unauthorized' });
+  });
+
+  it('refuses roles that give no access', async () => {
+    const nobody = await buildUser(t.ctx.db, t.config, { roles: ['GUEST'] });
+    const res = await call(nobody.token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('no_role');
+  });
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProject, validProductInfo } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('product info (step 1)', () => {
+  it('starts empty, saves with POST and PUT, and reads back what was saved', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `/api/v1/projects/${project.id}/product-info`;
+    const empty = await t.app.inject({ url, headers: project.owner.auth });
+    expect(empty.json()).toMatchObject({ project_id: project.id, product_description: '', updated_at: null });
+
+    const saved = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: project.owner.auth,
+      payload: { ...validProductInfo(), regenerate_keywords: true },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ regenerate_keywords: true, keywords_generated: false });
+
+    const put = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: project.owner.auth,
+      payload: validProductInfo({ call_to_action: 'Book a demo.' }),
+    });
+    expect(put.json()).toMatchObject({
+      regenerate_keywords: false,
+      product_info: { call_to_action: 'Book a demo.' },
+    });
+
+    const read = await t.app.inject({ url, headers: project.owner.auth });
+    expect(read.json()).toMatchObject({ ...validProductInfo({ call_to_action: 'Book a demo.' }) });
+    expect(read.json().updated_at).not.toBeNull();
+  });
+
+  it('POST defaults regenerate_keywords to true', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/product-info`,
+      headers: project.owner.auth,
+      payload: validProductInfo(),
+    });
+    expect(res.json().regenerate_keywords).toBe(true);
+  });
+
+  it.each([
+    ['product_description', 'x'.repeat(49), 'at least 50'],
+    ['product_description', 'x'.repeat(1001), 'at most 1000'],
+    ['ideal_client_profile', 'x'.repeat(29), 'at least 30'],
+    ['ideal_client_profile', 'x'.repeat(1001), 'at most 1000'],
+    ['call_to_action', '', 'Call to action is required'],
+    ['call_to_action', 'x'.repeat(201), 'at most 200'],
+    ['writing_style', '  ', 'Writing style is required'],
+    ['writing_style', 'x'.repeat(351), 'at most 350'],
+  ])('refuses %s of the wrong length, keeping what was saved', async (field, value, message) => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `/api/v1/projects/${project.id}/product-info`;
+    await t.app.inject({ method: 'PUT', url, headers: project.owner.auth, payload: validProductInfo() });
+    for (const method of ['POST', 'PUT'] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: project.owner.auth,
+        payload: { ...validProductInfo(), [field]: value },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation_error');
+      expect(res.json().detail).toContain(message);
+    }
+    const read = await t.app.inject({ url, headers: project.owner.auth });
+    expect(read.json()).toMatchObject(validProductInfo());
+  });
+
+  it('accepts exactly the minimum and maximum lengths', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/projects/${project.id}/product-info`,
+      headers: project.owner.auth,
+      payload: {
+        product_description: 'd'.repeat(50),
+        ideal_client_profile: 'i'.repeat(1000),
+        call_to_action: 'c'.repeat(200),
+        writing_style: 'w'.repeat(350),
+      },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProject } from '../test/factories';
+import { createTestApp, type TestApp } from '../test/test-app';
+import { redactUrl } from './logger';
+
+const webDir = path.join(tmpdir(), `threadreach-web-${process.pid}`);
+const lines: string[] = [];
+let t: TestApp;
+
+beforeAll(async () => {
+  mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+  writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(webDir, 'assets', 'app.js'), 'console.log(1)');
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  t = await createTestApp({ env: { WEB_DIST_DIR: webDir }, logger: { stream, level: 'info' } });
+});
+afterAll(() => t.close());
+
+describe('http surface', () => {
+  it('serves the web app with history fallback, and JSON 404s under /api', async () => {
+    expect((await t.app.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
+    const deep = await t.app.inject({ url: '/subscribe/success', headers: { accept: 'text/html' } });
+    expect(deep.statusCode).toBe(200);
+    expect(deep.body).toContain('<div id="root">');
+    const api = await t.app.inject({ url: '/api/v1/nope' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: 'Route GET /api/v1/nope not found', code: 'not_found' });
+  });
+
+  it('serves the OpenAPI document at /api/docs', async () => {
+    const res = await t.app.inject({ url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/projects',
+        '/api/v1/projects/{projectId}/product-info',
+        '/api/v1/auth/callback',
+      ]),
+    );
+    expect((await t.app.inject({ url: '/api/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('keeps tokens and sign-in codes out of the log', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const canary = 'CANARY-v3-secret-value';
+    await t.app.inject({ url: `/api/v1/projects/${project.id}`, headers: project.owner.auth });
+    await t.app.inject({ url: `/api/v1/auth/v3-login?v3=${canary}` });
+    await t.app.inject({ url: `/api/v1/auth/callback?ver=${canary}` });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh-with-token',
+      headers: { cookie: `tr_refresh=${canary}` },
+    });
+    const log = lines.join('');
+    expect(log).toContain('/api/v1/auth/v3-login?v3=%5Bredacted%5D');
+    expect(log).not.toContain(canary);
+    expect(log).not.toContain(project.owner.token);
+  });
+
+  it('redacts credential query parameters', () => {
+    expect(redactUrl('/a?ver=x&redirect_to=%2F')).toBe('/a?ver=%5Bredacted%5D&redirect_to=%2F');
+    expect(redactUrl('/a')).toBe('/a');
+  });
+});

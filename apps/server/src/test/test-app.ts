@@ -1,0 +1,81 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { loadConfig, type Config } from '../config/config';
+import type { AppContext } from '../context';
+import { openDatabase, type Database } from '../db/client';
+import type { JobQueue } from '../jobs/queue';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  database: Database;
+  /** Base URL when the app listens on a real port. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The database of a test file: PostgreSQL when DATABASE_URL is set, otherwise a fresh in-memory PGlite. */
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  const database = await openDatabase({ url });
+  if (!url) await database.migrate();
+  return database;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface TestAppOptions {
+  /** Listen on a real port (needed when the server must call itself, as SSO does). */
+  listen?: boolean;
+  env?: Record<string, string>;
+  logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  queue?: (database: Database) => Promise<JobQueue>;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const port = options.listen ? await freePort() : 3999;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'threadreach-test-')),
+    WEB_DIST_DIR: path.join(tmpdir(), 'threadreach-no-web'),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = await openTestDatabase();
+  const queue = options.queue ? await options.queue(database) : null;
+  const app = await buildApp({ config, database, queue, logger: options.logger ?? false });
+  await app.ready();
+  if (options.listen) await app.listen({ host: '127.0.0.1', port });
+  return {
+    app,
+    ctx: app.ctx,
+    config,
+    database,
+    url: config.publicUrl,
+    async close() {
+      await app.close();
+      await queue?.stop();
+      await database.close();
+    },
+  };
+}
