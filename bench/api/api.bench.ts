@@ -1,0 +1,111 @@
+/**
+ * API latency and throughput on loopback, as ratios against the cheapest route in the same run.
+ * Baseline: GET /api/v1/health (no auth, one `select 1`). Measured: authenticated reads and writes that
+ * verify the JWT, run the project-scope check and hit the database.
+ *
+ *   npm run bench:api            (PGlite, in memory)
+ *   DATABASE_URL=postgres://... npm run bench:api
+ */
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config/config';
+import { openDatabase } from '../../apps/server/src/db/client';
+import { buildProject, buildUser, validProductInfo } from '../../apps/server/src/test/factories';
+import { freePort } from '../../apps/server/src/test/test-app';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+
+interface Result {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function run(name: string, send: () => Promise<Response>): Promise<Result> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + DURATION_MS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const res = await send();
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (!res.ok) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  return {
+    name,
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+  };
+}
+
+async function main() {
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-000000',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'threadreach-bench-')),
+    LOG_LEVEL: 'silent',
+    JOBS_ENABLED: 'false',
+  });
+  const database = await openDatabase({ url: process.env.DATABASE_URL });
+  await database.migrate();
+  const app = await buildApp({ config, database, logger: false });
+  await app.listen({ host: '127.0.0.1', port });
+  const base = config.publicUrl;
+
+  const user = await buildUser(database.db, config, { profilesLimit: 100 });
+  const project = await buildProject(database.db, config, { owner: user });
+  for (let i = 0; i < 20; i++) await buildProject(database.db, config, { owner: user });
+  const headers = { ...user.auth, 'content-type': 'application/json' };
+  const info = JSON.stringify(validProductInfo());
+
+  const results = [
+    await run('GET /health (baseline)', () => fetch(`${base}/api/v1/health`)),
+    await run('GET /me', () => fetch(`${base}/api/v1/me`, { headers })),
+    await run('GET /projects (21 rows)', () => fetch(`${base}/api/v1/projects`, { headers })),
+    await run('GET /projects/:id/product-info', () =>
+      fetch(`${base}/api/v1/projects/${project.id}/product-info`, { headers }),
+    ),
+    await run('PUT /projects/:id/product-info', () =>
+      fetch(`${base}/api/v1/projects/${project.id}/product-info`, { method: 'PUT', headers, body: info }),
+    ),
+  ];
+  await app.close();
+  await database.close();
+
+  const base0 = results[0]!;
+  console.log(
+    `API on loopback, ${database.driver}, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per route\n`,
+  );
+  console.log('| route | requests | req/s | p50 ms | p99 ms | errors | p50 vs baseline |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(
+      `| ${r.name} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${(r.p50 / base0.p50).toFixed(2)}x |`,
+    );
+  }
+  if (results.some((r) => r.errors > 0)) process.exitCode = 1;
+}
+
+void main();

@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { pickAccount, PRODUCT_INFO, signInAs } from './fixtures';
+
+test('a customer signs in, creates a project, saves step 1 and finds it after a reload', async ({ page }) => {
+  await signInAs(page, 'user@demo.local');
+  await expect(page.getByText('Demo mode — simulated Reddit')).toBeVisible();
+  await expect(page.getByText('Projects 0/3')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create Your First Project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Project' });
+  await dialog.getByRole('button', { name: 'Create Project' }).click();
+  await expect(dialog.getByText('Project name is required')).toBeVisible();
+  await dialog.getByLabel('Project Name').fill('Designer bookkeeping');
+  await dialog.getByLabel('Description').fill('Spring campaign');
+  await dialog.getByRole('button', { name: 'Create Project' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Projects 1/3')).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'Product Information' });
+  for (const [label, value] of Object.entries(PRODUCT_INFO)) {
+    await form.getByLabel(label).fill(value);
+  }
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Product information saved')).toBeVisible();
+
+  await page.reload();
+  const reloaded = page.getByRole('form', { name: 'Product Information' });
+  for (const [label, value] of Object.entries(PRODUCT_INFO)) {
+    await expect(reloaded.getByLabel(label)).toHaveValue(value);
+  }
+
+  // Saving with regeneration moves on to step 2.
+  await reloaded.getByRole('button', { name: 'Save & Generate Keywords' }).click();
+  await expect(page.getByRole('heading', { name: 'Keywords' })).toBeVisible();
+});
+
+test('a read-only user sees the project but cannot save', async ({ page }) => {
+  await signInAs(page, 'readonly@demo.local');
+  await expect(page.getByText('Read-only access - contact administrator')).toBeVisible();
+  const form = page.getByRole('form', { name: 'Product Information' });
+  await expect(form.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await expect(form.getByRole('button', { name: 'Save & Generate Keywords' })).toBeDisabled();
+});
+
+test('a user without a subscription is sent to /subscribe', async ({ page }) => {
+  await pickAccount(page, 'new@demo.local');
+  await expect(page).toHaveURL(/\/subscribe$/);
+});
+
+test('an admin sees the admin links', async ({ page }) => {
+  await signInAs(page, 'admin@demo.local');
+  const nav = page.getByRole('navigation', { name: 'Administration' });
+  await expect(nav.getByRole('link', { name: 'System Logs' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Statistics' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Credentials' })).toBeVisible();
+});
