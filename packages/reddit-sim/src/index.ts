@@ -1,0 +1,104 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FaultSpec, Fault } from './faults';
+import type { ClientCounts, RequestLogEntry } from './inspect';
+import type { StoredMessage } from './messages';
+import type { ClientRegistration } from './oauth';
+import { type RedditSimOptions, SimCore } from './server';
+
+export type { RedditSimOptions } from './server';
+export type { ClientRegistration, ClientType } from './oauth';
+export type { FaultSpec, Fault } from './faults';
+export type { RequestLogEntry, ClientCounts } from './inspect';
+export type { StoredMessage, ReplyKind } from './messages';
+export type {
+  RedditAccessTokenResponse,
+  RedditComment,
+  RedditErrorBody,
+  RedditJsonResponse,
+  RedditListing,
+  RedditMessage,
+  RedditPost,
+  RedditSubreddit,
+  RedditThing,
+  RedditUser,
+} from './types';
+export { LOGIN_ACCOUNTS } from './corpus/users';
+export { isGenericUserAgent } from './server';
+export { RATE_LIMIT_BUDGET, RATE_LIMIT_WINDOW_MS } from './rate-limit';
+
+export interface RedditSim {
+  /** Base URL, e.g. http://127.0.0.1:4100; serves both www.reddit.com and oauth.reddit.com paths. */
+  url: string;
+  close(): Promise<void>;
+  registerClient(client: ClientRegistration): void;
+  faults: {
+    add(fault: FaultSpec): string;
+    remove(id: string): boolean;
+    clear(): void;
+    list(): Fault[];
+  };
+  inspect: {
+    /** Every compose the simulator accepted, optionally for one recipient or sender. */
+    messages(filter?: { to?: string; from?: string }): StoredMessage[];
+    messagesByRecipient(): Record<string, StoredMessage[]>;
+    /** Simulated replies delivered so far (sim time). */
+    replies(): StoredMessage[];
+    requestLog(filter?: { clientId?: string; endpoint?: string }): RequestLogEntry[];
+    requestCountsByClient(): Record<string, ClientCounts & { maxInAnyMinute: number }>;
+    /** Most requests a client made in any window of `windowMs` (default 60 s). */
+    maxRequestsInWindow(clientId: string, windowMs?: number): number;
+    /** Clears the request log and rate-limit windows; optionally messages and faults too. */
+    reset(what?: { messages?: boolean; faults?: boolean }): void;
+  };
+  /** Current simulator time, ms. */
+  now(): number;
+  /** Moves the simulator's own clock forward; throws when a `now` was injected. */
+  advance(ms: number): void;
+}
+
+export async function startRedditSim(options: RedditSimOptions = {}): Promise<RedditSim> {
+  const core = new SimCore(options);
+  const server = createServer((req, res) => {
+    core.handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify({ message: 'Internal Server Error', error: 500 }));
+      }
+      console.error('reddit-sim:', error);
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+    registerClient: (client) => core.registerClient(client),
+    faults: {
+      add: (fault) => core.faults.add(fault),
+      remove: (id) => core.faults.remove(id),
+      clear: () => core.faults.clear(),
+      list: () => core.faults.list(),
+    },
+    inspect: {
+      messages: (filter) => core.inspectMessages(filter),
+      messagesByRecipient: () => core.messagesByRecipient(),
+      replies: () => core.deliveredReplies(),
+      requestLog: (filter) => core.requestLog.list(filter),
+      requestCountsByClient: () => core.requestCounts(),
+      maxRequestsInWindow: (clientId, windowMs) => core.requestLog.maxInWindow(clientId, windowMs),
+      reset: (what) => core.reset(what),
+    },
+    now: () => core.clock.now(),
+    advance: (ms) => core.clock.advance(ms),
+  };
+}

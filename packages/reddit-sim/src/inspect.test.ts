@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Corpus } from './corpus/corpus';
+import { START, type TestSim, startTestSim } from './test-support';
+
+let t: TestSim;
+beforeEach(async () => {
+  t = await startTestSim();
+});
+afterEach(async () => {
+  await t.sim.close();
+});
+
+const sim = async <T>(path: string, init?: RequestInit): Promise<T> => {
+  const res = await fetch(`${t.sim.url}${path}`, init);
+  expect(res.status, path).toBeLessThan(300);
+  return (await res.json()) as T;
+};
+
+describe('/__sim inspection endpoints', () => {
+  it('lists composes per recipient', async () => {
+    const user = (await t.userToken()).access_token;
+    const to = new Corpus(42, START).users.users.find(
+      (u) => !u.deleted && !u.suspended && !u.refusesDms,
+    )!.name;
+    await t.post('/api/compose', { api_type: 'json', to, subject: 'hello', text: 'hi there' }, user);
+    const body = await sim<{
+      messages: Array<{ to: string; body: string }>;
+      byRecipient: Record<string, unknown[]>;
+    }>(`/__sim/messages?to=${to}`);
+    expect(body.messages).toEqual([expect.objectContaining({ to, body: 'hi there', from: 'demo_founder' })]);
+    expect(Object.keys(body.byRecipient)).toEqual([to]);
+  });
+
+  it('logs requests with timestamps per client and endpoint, and resets counters', async () => {
+    const token = await t.appToken('inspected', 'x');
+    await t.get('/r/SaaS/new', token);
+    t.clock.advance(1000);
+    await t.get('/r/SaaS/about', token);
+    const { requests } = await sim<{ requests: Array<{ at: number; endpoint: string; status: number }> }>(
+      '/__sim/requests?clientId=inspected',
+    );
+    expect(requests.map((r) => [r.endpoint, r.status, r.at - START])).toEqual([
+      ['POST /api/v1/access_token', 200, 0],
+      ['GET /r/{sub}/new', 200, 0],
+      ['GET /r/{sub}/about', 200, 1000],
+    ]);
+    const { counts } = await sim<{ counts: Record<string, { total: number; maxInAnyMinute: number }> }>(
+      '/__sim/requests/counts',
+    );
+    expect(counts.inspected).toMatchObject({ total: 3, maxInAnyMinute: 2 });
+    expect(t.sim.inspect.requestLog({ clientId: 'inspected' })).toHaveLength(3);
+
+    await sim('/__sim/reset', { method: 'POST', body: '{}' });
+    expect(t.sim.inspect.requestLog()).toHaveLength(0);
+    const res = await t.get('/r/SaaS/about', token);
+    expect(res.headers.get('x-ratelimit-used')).toBe('1');
+  });
+
+  it('lists accounts, clients and the corpus; registers clients', async () => {
+    const { accounts } = await sim<{ accounts: Array<{ name: string }> }>('/__sim/accounts');
+    expect(accounts.map((a) => a.name)).toEqual(expect.arrayContaining(['demo_founder', 'fresh_account']));
+    await sim('/__sim/clients', {
+      method: 'POST',
+      body: JSON.stringify({ clientId: 'via-http', clientSecret: 'sec', type: 'script' }),
+    });
+    const { clients } = await sim<{ clients: Array<{ clientId: string }> }>('/__sim/clients');
+    expect(clients.map((c) => c.clientId)).toContain('via-http');
+    const corpus = await sim<{ subreddits: unknown[]; topics: string[] }>('/__sim/corpus');
+    expect(corpus.subreddits.length).toBeGreaterThanOrEqual(150);
+    expect(corpus.topics.length).toBeGreaterThanOrEqual(15);
+  });
+});
