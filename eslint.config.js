@@ -13,7 +13,12 @@ const featureBoundaries = {
     {
       patterns: [
         {
-          group: ['**/features/*/*.repository*', '**/features/*/*.routes*', '../*/*.repository*', '../*/*.routes*'],
+          group: [
+            '**/features/*/*.repository*',
+            '**/features/*/*.routes*',
+            '../*/*.repository*',
+            '../*/*.routes*',
+          ],
           message: 'Import another feature through its service, not its repository or routes.',
         },
         {

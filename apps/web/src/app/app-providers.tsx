@@ -1,0 +1,18 @@
+import { useState, type ReactNode } from 'react';
+import { MantineProvider, createTheme } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { createQueryClient } from './query-client';
+
+const theme = createTheme({ primaryColor: 'indigo' });
+
+/** Mantine, notifications and TanStack Query around the app (the router is added by the caller). */
+export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <MantineProvider theme={theme}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,15 @@
+import { BrowserRouter } from 'react-router';
+import { AppEffects } from './app-effects';
+import { AppProviders } from './app-providers';
+import { AppRoutes } from './app-routes';
+
+export function App() {
+  return (
+    <AppProviders>
+      <BrowserRouter>
+        <AppEffects />
+        <AppRoutes />
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

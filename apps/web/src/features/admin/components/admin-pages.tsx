@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import { Anchor, Container, Stack } from '@mantine/core';
+import { Link } from 'react-router';
+import { PlaceholderPanel } from '../../../components/ui/placeholder-panel';
+import { ModeratorOnly } from './moderator-only';
+
+function AdminShell({ children }: { children: ReactNode }) {
+  return (
+    <Container size="lg" py="xl">
+      <Stack>
+        <Anchor component={Link} to="/">
+          Back to Dashboard
+        </Anchor>
+        {children}
+      </Stack>
+    </Container>
+  );
+}
+
+/** /logs: the system log viewer (content arrives with system logs). */
+export function LogsPage() {
+  return (
+    <AdminShell>
+      <PlaceholderPanel title="System Logs" />
+    </AdminShell>
+  );
+}
+
+/** /stats: statistics across all projects, for moderators and admins. */
+export function StatsPage() {
+  return (
+    <ModeratorOnly>
+      <AdminShell>
+        <PlaceholderPanel title="All Projects Statistics" />
+      </AdminShell>
+    </ModeratorOnly>
+  );
+}
+
+/** /credentials: Reddit API credentials and the proxy pool, for moderators and admins. */
+export function CredentialsPage() {
+  return (
+    <ModeratorOnly>
+      <AdminShell>
+        <PlaceholderPanel title="Credentials" />
+      </AdminShell>
+    </ModeratorOnly>
+  );
+}

@@ -1,0 +1,7 @@
+export { AuthGate } from './components/auth-gate';
+export { AuthCallbackPage } from './components/auth-callback-page';
+export { LoginScreen } from './components/login-screen';
+export { useAuth, type TAuthState } from './hooks/use-auth';
+export { useMe, usePublicConfig, authKeys } from './hooks/use-auth-queries';
+export { isSubscriptionPath, LOGIN_ROUTE, AUTH_CALLBACK_ROUTE, SUBSCRIBE_ROUTE } from './auth-paths';
+export { logout } from '../../lib/auth-session';

@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AppProviders } from '../../../app/app-providers';
+import { mockApi } from '../../../test/fetch-mock';
+import { testQueryClient } from '../../../test/render-app';
+import { makeToken } from '../../../test/tokens';
+import { setToken } from '../../../lib/token-storage';
+import { ProductInfoForm, validateProductInfo } from './product-info-form';
+
+const EMPTY = {
+  project_id: 'p1',
+  product_description: '',
+  ideal_client_profile: '',
+  call_to_action: '',
+  writing_style: '',
+  updated_at: null,
+};
+const VALID = {
+  product_description: 'A scheduling tool for small dental clinics that cuts no-shows in half.',
+  ideal_client_profile: 'Owners of dental clinics with 1 to 5 chairs.',
+  call_to_action: 'Book a free 15-minute demo.',
+  writing_style: 'Friendly and short.',
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+function renderForm(props: { readOnly?: boolean; onKeywordsRegenerated?: () => void } = {}) {
+  setToken(makeToken());
+  return render(
+    <AppProviders queryClient={testQueryClient()}>
+      <ProductInfoForm projectId="p1" {...props} />
+    </AppProviders>,
+  );
+}
+
+function counterOf(label: string) {
+  const field = screen.getByLabelText(label, { exact: false });
+  const block = field.closest('.mantine-Stack-root') as HTMLElement;
+  return block.querySelector('[data-out-of-range]') as HTMLElement;
+}
+
+describe('Step 1 product information form', () => {
+  it('shows live counters, red below the minimum', async () => {
+    mockApi({ 'GET /projects/p1/product-info': [200, EMPTY] });
+    renderForm();
+    const description = await screen.findByLabelText('Product Description', { exact: false });
+    expect(counterOf('Product Description').textContent).toBe('0/1000');
+    expect(counterOf('Product Description').dataset.outOfRange).toBe('true');
+
+    fireEvent.change(description, { target: { value: 'x'.repeat(49) } });
+    expect(counterOf('Product Description').textContent).toBe('49/1000');
+    expect(counterOf('Product Description').dataset.outOfRange).toBe('true');
+    fireEvent.change(description, { target: { value: 'x'.repeat(50) } });
+    expect(counterOf('Product Description').dataset.outOfRange).toBe('false');
+
+    const icp = screen.getByLabelText('Ideal Client Profile', { exact: false });
+    fireEvent.change(icp, { target: { value: 'y'.repeat(29) } });
+    expect(counterOf('Ideal Client Profile').dataset.outOfRange).toBe('true');
+    fireEvent.change(icp, { target: { value: 'y'.repeat(30) } });
+    expect(counterOf('Ideal Client Profile').dataset.outOfRange).toBe('false');
+
+    expect(counterOf('Call to Action').textContent).toBe('0/200');
+    expect(counterOf('Call to Action').dataset.outOfRange).toBe('false');
+    expect(counterOf('Writing Style').textContent).toBe('0/350');
+  });
+
+  it('validates with the contract schema before sending', async () => {
+    const { calls } = mockApi({ 'GET /projects/p1/product-info': [200, EMPTY] });
+    renderForm();
+    await userEvent.click(await screen.findByRole('button', { name: 'Save & Generate Keywords' }));
+    expect(await screen.findByText('Product description must be at least 50 characters')).toBeTruthy();
+    expect(screen.getByText('Ideal client profile must be at least 30 characters')).toBeTruthy();
+    expect(screen.getByText('Call to action is required')).toBeTruthy();
+    expect(screen.getByText('Writing style is required')).toBeTruthy();
+    expect(calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('saves with keyword regeneration (POST) and moves on', async () => {
+    const saved = { ...EMPTY, ...VALID, updated_at: '2030-01-01T00:00:00Z' };
+    const { callsTo } = mockApi({
+      'GET /projects/p1/product-info': [200, { ...EMPTY, ...VALID }],
+      'POST /projects/p1/product-info': [
+        200,
+        { product_info: saved, regenerate_keywords: true, keywords_generated: false },
+      ],
+    });
+    const onKeywordsRegenerated = vi.fn();
+    renderForm({ onKeywordsRegenerated });
+    await userEvent.click(await screen.findByRole('button', { name: 'Save & Generate Keywords' }));
+    await waitFor(() => expect(onKeywordsRegenerated).toHaveBeenCalledTimes(1));
+    expect(callsTo('POST /projects/p1/product-info')[0]!.body).toEqual({
+      ...VALID,
+      regenerate_keywords: true,
+    });
+  });
+
+  it('saves only (PUT) with Save', async () => {
+    const { callsTo } = mockApi({
+      'GET /projects/p1/product-info': [200, { ...EMPTY, ...VALID }],
+      'PUT /projects/p1/product-info': [
+        200,
+        { product_info: { ...EMPTY, ...VALID }, regenerate_keywords: false, keywords_generated: false },
+      ],
+    });
+    const onKeywordsRegenerated = vi.fn();
+    renderForm({ onKeywordsRegenerated });
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo('PUT /projects/p1/product-info')).toHaveLength(1));
+    expect(callsTo('PUT /projects/p1/product-info')[0]!.body).toEqual(VALID);
+    expect(onKeywordsRegenerated).not.toHaveBeenCalled();
+  });
+
+  it('shows the error with the server message', async () => {
+    mockApi({
+      'GET /projects/p1/product-info': [200, { ...EMPTY, ...VALID }],
+      'PUT /projects/p1/product-info': [
+        400,
+        { detail: 'Call to action is too long', code: 'validation_error' },
+      ],
+    });
+    renderForm();
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const title = await screen.findByText('Error saving product information');
+    const alert = title.closest('[role="alert"]') as HTMLElement;
+    expect(alert.textContent).toContain('Call to action is too long');
+  });
+
+  it('disables saving for read-only users', async () => {
+    mockApi({ 'GET /projects/p1/product-info': [200, EMPTY] });
+    renderForm({ readOnly: true });
+    const save = await screen.findByRole('button', { name: 'Save' });
+    expect(save.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Save & Generate Keywords' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+  });
+
+  it('validateProductInfo trims and accepts valid input', () => {
+    const result = validateProductInfo({ ...VALID, writing_style: '  Friendly.  ' });
+    expect(result).toEqual({ ok: true, data: { ...VALID, writing_style: 'Friendly.' } });
+  });
+});

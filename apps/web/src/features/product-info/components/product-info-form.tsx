@@ -1,0 +1,199 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  PRODUCT_INFO_LIMITS,
+  ZProductInfoFields,
+  type TProductInfo,
+  type TProductInfoField,
+  type TProductInfoFields,
+} from '@threadreach/contract';
+import { ApiError } from '../../../lib/api-error';
+import { useLoadingFlag } from '../../../lib/loading-store';
+import { SAVE_PRODUCT_INFO_FLAG, useProductInfo, useSaveProductInfo } from '../hooks/use-product-info';
+import { CharCounter } from './char-counter';
+
+export const SAVE_ERROR_TITLE = 'Error saving product information';
+
+const FIELDS: { name: TProductInfoField; label: string; placeholder: string; rows: number }[] = [
+  {
+    name: 'product_description',
+    label: 'Product Description',
+    placeholder: 'What do you sell, and what problem does it solve?',
+    rows: 4,
+  },
+  {
+    name: 'ideal_client_profile',
+    label: 'Ideal Client Profile',
+    placeholder: 'Who needs it? Describe the people you want to reach.',
+    rows: 4,
+  },
+  {
+    name: 'call_to_action',
+    label: 'Call to Action',
+    placeholder: 'What should people do next? For example: book a free call.',
+    rows: 2,
+  },
+  {
+    name: 'writing_style',
+    label: 'Writing Style',
+    placeholder: 'How should messages sound? For example: friendly, short, no sales talk.',
+    rows: 2,
+  },
+];
+
+type TErrors = Partial<Record<TProductInfoField, string>>;
+
+function fieldsOf(info: TProductInfo | undefined): TProductInfoFields {
+  return {
+    product_description: info?.product_description ?? '',
+    ideal_client_profile: info?.ideal_client_profile ?? '',
+    call_to_action: info?.call_to_action ?? '',
+    writing_style: info?.writing_style ?? '',
+  };
+}
+
+/** The client-side check of the four fields with the contract's schema. */
+export function validateProductInfo(
+  values: TProductInfoFields,
+): { ok: true; data: TProductInfoFields } | { ok: false; errors: TErrors } {
+  const parsed = ZProductInfoFields.safeParse(values);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const errors: TErrors = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0] as TProductInfoField | undefined;
+    if (key && !errors[key]) errors[key] = issue.message;
+  }
+  return { ok: false, errors };
+}
+
+interface TProductInfoFormProps {
+  projectId: string;
+  readOnly?: boolean;
+  /** Called after a save with keyword regeneration succeeded. */
+  onKeywordsRegenerated?: () => void;
+}
+
+interface TFormProps extends TProductInfoFormProps {
+  initial: TProductInfoFields;
+}
+
+function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, initial }: TFormProps) {
+  const [values, setValues] = useState<TProductInfoFields>(initial);
+  const [errors, setErrors] = useState<TErrors>({});
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const save = useSaveProductInfo(projectId);
+  const saving = useLoadingFlag(SAVE_PRODUCT_INFO_FLAG);
+  const [pendingAction, setPendingAction] = useState<'regenerate' | 'save' | null>(null);
+
+  const run = (regenerate: boolean) => {
+    setSaveError(null);
+    const result = validateProductInfo(values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    setPendingAction(regenerate ? 'regenerate' : 'save');
+    save.mutate(
+      { fields: result.data, regenerate },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'green', message: 'Product information saved' });
+          if (regenerate) onKeywordsRegenerated?.();
+        },
+        onError: (error) => {
+          setSaveError(error instanceof ApiError || error instanceof Error ? error.message : null);
+        },
+        onSettled: () => setPendingAction(null),
+      },
+    );
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    run(true);
+  };
+
+  const busy = saving && pendingAction !== null;
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Product Information">
+      <Stack gap="md">
+        {saveError !== null && (
+          <Alert color="red" role="alert" title={SAVE_ERROR_TITLE}>
+            {saveError}
+          </Alert>
+        )}
+        {FIELDS.map(({ name, label, placeholder, rows }) => {
+          const { min, max } = PRODUCT_INFO_LIMITS[name];
+          const value = values[name];
+          return (
+            <Stack key={name} gap={4}>
+              <Textarea
+                label={label}
+                placeholder={placeholder}
+                required
+                resize="vertical"
+                rows={rows}
+                value={value}
+                readOnly={readOnly}
+                error={errors[name]}
+                onChange={(e) => {
+                  const next = e.currentTarget.value;
+                  setValues((v) => ({ ...v, [name]: next }));
+                  if (errors[name]) setErrors((er) => ({ ...er, [name]: undefined }));
+                }}
+              />
+              <Group justify="space-between">
+                <Text size="xs" c="dimmed">
+                  {min > 1 ? `${min}–${max} characters` : `Up to ${max} characters`}
+                </Text>
+                <CharCounter length={value.length} min={min} max={max} />
+              </Group>
+            </Stack>
+          );
+        })}
+        <Group justify="flex-end">
+          <Button
+            variant="default"
+            type="button"
+            onClick={() => run(false)}
+            disabled={readOnly || (busy && pendingAction !== 'save')}
+            loading={busy && pendingAction === 'save'}
+          >
+            Save
+          </Button>
+          <Button
+            type="submit"
+            disabled={readOnly || (busy && pendingAction !== 'regenerate')}
+            loading={busy && pendingAction === 'regenerate'}
+          >
+            Save &amp; Generate Keywords
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Step 1: product description, ideal client profile, call to action, writing style. */
+export function ProductInfoForm(props: TProductInfoFormProps) {
+  const info = useProductInfo(props.projectId);
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Title order={2} mb="md">
+        Product Information
+      </Title>
+      {info.isPending ? (
+        <Loader aria-label="Loading product information" />
+      ) : info.isError ? (
+        <Alert color="red" role="alert">
+          {info.error.message}
+        </Alert>
+      ) : (
+        <ProductInfoFormFields key={props.projectId} {...props} initial={fieldsOf(info.data)} />
+      )}
+    </Paper>
+  );
+}

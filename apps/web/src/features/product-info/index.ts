@@ -1,0 +1,1 @@
+export { ProductInfoForm, validateProductInfo } from './components/product-info-form';

@@ -1,0 +1,15 @@
+export { ProjectSelector } from './components/project-selector';
+export { LazyCreateProjectModal as CreateProjectModal } from './components/lazy-create-project-modal';
+export { NoProjectPrompt } from './components/no-project-prompt';
+export {
+  useProjects,
+  useCreateProject,
+  useSelectedProject,
+  pickProject,
+  projectKeys,
+} from './hooks/use-projects';
+export {
+  createProjectBlockReason,
+  createProjectErrorMessage,
+  CREATE_PROJECT_MESSAGES,
+} from './create-project-errors';

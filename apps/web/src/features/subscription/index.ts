@@ -1,0 +1,6 @@
+export {
+  SubscribePage,
+  SubscribeSuccessPage,
+  SubscribeCancelPage,
+  SubscriptionPage,
+} from './components/subscription-pages';

@@ -1,0 +1,55 @@
+import { NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
+import type { TProject } from '@threadreach/contract';
+import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
+
+interface TStepSidebarProps {
+  project: TProject;
+  step: TStepNumber;
+  onStep: (step: TStepNumber) => void;
+  /** Admin viewing another user's project: show the owner. */
+  showOwner: boolean;
+}
+
+export function StepSidebar({ project, step, onStep, showOwner }: TStepSidebarProps) {
+  return (
+    <Stack gap="md">
+      <Stack gap={2}>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+          Project
+        </Text>
+        <Text fw={600} data-testid="current-project-name">
+          {project.name}
+        </Text>
+        {showOwner && (
+          <>
+            <Text size="xs" c="dimmed">
+              Owner ID: {project.user_id}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Owner e-mail: {project.owner_email ?? 'unknown'}
+            </Text>
+          </>
+        )}
+      </Stack>
+      <nav aria-label="Workflow steps">
+        {WORKFLOW_STEPS.map((s) => (
+          <NavLink
+            key={s.step}
+            component="button"
+            label={s.title}
+            active={s.step === step}
+            aria-current={s.step === step ? 'step' : undefined}
+            onClick={() => onStep(s.step)}
+            leftSection={
+              <ThemeIcon size="sm" radius="xl" variant={s.step === step ? 'filled' : 'light'}>
+                <Text size="xs" fw={700} aria-hidden>
+                  {s.step}
+                </Text>
+              </ThemeIcon>
+            }
+          />
+        ))}
+      </nav>
+    </Stack>
+  );
+}

@@ -1,0 +1,85 @@
+import { Anchor, Badge, Button, Group, Title } from '@mantine/core';
+import type { TProject } from '@threadreach/contract';
+import { Link } from 'react-router';
+import { DemoModeBadge } from '../../../components/ui/demo-mode-badge';
+import { logout, useAuth, useMe, usePublicConfig } from '../../auth';
+import { ProjectSelector } from '../../projects';
+
+export const READ_ONLY_FLAG = 'Read-only access - contact administrator';
+
+interface TTopBarProps {
+  projects: TProject[];
+  selectedProjectId: string | null;
+  onSelectProject: (projectId: string) => void;
+  onNewProject: () => void;
+}
+
+function ProjectsBadge() {
+  const auth = useAuth();
+  const me = useMe();
+  if (!me.data) return null;
+  const unlimited = auth.isModerator;
+  if (!unlimited && me.data.profiles_limit <= 0) {
+    return (
+      <Anchor component={Link} to="/subscribe" fw={600}>
+        Subscribe
+      </Anchor>
+    );
+  }
+  const limit = unlimited ? '∞' : String(me.data.profiles_limit);
+  return (
+    <Badge variant="light" size="lg" tt="none">
+      {`Projects ${me.data.projects_used}/${limit}`}
+    </Badge>
+  );
+}
+
+export function TopBar({ projects, selectedProjectId, onSelectProject, onNewProject }: TTopBarProps) {
+  const auth = useAuth();
+  const config = usePublicConfig();
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+      <Group gap="sm" wrap="nowrap">
+        <Title order={1} size="h3">
+          Threadreach
+        </Title>
+        {config.data?.demo_mode && <DemoModeBadge />}
+        {auth.isReadOnly && (
+          <Badge color="gray" variant="outline" tt="none">
+            {READ_ONLY_FLAG}
+          </Badge>
+        )}
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        {projects.length > 0 && (
+          <ProjectSelector
+            projects={projects}
+            value={selectedProjectId}
+            onChange={onSelectProject}
+            showOwner={auth.isAdmin}
+          />
+        )}
+        <Button variant="light" onClick={onNewProject}>
+          New Project
+        </Button>
+        <ProjectsBadge />
+        {auth.isAdmin && (
+          <Group gap="xs" component="nav" aria-label="Administration">
+            <Anchor component={Link} to="/logs">
+              System Logs
+            </Anchor>
+            <Anchor component={Link} to="/stats">
+              Statistics
+            </Anchor>
+            <Anchor component={Link} to="/credentials">
+              Credentials
+            </Anchor>
+          </Group>
+        )}
+        <Button variant="default" onClick={() => void logout()}>
+          Logout
+        </Button>
+      </Group>
+    </Group>
+  );
+}

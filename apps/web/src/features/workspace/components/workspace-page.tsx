@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Alert, Box, Center, Loader } from '@mantine/core';
+import { useAuth, useMe } from '../../auth';
+import {
+  CreateProjectModal,
+  NoProjectPrompt,
+  createProjectBlockReason,
+  useProjects,
+  useSelectedProject,
+} from '../../projects';
+import { useProjectStep } from '../hooks/use-project-step';
+import { StepContent } from './step-content';
+import { StepSidebar } from './step-sidebar';
+import { TopBar } from './top-bar';
+
+/** '/': the main workspace with the five-step flow. */
+export function WorkspacePage() {
+  const auth = useAuth();
+  const me = useMe();
+  const projects = useProjects();
+  const items = projects.data?.items;
+  const { selected, select } = useSelectedProject(items);
+  const [step, setStep] = useProjectStep(selected?.id ?? null);
+  const [creating, setCreating] = useState(false);
+
+  const blockReason = createProjectBlockReason({
+    isReadOnly: auth.isReadOnly,
+    isModerator: auth.isModerator,
+    profilesLimit: me.data?.profiles_limit ?? auth.user?.profiles_limit ?? 0,
+    projectsUsed: me.data?.projects_used ?? items?.length ?? 0,
+  });
+  const showOwner = Boolean(selected && auth.isAdmin && selected.user_id !== auth.user?.user_id);
+
+  let main;
+  if (projects.isPending) {
+    main = (
+      <Center py="xl">
+        <Loader aria-label="Loading projects" />
+      </Center>
+    );
+  } else if (projects.isError && !items) {
+    main = (
+      <Alert color="red" role="alert">
+        {projects.error.message}
+      </Alert>
+    );
+  } else if (!selected) {
+    main = <NoProjectPrompt onCreate={() => setCreating(true)} />;
+  } else {
+    main = <StepContent projectId={selected.id} step={step} readOnly={auth.isReadOnly} onStep={setStep} />;
+  }
+
+  return (
+    <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <Box
+        component="header"
+        h={64}
+        style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
+      >
+        <TopBar
+          projects={items ?? []}
+          selectedProjectId={selected?.id ?? null}
+          onSelectProject={select}
+          onNewProject={() => setCreating(true)}
+        />
+      </Box>
+      <Box style={{ display: 'flex', flex: 1, minHeight: 0 }}>
+        {selected && (
+          <Box
+            component="aside"
+            aria-label="Project steps"
+            w={260}
+            p="md"
+            style={{ borderRight: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
+          >
+            <StepSidebar project={selected} step={step} onStep={setStep} showOwner={showOwner} />
+          </Box>
+        )}
+        <Box component="main" p="md" style={{ flex: 1, minWidth: 0 }}>
+          {main}
+        </Box>
+      </Box>
+      <CreateProjectModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(project) => select(project.id)}
+        blockReason={blockReason}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,2 @@
+export { WorkspacePage } from './components/workspace-page';
+export { WORKFLOW_STEPS } from './steps';

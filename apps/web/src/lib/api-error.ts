@@ -1,0 +1,43 @@
+/** Error of an API call; `message` is the text to show, `detail` the server's own detail. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly detail: string | null = null,
+    readonly code: string | null = null,
+    readonly data: unknown = null,
+    readonly statusText: string = '',
+  ) {
+    super(message);
+  }
+}
+
+export const CLIENT_MESSAGES = {
+  network: 'Network Error',
+  aborted: 'Request aborted',
+  timeout: (ms: number) => `timeout of ${ms}ms exceeded`,
+  status: (status: number) => `Request failed with status code ${status}`,
+} as const;
+
+function field(body: unknown, name: string): string | null {
+  if (body === null || typeof body !== 'object') return null;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** The server's detail, when the error body has one. */
+export function serverDetail(body: unknown): string | null {
+  return field(body, 'detail');
+}
+
+/** Message choice: server detail, then msg, then message, then the client's own message. */
+export function chooseErrorMessage(body: unknown, clientMessage: string): string {
+  return field(body, 'detail') ?? field(body, 'msg') ?? field(body, 'message') ?? clientMessage;
+}
+
+/** The message to show for any thrown value. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}

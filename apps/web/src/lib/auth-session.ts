@@ -1,0 +1,110 @@
+import { ApiError, chooseErrorMessage } from './api-error';
+import { apiUrl, fetchWithTimeout, readJson } from './http';
+import { logger } from './logger';
+import { currentAddress, navigateTo, reloadPage } from './navigation';
+import { removeToken, setToken } from './token-storage';
+
+/** Delay before the SSO-processing flag is cleared (spec section 9). */
+export const SSO_FLAG_CLEAR_DELAY_MS = 1000;
+export const LOGIN_PATH = '/login';
+
+let ssoProcessing = false;
+let ssoClearTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** While set, token refreshes and 401 retries are suspended (an SSO callback is being handled). */
+export function setSsoProcessing(value: boolean): void {
+  if (ssoClearTimer) {
+    clearTimeout(ssoClearTimer);
+    ssoClearTimer = null;
+  }
+  ssoProcessing = value;
+}
+
+export function clearSsoProcessingLater(delayMs: number = SSO_FLAG_CLEAR_DELAY_MS): void {
+  if (ssoClearTimer) clearTimeout(ssoClearTimer);
+  ssoClearTimer = setTimeout(() => {
+    ssoProcessing = false;
+    ssoClearTimer = null;
+  }, delayMs);
+}
+
+export function isSsoProcessing(): boolean {
+  return ssoProcessing;
+}
+
+let refreshInFlight: Promise<boolean> | null = null;
+/** Set while logging out, so no refresh races the server logout and brings the session back. */
+let loggingOut = false;
+
+async function runRefresh(): Promise<boolean> {
+  try {
+    const response = await fetchWithTimeout(apiUrl('/auth/refresh-with-token'), {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+    });
+    const body = await readJson(response);
+    if (!response.ok) {
+      logger.warn(chooseErrorMessage(body, `Token refresh failed with status ${response.status}`));
+      return false;
+    }
+    const token = (body as { token?: unknown } | null)?.token;
+    if (typeof token !== 'string' || token === '') {
+      logger.warn('No JWT token received from refresh.');
+      return false;
+    }
+    return setToken(token);
+  } catch (error) {
+    logger.warn('Token refresh failed', error instanceof ApiError ? error.message : error);
+    return false;
+  }
+}
+
+/**
+ * Gets a new access token with the refresh cookie. Concurrent callers share one request.
+ * Resolves false on any failure, and at once while an SSO callback or a logout is being handled.
+ */
+export function refreshAccessToken(): Promise<boolean> {
+  if (ssoProcessing || loggingOut) return Promise.resolve(false);
+  if (!refreshInFlight) {
+    refreshInFlight = runRefresh().finally(() => {
+      refreshInFlight = null;
+    });
+  }
+  return refreshInFlight;
+}
+
+async function callServerLogout(): Promise<void> {
+  try {
+    await fetchWithTimeout(apiUrl('/auth/logout'), { method: 'POST' });
+  } catch (error) {
+    logger.warn('Logout request failed', error);
+  }
+}
+
+/** Removes the local token, tells the server (failures ignored), then goes home or reloads. */
+export async function logout(options: { goHome?: boolean } = {}): Promise<void> {
+  loggingOut = true;
+  try {
+    removeToken();
+    await callServerLogout();
+  } finally {
+    if (options.goHome) loggingOut = false;
+  }
+  if (options.goHome) navigateTo('/', { replace: true });
+  else reloadPage();
+}
+
+let sessionEnding = false;
+
+/** After a failed refresh: log out and go to the login page with the current address to return to. */
+export function endSessionAndGoToLogin(): void {
+  if (sessionEnding) return;
+  sessionEnding = true;
+  removeToken();
+  void callServerLogout().finally(() => {
+    sessionEnding = false;
+  });
+  const here = currentAddress();
+  if (window.location.pathname === LOGIN_PATH) return;
+  navigateTo(`${LOGIN_PATH}?redirect=${encodeURIComponent(here)}`, { replace: true });
+}

@@ -1,0 +1,30 @@
+/** Small values kept in local storage: the selected project and the step per project. */
+const SELECTED_PROJECT_KEY = 'selectedProjectId';
+const STEP_KEY_PREFIX = 'projectStep:';
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // storage may be unavailable (private mode); the value then lives only in memory
+  }
+}
+
+export const localPrefs = {
+  getSelectedProjectId: () => read(SELECTED_PROJECT_KEY),
+  setSelectedProjectId: (id: string | null) => write(SELECTED_PROJECT_KEY, id),
+  getStep: (projectId: string): number | null => {
+    const n = Number(read(STEP_KEY_PREFIX + projectId));
+    return Number.isInteger(n) && n >= 1 ? n : null;
+  },
+  setStep: (projectId: string, step: number) => write(STEP_KEY_PREFIX + projectId, String(step)),
+};

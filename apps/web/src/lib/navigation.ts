@@ -1,0 +1,41 @@
+type Navigator = (to: string, options?: { replace?: boolean }) => void;
+
+let spaNavigator: Navigator | null = null;
+
+/** Lets the router take over in-app navigation; returns the function that undoes it. */
+export function registerNavigator(navigator: Navigator): () => void {
+  spaNavigator = navigator;
+  return () => {
+    if (spaNavigator === navigator) spaNavigator = null;
+  };
+}
+
+function isInAppPath(to: string): boolean {
+  return to.startsWith('/') && !to.startsWith('//');
+}
+
+/** Goes to an in-app path through the router when one is mounted, anywhere else with a page load. */
+export function navigateTo(to: string, options: { replace?: boolean } = {}): void {
+  if (isInAppPath(to) && spaNavigator) {
+    spaNavigator(to, options);
+    return;
+  }
+  if (options.replace) window.location.replace(to);
+  else window.location.assign(to);
+}
+
+export function reloadPage(): void {
+  window.location.reload();
+}
+
+/** Path, query and hash of the current page. */
+export function currentAddress(): string {
+  const { pathname, search, hash } = window.location;
+  return `${pathname}${search}${hash}`;
+}
+
+/** Accepts only same-site paths as redirect targets; anything else becomes '/'. */
+export function safeRedirectPath(target: string | null | undefined): string {
+  if (!target || !isInAppPath(target)) return '/';
+  return target;
+}

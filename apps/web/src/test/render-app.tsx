@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { render } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { MemoryRouter, useLocation } from 'react-router';
+import { AppEffects } from '../app/app-effects';
+import { AppProviders } from '../app/app-providers';
+import { AppRoutes } from '../app/app-routes';
+
+let currentLocation = '';
+
+function LocationProbe() {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    currentLocation = `${pathname}${search}`;
+  }, [pathname, search]);
+  return null;
+}
+
+/** The router's current path and query in the last rendered app. */
+export function testLocation(): string {
+  return currentLocation;
+}
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+/** Renders the whole app at `path` with a fresh query cache. */
+export function renderApp(path: string) {
+  const queryClient = testQueryClient();
+  return render(
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppEffects />
+        <LocationProbe />
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
