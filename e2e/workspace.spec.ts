@@ -42,6 +42,14 @@ test('a read-only user sees the project but cannot save', async ({ page }) => {
   await expect(form.getByRole('button', { name: 'Save & Generate Keywords' })).toBeDisabled();
 });
 
+for (const email of ['admin@demo.local', 'moderator@demo.local', 'user@demo.local', 'readonly@demo.local']) {
+  test(`${email} signs in to the workspace and can log out`, async ({ page }) => {
+    await signInAs(page, email);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page.getByText('Authentication Required')).toBeVisible();
+  });
+}
+
 test('a user without a subscription is sent to /subscribe', async ({ page }) => {
   await pickAccount(page, 'new@demo.local');
   await expect(page).toHaveURL(/\/subscribe$/);

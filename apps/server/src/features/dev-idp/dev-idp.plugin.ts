@@ -30,12 +30,18 @@ export const devIdentityProvider =
     });
     const callback = provider.callback();
 
-    // oidc-provider reads its own bodies; form posts to the picker are parsed here.
+    // oidc-provider reads its own request bodies; only the picker's form posts are parsed here.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
-    app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    app.addContentTypeParser('*', (request, payload, done) => {
+      if (!request.url.startsWith(`${DEV_IDP_PREFIX}/interaction/`)) return done(null);
+      let body = '';
+      payload.setEncoding('utf8');
+      payload.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      payload.on('end', () => done(null, Object.fromEntries(new URLSearchParams(body))));
+      payload.on('error', done);
+    });
 
     app.get<{ Params: { uid: string } }>(`${DEV_IDP_PREFIX}/interaction/:uid`, async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
@@ -91,10 +97,9 @@ export const devIdentityProvider =
 
     app.all(`${DEV_IDP_PREFIX}/*`, async (request, reply) => {
       reply.hijack();
-      const req = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
+      const req = request.raw as IncomingMessage & { originalUrl?: string };
       req.originalUrl = req.url;
       req.url = req.url!.slice(DEV_IDP_PREFIX.length) || '/';
-      if (request.body !== undefined) req.body = request.body;
       await callback(req, reply.raw);
     });
   };
