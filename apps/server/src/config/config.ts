@@ -94,8 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  DATABASE_URL: required when NODE_ENV=production');
   }
 
-  const localSecrets = production ? undefined : () => readLocalSecrets(dataDir);
-  const jwtSecret = e.JWT_SECRET ?? localSecrets!().jwtSecret;
+  // Read (or generated) only when something is missing; production never falls back to it.
+  let local: LocalSecrets | undefined;
+  const localSecrets = () => (local ??= readLocalSecrets(dataDir));
+  const jwtSecret = e.JWT_SECRET ?? localSecrets().jwtSecret;
   const sso: Config['sso'] = e.OIDC_ISSUER
     ? {
         kind: 'oidc',
@@ -107,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         kind: 'dev',
         issuer: `${publicUrl}/dev-idp`,
         clientId: 'threadreach-web',
-        clientSecret: localSecrets!().devIdpClientSecret,
+        clientSecret: localSecrets().devIdpClientSecret,
       };
 
   return {

@@ -1,7 +1,6 @@
 import { DEFAULT_PROJECT_NAME } from '@threadreach/contract';
 import type { Db } from '../../db/client';
-import { createProject } from '../projects/projects.service';
-import { countProjectsOfUser } from '../projects/projects.service';
+import { countProjectsOfUser, createProject } from '../projects/projects.service';
 import { ensureUser } from '../users/users.service';
 import { DEMO_USERS } from './demo-users';
 
@@ -19,7 +18,7 @@ export async function seedDemoUsers(db: Db): Promise<void> {
     if (demo.role === 'READONLY' && (await countProjectsOfUser(db, user.id)) === 0) {
       await createProject(
         db,
-        { id: user.id, email: user.email, roles: ['USER'], profilesLimit: user.profilesLimit },
+        { id: user.id, email: user.email, roles: user.roles, profilesLimit: user.profilesLimit },
         { name: DEFAULT_PROJECT_NAME, description: 'A sample project to look around in.' },
       );
     }
