@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://localhost:${PORT}`;
+// Set once in the runner; workers inherit it, so tests can issue v3 links with the server's own secret.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'threadreach-e2e-'));
+process.env.E2E_BASE_URL = BASE_URL;
 
 /** Browser tests in Debian's Chromium against the real server on its embedded defaults, fresh data each run. */
 export default defineConfig({
@@ -43,7 +46,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       PUBLIC_URL: BASE_URL,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'threadreach-e2e-')),
+      DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
     },
   },
