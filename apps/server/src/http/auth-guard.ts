@@ -3,6 +3,7 @@ import { highestRank, isReadOnly, RANK_USER } from '@threadreach/contract';
 import type { Config } from '../config/config';
 import { verifyAccessToken, type AuthUser } from '../features/auth/tokens';
 import { AppError, forbidden, unauthorized } from './errors';
+import { isWriteMethod } from './methods';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,7 +19,6 @@ declare module 'fastify' {
   }
 }
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const RANK_READONLY = 1;
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -64,7 +64,7 @@ export function registerAuthGuard(app: FastifyInstance, config: Config) {
     if (rank < RANK_READONLY) {
       throw forbidden('Your account has no role that gives access to Threadreach.', 'no_role');
     }
-    if (WRITE_METHODS.has(request.method) && !routeConfig.readOnlyAllowed && isReadOnly(user.roles)) {
+    if (isWriteMethod(request.method) && !routeConfig.readOnlyAllowed && isReadOnly(user.roles)) {
       throw forbidden('READONLY access: your account cannot modify data.', 'read_only');
     }
     const minRank = routeConfig.minRank ?? RANK_READONLY;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildProject, buildUser, validProductInfo, type TestUser } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
+import { isWriteMethod } from './methods';
 
 /**
  * Walks the live route table: every route that names a project (path `:projectId`, query or body
@@ -71,7 +72,7 @@ describe('tenant isolation', () => {
 
       for (const method of [route.method].flat().filter((m) => m !== 'HEAD' && m !== 'OPTIONS')) {
         const url = route.url.replace(':projectId', victim.id) + (inQuery ? `?project_id=${victim.id}` : '');
-        const payload = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)
+        const payload = isWriteMethod(method)
           ? { ...validProductInfo(), name: 'x', project_id: victim.id }
           : undefined;
         const res = await t.app.inject({ method: method as 'GET', url, headers: attacker.auth, payload });

@@ -10,6 +10,7 @@ import {
 } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import { AppError, forbidden, projectNotFound } from '../../http/errors';
+import { isWriteMethod } from '../../http/methods';
 import type { AuthUser } from '../auth/tokens';
 import { users } from '../users/users.table';
 import { presentProject } from './projects.presenter';
@@ -25,8 +26,6 @@ import {
 
 export { countProjectsOfUser, type ProjectWithOwner };
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
  * The project if the caller may reach it: owners always, admins read anyone's.
  * Anyone else gets the same 404 as for a project that does not exist.
@@ -41,7 +40,7 @@ export async function getAccessibleProject(
   if (!project) throw projectNotFound();
   if (project.userId === caller.id) return project;
   if (!isAdmin(caller.roles)) throw projectNotFound();
-  if (WRITE_METHODS.has(method)) {
+  if (isWriteMethod(method)) {
     throw forbidden('You can only modify your own projects.', 'not_project_owner');
   }
   return project;
