@@ -6,14 +6,8 @@
  *   npm run bench:api            (PGlite, in memory)
  *   DATABASE_URL=postgres://... npm run bench:api
  */
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config/config';
-import { openDatabase } from '../../apps/server/src/db/client';
 import { buildProject, buildUser, validProductInfo } from '../../apps/server/src/test/factories';
-import { freePort } from '../../apps/server/src/test/test-app';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createTestApp } from '../../apps/server/src/test/test-app';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -57,22 +51,11 @@ async function run(name: string, send: () => Promise<Response>): Promise<Result>
 }
 
 async function main() {
-  const port = await freePort();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-000000',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'threadreach-bench-')),
-    LOG_LEVEL: 'silent',
-    JOBS_ENABLED: 'false',
-  });
-  const database = await openDatabase({ url: process.env.DATABASE_URL });
-  await database.migrate();
-  const app = await buildApp({ config, database, logger: false });
-  await app.listen({ host: '127.0.0.1', port });
-  const base = config.publicUrl;
+  const t = await createTestApp({ listen: true, env: { JOBS_ENABLED: 'false' } });
+  // The test helper migrates PGlite itself; a PostgreSQL database may be fresh here.
+  if (t.database.driver === 'postgres') await t.database.migrate();
+  const { database, config } = t;
+  const base = t.url;
 
   const user = await buildUser(database.db, config, { profilesLimit: 100 });
   const project = await buildProject(database.db, config, { owner: user });
@@ -91,8 +74,7 @@ async function main() {
       fetch(`${base}/api/v1/projects/${project.id}/product-info`, { method: 'PUT', headers, body: info }),
     ),
   ];
-  await app.close();
-  await database.close();
+  await t.close();
 
   const base0 = results[0]!;
   console.log(
