@@ -4,3 +4,4 @@ export * from './auth.schema';
 export * from './projects.schema';
 export * from './product-info.schema';
 export * from './system.schema';
+export * from './credentials.schema';

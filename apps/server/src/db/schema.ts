@@ -3,3 +3,6 @@ export * from '../features/users/users.table';
 export * from '../features/auth/auth.table';
 export * from '../features/projects/projects.table';
 export * from '../features/product-info/product-info.table';
+export * from '../features/credentials/credentials.table';
+export * from '../features/proxy-pool/proxy-pool.table';
+export * from '../integrations/reddit/reddit.table';
