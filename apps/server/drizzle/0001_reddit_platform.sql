@@ -1,8 +1,3 @@
-CREATE TABLE "credential_token_counters" (
-	"credential_id" uuid PRIMARY KEY NOT NULL,
-	"tokens_issued" integer DEFAULT 0 NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "reddit_credentials" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"type" text NOT NULL,
@@ -74,7 +69,6 @@ CREATE TABLE "reddit_request_stats" (
 	CONSTRAINT "reddit_request_stats_credential_id_day_endpoint_pk" PRIMARY KEY("credential_id","day","endpoint")
 );
 --> statement-breakpoint
-ALTER TABLE "credential_token_counters" ADD CONSTRAINT "credential_token_counters_credential_id_reddit_credentials_id_fk" FOREIGN KEY ("credential_id") REFERENCES "public"."reddit_credentials"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "credential_proxies" ADD CONSTRAINT "credential_proxies_credential_id_reddit_credentials_id_fk" FOREIGN KEY ("credential_id") REFERENCES "public"."reddit_credentials"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "proxy_replacements" ADD CONSTRAINT "proxy_replacements_credential_id_reddit_credentials_id_fk" FOREIGN KEY ("credential_id") REFERENCES "public"."reddit_credentials"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "reddit_credentials_client_id_key" ON "reddit_credentials" USING btree ("client_id");--> statement-breakpoint

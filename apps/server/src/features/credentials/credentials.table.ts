@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** Reddit API credentials managed by admins. client_secret holds ciphertext (security/secrets.ts). */
 export const redditCredentials = pgTable(
@@ -24,11 +24,3 @@ export const redditCredentials = pgTable(
   ],
 );
 export type CredentialRow = typeof redditCredentials.$inferSelect;
-
-/** How many OAuth clients (tokens) were ever created for a credential; never decremented. */
-export const credentialTokenCounters = pgTable('credential_token_counters', {
-  credentialId: uuid('credential_id')
-    .primaryKey()
-    .references(() => redditCredentials.id, { onDelete: 'cascade' }),
-  tokensIssued: integer('tokens_issued').notNull().default(0),
-});
