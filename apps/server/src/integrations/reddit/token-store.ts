@@ -1,0 +1,73 @@
+import { and, count, eq, gt } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { SecretBox } from '../../security/secrets';
+import type { Clock } from './clock';
+import { redditAccessTokens } from './reddit.table';
+
+/** A token this close to expiry is renewed before use. */
+const RENEW_BEFORE_MS = 60_000;
+
+const ref = (credentialId: string, subject: string) => ({
+  table: 'reddit_access_tokens',
+  rowId: `${credentialId}/${subject}`,
+  column: 'access_token',
+});
+
+/** OAuth access tokens shared by all processes, encrypted at rest. */
+export class TokenStore {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(credentialId: string, subject: string): Promise<string | null> {
+    const [row] = await this.db
+      .select()
+      .from(redditAccessTokens)
+      .where(and(eq(redditAccessTokens.credentialId, credentialId), eq(redditAccessTokens.subject, subject)));
+    if (!row || row.expiresAt.getTime() - RENEW_BEFORE_MS <= this.clock.now()) return null;
+    try {
+      return this.secrets.decrypt(row.accessToken, ref(credentialId, subject));
+    } catch {
+      return null;
+    }
+  }
+
+  async put(credentialId: string, subject: string, token: string, expiresAtMs: number): Promise<void> {
+    const values = {
+      credentialId,
+      subject,
+      accessToken: this.secrets.encrypt(token, ref(credentialId, subject)),
+      expiresAt: new Date(expiresAtMs),
+      createdAt: new Date(this.clock.now()),
+    };
+    await this.db
+      .insert(redditAccessTokens)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [redditAccessTokens.credentialId, redditAccessTokens.subject],
+        set: { accessToken: values.accessToken, expiresAt: values.expiresAt, createdAt: values.createdAt },
+      });
+  }
+
+  async invalidate(credentialId: string, subject: string): Promise<void> {
+    await this.db
+      .delete(redditAccessTokens)
+      .where(and(eq(redditAccessTokens.credentialId, credentialId), eq(redditAccessTokens.subject, subject)));
+  }
+
+  /** Live tokens of a credential: its active clients. */
+  async countActive(credentialId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(redditAccessTokens)
+      .where(
+        and(
+          eq(redditAccessTokens.credentialId, credentialId),
+          gt(redditAccessTokens.expiresAt, new Date(this.clock.now())),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+}
