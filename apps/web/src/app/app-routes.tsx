@@ -6,6 +6,7 @@ import { WorkspacePage } from '../features/workspace';
 
 const subscription = () => import('../features/subscription');
 const admin = () => import('../features/admin');
+const credentials = () => import('../features/credentials');
 
 const SubscribePage = lazy(() => subscription().then((m) => ({ default: m.SubscribePage })));
 const SubscribeSuccessPage = lazy(() => subscription().then((m) => ({ default: m.SubscribeSuccessPage })));
@@ -13,7 +14,7 @@ const SubscribeCancelPage = lazy(() => subscription().then((m) => ({ default: m.
 const SubscriptionPage = lazy(() => subscription().then((m) => ({ default: m.SubscriptionPage })));
 const LogsPage = lazy(() => admin().then((m) => ({ default: m.LogsPage })));
 const StatsPage = lazy(() => admin().then((m) => ({ default: m.StatsPage })));
-const CredentialsPage = lazy(() => admin().then((m) => ({ default: m.CredentialsPage })));
+const CredentialsPage = lazy(() => credentials().then((m) => ({ default: m.CredentialsPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<CenteredStatus text="Loading..." />}>{children}</Suspense>;

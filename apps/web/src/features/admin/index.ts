@@ -1,2 +1,2 @@
-export { LogsPage, StatsPage, CredentialsPage } from './components/admin-pages';
-export { ModeratorOnly, ACCESS_DENIED_TEXT } from './components/moderator-only';
+export { LogsPage, StatsPage } from './components/admin-pages';
+export { ModeratorOnly, ACCESS_DENIED_TEXT } from '../../components/ui/moderator-only';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Anchor, Container, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { PlaceholderPanel } from '../../../components/ui/placeholder-panel';
-import { ModeratorOnly } from './moderator-only';
+import { ModeratorOnly } from '../../../components/ui/moderator-only';
 
 function AdminShell({ children }: { children: ReactNode }) {
   return (
@@ -32,17 +32,6 @@ export function StatsPage() {
     <ModeratorOnly>
       <AdminShell>
         <PlaceholderPanel title="All Projects Statistics" />
-      </AdminShell>
-    </ModeratorOnly>
-  );
-}
-
-/** /credentials: Reddit API credentials and the proxy pool, for moderators and admins. */
-export function CredentialsPage() {
-  return (
-    <ModeratorOnly>
-      <AdminShell>
-        <PlaceholderPanel title="Credentials" />
       </AdminShell>
     </ModeratorOnly>
   );

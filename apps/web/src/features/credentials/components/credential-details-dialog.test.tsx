@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { mockApi } from '../../../test/fetch-mock';
+import { buildDetailed, renderSignedIn } from '../credentials.test-support';
+import { CredentialDetailsDialog } from './credential-details-dialog';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
+const DETAILED = `GET /reddit-credentials/${ID}/detailed`;
+
+async function openDetails() {
+  renderSignedIn(<CredentialDetailsDialog opened credentialId={ID} onClose={() => {}} />);
+  return screen.findByRole('dialog', { name: 'Credential Details' });
+}
+
+const section = (dialog: HTMLElement, name: string) => within(dialog).getByRole('region', { name });
+
+function factOf(scope: HTMLElement, label: string): string {
+  const header = within(scope).getByRole('rowheader', { name: label });
+  return header.closest('tr')?.querySelector('td')?.textContent ?? '';
+}
+
+describe('Credential Details', () => {
+  it('shows basic information, proxy configuration, metrics and proxy health', async () => {
+    mockApi({
+      [DETAILED]: [
+        200,
+        buildDetailed(
+          {
+            id: ID,
+            account_name: 'search_bot',
+            client_id_prefix: 'abcd1234',
+            description: 'Main search app',
+            proxy_preferences: { country: 'US', state: 'CA', city: null },
+            proxy_masked: 'http://user:****@proxy.example:8080',
+          },
+          { success_rate_percent: 88, error_rate_percent: 12, proxy_replacement_count: 3 },
+        ),
+      ],
+    });
+    const dialog = await openDetails();
+    const basic = await within(dialog).findByRole('region', { name: 'Basic Information' });
+    expect(factOf(basic, 'Account Name')).toBe('search_bot');
+    expect(factOf(basic, 'Type')).toBe('Search');
+    expect(factOf(basic, 'Client ID Prefix')).toBe('abcd1234');
+    expect(factOf(basic, 'Enabled')).toBe('Yes');
+    expect(factOf(basic, 'Last Used')).toBe('Never');
+    expect(factOf(basic, 'Description')).toBe('Main search app');
+
+    const proxy = section(dialog, 'Proxy Configuration');
+    expect(factOf(proxy, 'Location')).toBe('US, CA');
+    expect(factOf(proxy, 'Proxy')).toBe('http://user:****@proxy.example:8080');
+
+    const metrics = section(dialog, 'Efficiency Metrics');
+    const bar = within(metrics).getByRole('progressbar', { name: 'Success rate' });
+    expect(bar.closest('[data-color]')?.getAttribute('data-color')).toBe('yellow');
+    expect(within(metrics).getByText('12.0% medium')).toBeTruthy();
+
+    const health = section(dialog, 'Proxy Health');
+    expect(factOf(health, 'Status')).toBe('Unknown');
+    expect(factOf(health, 'Replacements')).toBe('3');
+    expect(factOf(health, 'Last Health Check')).toBe('Never');
+    expect(factOf(health, 'Last Proxy Error')).toBe('None');
+  });
+
+  it("says 'Credential not found' for a 404 and 'Failed to load credential details' otherwise", async () => {
+    mockApi({ [DETAILED]: [404, { detail: 'Credential not found', code: 'not_found' }] });
+    const dialog = await openDetails();
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Credential not found');
+  });
+
+  it("says 'Failed to load credential details' when the call fails", async () => {
+    mockApi({ [DETAILED]: [500, { detail: 'boom', code: 'internal' }] });
+    const dialog = await openDetails();
+    expect((await within(dialog).findByRole('alert', {}, { timeout: 3000 })).textContent).toBe(
+      'Failed to load credential details',
+    );
+  });
+
+  it('Test Connection shows a failure with the response time and the error', async () => {
+    const { callsTo } = mockApi({
+      [DETAILED]: [200, buildDetailed({ id: ID })],
+      [`POST /reddit-credentials/${ID}/test`]: [
+        200,
+        { can_connect: false, response_time_ms: 42, error: 'invalid_client' },
+      ],
+    });
+    const dialog = await openDetails();
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
+    const result = await within(dialog).findByRole('status', { name: /Connection test/ });
+    expect(result.textContent).toContain('Connection test: failure');
+    expect(result.textContent).toContain('Response time: 42 ms');
+    expect(result.textContent).toContain('Error: invalid_client');
+    expect(callsTo(`POST /reddit-credentials/${ID}/test`)[0]!.body).toBeUndefined();
+  });
+
+  it('Test Connection shows a success', async () => {
+    mockApi({
+      [DETAILED]: [200, buildDetailed({ id: ID })],
+      [`POST /reddit-credentials/${ID}/test`]: [
+        200,
+        { can_connect: true, response_time_ms: 120, error: null },
+      ],
+    });
+    const dialog = await openDetails();
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
+    const result = await within(dialog).findByRole('status', { name: /Connection test/ });
+    expect(result.textContent).toContain('Connection test: success');
+    expect(result.textContent).toContain('Response time: 120 ms');
+    expect(result.textContent).not.toContain('Error');
+  });
+
+  it("shows 'Test failed' when the test call itself fails", async () => {
+    mockApi({
+      [DETAILED]: [200, buildDetailed({ id: ID })],
+      [`POST /reddit-credentials/${ID}/test`]: [409, { detail: 'Credential is disabled', code: 'conflict' }],
+    });
+    const dialog = await openDetails();
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Test failed');
+    expect(alert.textContent).toContain('Credential is disabled');
+  });
+
+  it('Replace Proxy replaces it and shows the new proxy', async () => {
+    const { callsTo } = mockApi({
+      [DETAILED]: [200, buildDetailed({ id: ID, proxy_masked: 'http://u:****@old.example:1' })],
+      [`POST /reddit-credentials/${ID}/replace-proxy`]: [
+        200,
+        buildDetailed(
+          { id: ID, proxy_masked: 'http://u:****@new.example:2' },
+          { proxy_replacement_count: 1 },
+        ),
+      ],
+    });
+    const dialog = await openDetails();
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Replace Proxy' }));
+    expect(await screen.findByText('Proxy replaced')).toBeTruthy();
+    await waitFor(() =>
+      expect(factOf(section(dialog, 'Proxy Configuration'), 'Proxy')).toBe('http://u:****@new.example:2'),
+    );
+    expect(factOf(section(dialog, 'Proxy Health'), 'Replacements')).toBe('1');
+    expect(callsTo(`POST /reddit-credentials/${ID}/replace-proxy`)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,70 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { TCredential } from '@threadreach/contract';
+import { CREDENTIAL_MESSAGES, DELETE_CONFIRM_TEXT, failureMessage } from '../credential-messages';
+import { useDeleteCredential } from '../hooks/use-credentials';
+
+interface TDeleteCredentialDialogProps {
+  opened: boolean;
+  credential: TCredential | null;
+  onClose: () => void;
+  onDeleted: (credential: TCredential) => void;
+}
+
+/** Asks 'Are you sure you want to delete this credential?' before deleting. */
+export function DeleteCredentialDialog({
+  opened,
+  credential,
+  onClose,
+  onDeleted,
+}: TDeleteCredentialDialogProps) {
+  const remove = useDeleteCredential();
+
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+
+  const confirm = () => {
+    if (!credential) return;
+    remove.mutate(credential.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'green', message: 'Credential deleted' });
+        onDeleted(credential);
+        close();
+      },
+    });
+  };
+
+  return (
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={opened && credential !== null}
+      onClose={close}
+      title="Delete Credential"
+      centered
+    >
+      <Stack gap="md">
+        {remove.isError && (
+          <Alert color="red" role="alert">
+            {failureMessage(CREDENTIAL_MESSAGES.deleteFailed, remove.error)}
+          </Alert>
+        )}
+        <Text>{DELETE_CONFIRM_TEXT}</Text>
+        {credential && (
+          <Text size="sm" c="dimmed">
+            {credential.account_name}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={confirm} loading={remove.isPending}>
+            Delete
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,1 @@
+export { CredentialsPage } from './components/credentials-page';
