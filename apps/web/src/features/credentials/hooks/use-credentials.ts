@@ -107,7 +107,9 @@ export function useToggleCredential() {
 }
 
 export function useTestConnection(id: string) {
-  return useMutation({ mutationFn: () => testCredentialConnection(id) });
+  const invalidate = useInvalidateAll();
+  // The test is a real request: counters, last use and proxy health change with it.
+  return useMutation({ mutationFn: () => testCredentialConnection(id), onSettled: invalidate });
 }
 
 export function useReplaceProxy(id: string) {
