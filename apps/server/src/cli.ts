@@ -1,5 +1,9 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config';
+import { openDatabase } from './db/client';
+import { reencryptSecrets } from './security/reencrypt-secrets';
+import { SecretBox } from './security/secrets';
 import { issueV3Link } from './features/auth/auth.service';
 import { V3_TTL_SECONDS } from './features/auth/tokens';
 
@@ -7,7 +11,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
   v3-link --email <address>   Print a single-use, ${V3_TTL_SECONDS / 60}-minute direct sign-in link
-                              for a MODERATOR or ADMIN account (checked when the link is used).`;
+                              for a MODERATOR or ADMIN account (checked when the link is used).
+  reencrypt-secrets           Re-encrypt every stored secret with the first key of SECRETS_KEYS
+                              (run after putting a new key first; older keys can then be removed).`;
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
@@ -19,6 +25,25 @@ async function main(argv: string[]) {
     }
     const config = loadConfig();
     console.log(await issueV3Link({ config }, values.email));
+    return 0;
+  }
+  if (command === 'reencrypt-secrets') {
+    const config = loadConfig();
+    const database = await openDatabase({
+      url: config.databaseUrl,
+      dataDir: path.join(config.dataDir, 'pglite'),
+    });
+    try {
+      await database.migrate();
+      const secrets = new SecretBox(config.secretKeys);
+      for (const r of await reencryptSecrets(database.db, secrets)) {
+        console.log(
+          `${r.table}.${r.column}: ${r.reencrypted} of ${r.rows} re-encrypted with key '${secrets.currentKeyId}'`,
+        );
+      }
+    } finally {
+      await database.close();
+    }
     return 0;
   }
   console.error(USAGE);

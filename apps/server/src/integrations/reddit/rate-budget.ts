@@ -6,8 +6,16 @@ import { redditRateLimits, redditRequestSlots } from './reddit.table';
 /** Reddit's budget per OAuth client id. */
 export const REDDIT_REQUESTS_PER_WINDOW = 100;
 export const REDDIT_WINDOW_MS = 60_000;
-/** Requests reach Reddit a little after their slot is taken; the window is widened to absorb that. */
-const ARRIVAL_MARGIN_MS = 1_000;
+/** Absorbs clock differences between processes. */
+const CLOCK_MARGIN_MS = 500;
+/**
+ * A request in flight may reach Reddit at any moment until it is answered, so its slot is dated this far
+ * ahead (it counts as just sent) until `settle` dates it to the answer. Longer than any request may take,
+ * so a process that dies mid-request only holds its slot a little longer.
+ */
+const IN_FLIGHT_HOLD_MS = 120_000;
+/** How long to wait before looking again when the window is full of requests still in flight. */
+const IN_FLIGHT_RECHECK_MS = 250;
 
 export interface BudgetOptions {
   limit?: number;
@@ -17,8 +25,8 @@ export interface BudgetOptions {
 
 /**
  * Each OAuth client's request budget, kept in the database so every process shares it: a slot is a row,
- * taken under a row lock on the client's budget row, and Retry-After / X-Ratelimit-Reset block the client
- * until the instant Reddit named.
+ * taken under a row lock on the client's budget row and counted while it is in flight and for a window
+ * after its answer; Retry-After / X-Ratelimit-Reset block the client until the instant Reddit named.
  */
 export class RequestBudget {
   private readonly limit: number;
@@ -30,21 +38,33 @@ export class RequestBudget {
     options: BudgetOptions = {},
   ) {
     this.limit = options.limit ?? REDDIT_REQUESTS_PER_WINDOW;
-    this.windowMs = (options.windowMs ?? REDDIT_WINDOW_MS) + (options.marginMs ?? ARRIVAL_MARGIN_MS);
+    this.windowMs = (options.windowMs ?? REDDIT_WINDOW_MS) + (options.marginMs ?? CLOCK_MARGIN_MS);
   }
 
-  /** Waits until the client may send one request, and takes that slot. */
-  async acquire(clientKey: string): Promise<void> {
+  /** Waits until the client may send one request, and takes that slot; returns the slot's id. */
+  async acquire(clientKey: string): Promise<number> {
     for (;;) {
-      const waitMs = await this.tryTake(clientKey);
-      if (waitMs <= 0) return;
-      await this.clock.sleep(waitMs);
+      const taken = await this.tryTake(clientKey);
+      if (taken.slotId !== null) return taken.slotId;
+      await this.clock.sleep(taken.waitMs);
     }
   }
 
-  /** 0 when a slot was taken, otherwise how long to wait before trying again. */
-  private async tryTake(clientKey: string): Promise<number> {
-    const now = this.clock.now();
+  /**
+   * Dates a slot to the moment its answer came back. Reddit counted the request when it arrived, which is
+   * no later than that, so the slot now lasts at least as long as Reddit counts the request.
+   */
+  async settle(slotId: number): Promise<void> {
+    await this.db
+      .update(redditRequestSlots)
+      .set({ takenAt: new Date(Math.ceil(this.clock.now())) })
+      .where(eq(redditRequestSlots.id, slotId));
+  }
+
+  /** A slot, or how long to wait before trying again. */
+  private async tryTake(
+    clientKey: string,
+  ): Promise<{ slotId: number; waitMs: 0 } | { slotId: null; waitMs: number }> {
     return this.db.transaction(async (tx) => {
       let [budget] = await tx
         .select({ blockedUntil: redditRateLimits.blockedUntil })
@@ -59,8 +79,10 @@ export class RequestBudget {
           .where(eq(redditRateLimits.clientKey, clientKey))
           .for('update');
       }
+      // Read the time only once the lock is held: waiting for it must not backdate the slot.
+      const now = this.clock.now();
       const blockedUntil = budget?.blockedUntil?.getTime() ?? 0;
-      if (blockedUntil > now) return Math.ceil(blockedUntil - now);
+      if (blockedUntil > now) return { slotId: null, waitMs: Math.ceil(blockedUntil - now) };
 
       const windowStart = new Date(now - this.windowMs);
       await tx
@@ -73,11 +95,15 @@ export class RequestBudget {
         .from(redditRequestSlots)
         .where(and(eq(redditRequestSlots.clientKey, clientKey), gt(redditRequestSlots.takenAt, windowStart)));
       if ((usage?.used ?? 0) < this.limit) {
-        await tx.insert(redditRequestSlots).values({ clientKey, takenAt: new Date(now) });
-        return 0;
+        const [slot] = await tx
+          .insert(redditRequestSlots)
+          .values({ clientKey, takenAt: new Date(now + IN_FLIGHT_HOLD_MS) })
+          .returning({ id: redditRequestSlots.id });
+        return { slotId: slot!.id, waitMs: 0 };
       }
       const oldest = usage?.oldest ? new Date(usage.oldest).getTime() : now;
-      return Math.max(1, Math.ceil(oldest + this.windowMs - now) + 1);
+      if (oldest > now) return { slotId: null, waitMs: IN_FLIGHT_RECHECK_MS };
+      return { slotId: null, waitMs: Math.max(1, Math.ceil(oldest + this.windowMs - now) + 1) };
     });
   }
 
@@ -98,20 +124,5 @@ export class RequestBudget {
         .set({ blockedUntil: until, updatedAt: new Date() })
         .where(eq(redditRateLimits.clientKey, clientKey));
     });
-  }
-
-  /** Requests left in the current window (for choosing the least busy credential). */
-  async remaining(clientKey: string): Promise<number> {
-    const now = this.clock.now();
-    const [usage] = await this.db
-      .select({ used: count() })
-      .from(redditRequestSlots)
-      .where(
-        and(
-          eq(redditRequestSlots.clientKey, clientKey),
-          gt(redditRequestSlots.takenAt, new Date(now - this.windowMs)),
-        ),
-      );
-    return Math.max(0, this.limit - (usage?.used ?? 0));
   }
 }

@@ -35,6 +35,7 @@ export async function startRedditRig(db: Db): Promise<RedditTestRig> {
   const clock = virtualClock();
   const sim = await startRedditSim({ port: 0, seed: 42, now: clock.now });
   const secrets = new SecretBox([{ id: 't1', key: randomBytes(32) }]);
+  const dispatcher = createDirectDispatcher();
   return {
     sim,
     clock,
@@ -45,8 +46,7 @@ export async function startRedditRig(db: Db): Promise<RedditTestRig> {
         clientId: `client-${randomUUID().slice(0, 8)}`,
         clientSecret: `secret-${randomUUID()}`,
         accountName: 'threadreach_bot',
-        dispatcher: createDirectDispatcher(),
-        proxied: false,
+        connection: async () => ({ dispatcher, proxied: false }),
         ...overrides,
       };
       return new RedditClient(

@@ -246,6 +246,34 @@ describe('Reddit client against the simulator', () => {
     ).toHaveLength(1);
   });
 
+  it('holds back when X-Ratelimit-Remaining reaches 0 until X-Ratelimit-Reset, without a 429', async () => {
+    const clientSecret = 'shared-window-secret';
+    const client = rig.client({ clientSecret });
+    await client.app.listNew(['startups'], { limit: 1 });
+    // Another consumer of the same client id (outside this budget) uses up the rest of the window.
+    const tokenRes = await fetch(new URL('/api/v1/access_token', rig.sim.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString('base64')}`,
+        'user-agent': 'other-tool/1.0 (by /u/someone)',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    for (let i = 0; i < 98; i++) {
+      await fetch(new URL('/r/startups/about', rig.sim.url), {
+        headers: { authorization: `bearer ${access_token}`, 'user-agent': 'other-tool/1.0 (by /u/someone)' },
+      });
+    }
+    await client.app.listNew(['startups'], { limit: 1 }); // the 100th: Remaining 0
+    const before = rig.clock.t;
+    await client.app.listNew(['startups'], { limit: 1 });
+    expect(rig.clock.t - before).toBeGreaterThan(1000);
+    expect(
+      rig.sim.inspect.requestLog({ clientId: client.clientId }).filter((r) => r.status === 429),
+    ).toHaveLength(0);
+  });
+
   it('waits out a 429 until its Retry-After before the next request', async () => {
     const client = rig.client();
     await client.app.listNew(['startups'], { limit: 1 });

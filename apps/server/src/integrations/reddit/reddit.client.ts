@@ -52,10 +52,10 @@ export interface RedditCredentialAccess {
   clientId: string;
   clientSecret: string;
   accountName: string;
-  dispatcher: Dispatcher;
-  proxied: boolean;
+  /** How the next request leaves (asked before every attempt, so a replaced proxy takes effect at once). */
+  connection(): Promise<{ dispatcher: Dispatcher; proxied: boolean }>;
   /** Told whether each request got through, e.g. to keep the proxy's health figures. */
-  onTransport?(outcome: { ok: boolean; error?: string }): Promise<void> | void;
+  onTransport?(outcome: { ok: boolean; proxied: boolean; error?: string }): Promise<void> | void;
 }
 
 export interface ListingOptions {
@@ -241,7 +241,9 @@ export class RedditClient {
       for (const [k, v] of Object.entries(options.query ?? {}))
         if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
 
-      await this.budget.acquire(this.credential.clientId);
+      const slot = await this.budget.acquire(this.credential.clientId);
+      const { dispatcher, proxied } = await this.credential.connection();
+      const record = (ok: boolean) => this.record(options.endpoint, ok, proxied);
       let status: number;
       let responseHeaders: Record<string, string | string[] | undefined>;
       let text: string;
@@ -250,40 +252,42 @@ export class RedditClient {
           method: options.method,
           headers,
           body,
-          dispatcher: this.credential.dispatcher,
+          dispatcher,
           headersTimeout: this.deps.timeoutMs ?? 30_000,
           bodyTimeout: this.deps.timeoutMs ?? 30_000,
         });
         status = res.statusCode;
         responseHeaders = res.headers;
         text = await res.body.text();
+        await this.budget.settle(slot);
       } catch (error) {
+        await this.budget.settle(slot);
         const message = `Reddit request failed: ${(error as Error).message}`;
-        await this.record(options.endpoint, false);
-        await this.credential.onTransport?.({ ok: false, error: (error as Error).message });
+        await record(false);
+        await this.credential.onTransport?.({ ok: false, proxied, error: (error as Error).message });
         if (!options.idempotent) throw new RedditUnknownOutcomeError(options.endpoint, message);
         if (attempt >= maxAttempts) throw new RedditUnavailableError(options.endpoint, message);
         await this.backoff(attempt);
         continue;
       }
-      await this.credential.onTransport?.({ ok: true });
+      await this.credential.onTransport?.({ ok: true, proxied });
       await this.applyRateHeaders(status, responseHeaders);
 
       if (status === 429) {
-        await this.record(options.endpoint, false);
+        await record(false);
         if (attempt >= maxAttempts)
           throw new RedditUnavailableError(options.endpoint, 'Reddit rate limit (429)');
         continue; // the budget now holds the client back until the reset Reddit named
       }
       if (status === 401 && options.auth.kind === 'bearer' && !tokenRenewed) {
-        await this.record(options.endpoint, false);
+        await record(false);
         tokenRenewed = true;
         attempt--;
         await this.tokens.invalidate(this.credential.id, options.auth.subject);
         continue;
       }
       if (status >= 500) {
-        await this.record(options.endpoint, false);
+        await record(false);
         if (!options.idempotent) {
           throw new RedditUnknownOutcomeError(options.endpoint, `Reddit answered ${status}`);
         }
@@ -293,24 +297,24 @@ export class RedditClient {
         continue;
       }
       if (status === 404 && options.allowNotFound) {
-        await this.record(options.endpoint, true);
+        await record(true);
         return null;
       }
       const json = parseJson(text);
       if (options.auth.kind === 'basic' && (status === 400 || status === 401)) {
-        await this.record(options.endpoint, false);
+        await record(false);
         const reason = (json as { error?: string } | null)?.error ?? String(status);
         throw new RedditAuthError(reason, `Reddit refused the credential (${reason})`);
       }
       if (status >= 400) {
-        await this.record(options.endpoint, false);
+        await record(false);
         throw new RedditApiError(
           status,
           options.endpoint,
           `Reddit answered ${status} for ${options.endpoint}`,
         );
       }
-      await this.record(options.endpoint, true);
+      await record(true);
       return json as T;
     }
   }
@@ -339,13 +343,13 @@ export class RedditClient {
     await this.clock.sleep(Math.round(ceiling / 2 + Math.random() * (ceiling / 2)));
   }
 
-  private async record(endpoint: string, ok: boolean) {
+  private async record(endpoint: string, ok: boolean, proxied: boolean) {
     try {
       await recordRequest(this.deps.db, {
         credentialId: this.credential.id,
         endpoint,
         ok,
-        proxied: this.credential.proxied,
+        proxied,
         at: new Date(this.clock.now()),
       });
     } catch (error) {

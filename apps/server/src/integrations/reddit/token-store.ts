@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../security/secrets';
 import type { Clock } from './clock';
@@ -56,18 +56,31 @@ export class TokenStore {
       .delete(redditAccessTokens)
       .where(and(eq(redditAccessTokens.credentialId, credentialId), eq(redditAccessTokens.subject, subject)));
   }
+}
 
-  /** Live tokens of a credential: its active clients. */
-  async countActive(credentialId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(redditAccessTokens)
-      .where(
-        and(
-          eq(redditAccessTokens.credentialId, credentialId),
-          gt(redditAccessTokens.expiresAt, new Date(this.clock.now())),
-        ),
-      );
-    return row?.n ?? 0;
-  }
+/** Live tokens per credential (its active clients), for many credentials at once. */
+export async function activeTokenCounts(
+  db: Db,
+  credentialIds: string[],
+  nowMs: number,
+): Promise<Map<string, number>> {
+  const counts = new Map(credentialIds.map((id) => [id, 0]));
+  if (credentialIds.length === 0) return counts;
+  const rows = await db
+    .select({ credentialId: redditAccessTokens.credentialId, n: count() })
+    .from(redditAccessTokens)
+    .where(
+      and(
+        inArray(redditAccessTokens.credentialId, credentialIds),
+        gt(redditAccessTokens.expiresAt, new Date(nowMs)),
+      ),
+    )
+    .groupBy(redditAccessTokens.credentialId);
+  for (const row of rows) counts.set(row.credentialId, row.n);
+  return counts;
+}
+
+/** Forgets every cached token of a credential (its secret changed, or it was deleted). */
+export async function deleteTokens(db: Db, credentialId: string): Promise<void> {
+  await db.delete(redditAccessTokens).where(eq(redditAccessTokens.credentialId, credentialId));
 }

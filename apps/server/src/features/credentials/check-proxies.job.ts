@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineJob } from '../../jobs/job';
+import { checkAllProxies } from './credentials.service';
+
+/** Every 5 minutes: one round trip through each credential's proxy; repeated failures replace it. */
+export const checkProxiesJob = defineJob({
+  name: 'check-proxies',
+  schema: z.object({}),
+  cron: '*/5 * * * *',
+  async handler(ctx) {
+    const result = await checkAllProxies(ctx);
+    if (result.checked > 0) ctx.log.info({ job: 'check-proxies', ...result }, 'proxy health checked');
+  },
+});

@@ -1,0 +1,93 @@
+import { and, count, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm';
+import type { TCredentialType, TPageQuery } from '@threadreach/contract';
+import type { DbOrTx } from '../../db/client';
+import { redditCredentials, type CredentialRow } from './credentials.table';
+
+export type NewCredential = typeof redditCredentials.$inferInsert;
+
+export async function insertCredential(db: DbOrTx, values: NewCredential): Promise<CredentialRow> {
+  const [row] = await db.insert(redditCredentials).values(values).returning();
+  return row!;
+}
+
+export async function findCredential(db: DbOrTx, id: string): Promise<CredentialRow | null> {
+  const [row] = await db.select().from(redditCredentials).where(eq(redditCredentials.id, id));
+  return row ?? null;
+}
+
+export async function findCredentialByClientId(db: DbOrTx, clientId: string): Promise<CredentialRow | null> {
+  const [row] = await db.select().from(redditCredentials).where(eq(redditCredentials.clientId, clientId));
+  return row ?? null;
+}
+
+export async function listCredentials(
+  db: DbOrTx,
+  filter: { type?: TCredentialType; includeDisabled: boolean },
+  page: TPageQuery,
+): Promise<{ rows: CredentialRow[]; total: number }> {
+  const conditions: SQL[] = [];
+  if (filter.type) conditions.push(eq(redditCredentials.type, filter.type));
+  if (!filter.includeDisabled) conditions.push(eq(redditCredentials.enabled, true));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(redditCredentials)
+      .where(where)
+      .orderBy(desc(redditCredentials.createdAt), redditCredentials.id)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(redditCredentials).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/** Every enabled credential of a type (few rows: one per Reddit app). */
+export async function listEnabledCredentials(db: DbOrTx, type?: TCredentialType): Promise<CredentialRow[]> {
+  return db
+    .select()
+    .from(redditCredentials)
+    .where(
+      type
+        ? and(eq(redditCredentials.enabled, true), eq(redditCredentials.type, type))
+        : eq(redditCredentials.enabled, true),
+    )
+    .orderBy(redditCredentials.createdAt);
+}
+
+export async function updateCredential(
+  db: DbOrTx,
+  id: string,
+  values: Partial<NewCredential>,
+): Promise<CredentialRow | null> {
+  const [row] = await db
+    .update(redditCredentials)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(redditCredentials.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Records use at most once a minute, so busy credentials do not rewrite their row on every request. */
+export async function touchCredential(db: DbOrTx, id: string, at: Date): Promise<void> {
+  await db
+    .update(redditCredentials)
+    .set({ lastUsedAt: at })
+    .where(
+      and(
+        eq(redditCredentials.id, id),
+        or(
+          isNull(redditCredentials.lastUsedAt),
+          lt(redditCredentials.lastUsedAt, new Date(at.getTime() - 60_000)),
+        ),
+      ),
+    );
+}
+
+export async function deleteCredential(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(redditCredentials)
+    .where(eq(redditCredentials.id, id))
+    .returning({ id: redditCredentials.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  TConnectionTestResult,
+  TCreateCredentialRequest,
+  TCredential,
+  TCredentialDetailed,
+  TCredentialList,
+  TCredentialType,
+  TPageQuery,
+  TUpdateCredentialRequest,
+} from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import { AppError, notFound } from '../../http/errors';
+import {
+  activeTokenCounts,
+  deleteRequestStats,
+  deleteTokens,
+  RedditClient,
+  requestTotals,
+} from '../../integrations/reddit';
+import {
+  assignProxy,
+  checkProxy,
+  dispatcherFor,
+  findCredentialProxy,
+  recordProxyOutcome,
+  replaceProxy,
+  type ProxyOwner,
+} from '../proxy-pool/proxy-pool.service';
+import {
+  deleteCredential,
+  findCredential,
+  findCredentialByClientId,
+  insertCredential,
+  listCredentials,
+  listEnabledCredentials,
+  touchCredential,
+  updateCredential,
+  type NewCredential,
+} from './credentials.repository';
+import { presentCredential, presentCredentialDetailed, type CredentialUsage } from './credentials.presenter';
+import type { CredentialRow } from './credentials.table';
+
+const secretRef = (id: string) => ({ table: 'reddit_credentials', rowId: id, column: 'client_secret' });
+
+export const credentialNotFound = () => notFound('Credential not found');
+const duplicateClientId = () =>
+  new AppError(409, 'duplicate_client_id', 'A credential with this client ID already exists.');
+
+function owner(row: CredentialRow): ProxyOwner {
+  return {
+    id: row.id,
+    accountName: row.accountName,
+    country: row.proxyCountry,
+    state: row.proxyState,
+    city: row.proxyCity,
+  };
+}
+
+async function usageOf(ctx: AppContext, ids: string[]): Promise<Map<string, CredentialUsage>> {
+  const [totals, active] = await Promise.all([
+    requestTotals(ctx.db, ids),
+    activeTokenCounts(ctx.db, ids, ctx.reddit.clock.now()),
+  ]);
+  return new Map(ids.map((id) => [id, { totals: totals.get(id)!, activeClients: active.get(id) ?? 0 }]));
+}
+
+async function presentOne(ctx: AppContext, row: CredentialRow): Promise<TCredential> {
+  return presentCredential(row, (await usageOf(ctx, [row.id])).get(row.id)!);
+}
+
+async function requireCredential(ctx: AppContext, id: string): Promise<CredentialRow> {
+  const row = await findCredential(ctx.db, id);
+  if (!row) throw credentialNotFound();
+  return row;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
+    (error as { cause?: { code?: string } }).cause?.code;
+  return code === '23505';
+}
+
+export async function listCredentialsPage(
+  ctx: AppContext,
+  query: { credential_type?: TCredentialType; include_disabled: boolean } & TPageQuery,
+): Promise<TCredentialList> {
+  const { rows, total } = await listCredentials(
+    ctx.db,
+    { type: query.credential_type, includeDisabled: query.include_disabled },
+    query,
+  );
+  const usage = await usageOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return {
+    items: rows.map((r) => presentCredential(r, usage.get(r.id)!)),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+type CreateInput = Omit<TCreateCredentialRequest, 'enabled'> & { enabled: boolean };
+
+export async function createCredential(ctx: AppContext, input: CreateInput): Promise<TCredential> {
+  if (await findCredentialByClientId(ctx.db, input.client_id)) throw duplicateClientId();
+  const id = randomUUID();
+  let row: CredentialRow;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      const inserted = await insertCredential(tx, {
+        id,
+        type: input.type,
+        accountName: input.account_name,
+        clientId: input.client_id,
+        clientSecret: ctx.secrets.encrypt(input.client_secret, secretRef(id)),
+        description: input.description ?? null,
+        enabled: input.enabled,
+        proxyCountry: input.proxy_preferences?.country ?? null,
+        proxyState: input.proxy_preferences?.state ?? null,
+        proxyCity: input.proxy_preferences?.city ?? null,
+      });
+      await assignProxy(ctx, owner(inserted), tx);
+      return inserted;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateClientId();
+    throw error;
+  }
+  ctx.log.info({ credentialId: id, type: row.type }, 'credential created');
+  return presentOne(ctx, row);
+}
+
+export async function updateCredentialById(
+  ctx: AppContext,
+  id: string,
+  input: TUpdateCredentialRequest,
+): Promise<TCredential> {
+  const current = await requireCredential(ctx, id);
+  if (input.client_id && input.client_id !== current.clientId) {
+    if (await findCredentialByClientId(ctx.db, input.client_id)) throw duplicateClientId();
+  }
+  const values: Partial<NewCredential> = {};
+  if (input.type !== undefined) values.type = input.type;
+  if (input.account_name !== undefined) values.accountName = input.account_name;
+  if (input.client_id !== undefined) values.clientId = input.client_id;
+  if (input.client_secret) values.clientSecret = ctx.secrets.encrypt(input.client_secret, secretRef(id));
+  if (input.description !== undefined) values.description = input.description;
+  if (input.enabled !== undefined) values.enabled = input.enabled;
+  if (input.proxy_preferences !== undefined) {
+    values.proxyCountry = input.proxy_preferences?.country ?? null;
+    values.proxyState = input.proxy_preferences?.state ?? null;
+    values.proxyCity = input.proxy_preferences?.city ?? null;
+  }
+  const locationChanged =
+    input.proxy_preferences !== undefined &&
+    (values.proxyCountry !== current.proxyCountry ||
+      values.proxyState !== current.proxyState ||
+      values.proxyCity !== current.proxyCity);
+  let row: CredentialRow | null;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      const updated = await updateCredential(tx, id, values);
+      if (updated && locationChanged) await assignProxy(ctx, owner(updated), tx);
+      return updated;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateClientId();
+    throw error;
+  }
+  if (!row) throw credentialNotFound();
+  // Tokens granted to the old client id or secret must not outlive them.
+  if (values.clientSecret || (values.clientId && values.clientId !== current.clientId)) {
+    await deleteTokens(ctx.db, id);
+  }
+  return presentOne(ctx, row);
+}
+
+export async function setCredentialEnabled(
+  ctx: AppContext,
+  id: string,
+  enabled: boolean,
+): Promise<TCredential> {
+  const row = await updateCredential(ctx.db, id, { enabled });
+  if (!row) throw credentialNotFound();
+  return presentOne(ctx, row);
+}
+
+export async function deleteCredentialById(ctx: AppContext, id: string): Promise<void> {
+  if (!(await deleteCredential(ctx.db, id))) throw credentialNotFound();
+  await deleteTokens(ctx.db, id);
+  await deleteRequestStats(ctx.db, id);
+  ctx.log.info({ credentialId: id }, 'credential deleted');
+}
+
+export async function getCredentialDetailed(ctx: AppContext, id: string): Promise<TCredentialDetailed> {
+  const row = await requireCredential(ctx, id);
+  const [usage, proxy] = await Promise.all([usageOf(ctx, [id]), findCredentialProxy(ctx.db, id)]);
+  return presentCredentialDetailed(row, usage.get(id)!, proxy);
+}
+
+/** A real call to Reddit with the credential, through its proxy. */
+export async function testCredentialConnection(ctx: AppContext, id: string): Promise<TConnectionTestResult> {
+  const row = await requireCredential(ctx, id);
+  let client: RedditClient;
+  try {
+    client = await redditClientFor(ctx, row);
+  } catch (error) {
+    return { can_connect: false, response_time_ms: 0, error: (error as Error).message };
+  }
+  const result = await client.testConnection();
+  return { can_connect: result.canConnect, response_time_ms: result.responseTimeMs, error: result.error };
+}
+
+export async function replaceCredentialProxy(ctx: AppContext, id: string): Promise<TCredentialDetailed> {
+  const row = await requireCredential(ctx, id);
+  if (!ctx.config.proxy.urlTemplate) {
+    throw new AppError(
+      409,
+      'no_proxy_provider',
+      'No proxy provider is configured (PROXY_URL_TEMPLATE), so this credential connects directly.',
+    );
+  }
+  await replaceProxy(ctx, owner(row), 'replaced by an administrator');
+  return getCredentialDetailed(ctx, id);
+}
+
+/**
+ * The Reddit client of one credential: its decrypted secret, its proxy, the shared budget. Request
+ * outcomes feed the proxy's health, and use is recorded on the credential.
+ */
+export async function redditClientFor(
+  ctx: AppContext,
+  credential: CredentialRow | string,
+): Promise<RedditClient> {
+  const row = typeof credential === 'string' ? await requireCredential(ctx, credential) : credential;
+  const endpoints = ctx.reddit.endpoints;
+  if (!endpoints) throw new AppError(503, 'reddit_unavailable', 'Reddit is not configured on this server.');
+  const clientSecret = ctx.secrets.decrypt(row.clientSecret, secretRef(row.id));
+  return new RedditClient(
+    {
+      endpoints,
+      appId: ctx.reddit.appId,
+      version: ctx.reddit.version,
+      db: ctx.db,
+      secrets: ctx.secrets,
+      clock: ctx.reddit.clock,
+      log: ctx.log,
+    },
+    {
+      id: row.id,
+      clientId: row.clientId,
+      clientSecret,
+      accountName: row.accountName,
+      connection: () => dispatcherFor(ctx, row.id),
+      onTransport: async (outcome) => {
+        if (outcome.proxied) await recordProxyOutcome(ctx, owner(row), outcome);
+        if (outcome.ok) await touchCredential(ctx.db, row.id, new Date(ctx.reddit.clock.now()));
+      },
+    },
+  );
+}
+
+/** The enabled credential of a type to use next: the least recently used one. */
+export async function pickCredential(ctx: AppContext, type: TCredentialType): Promise<CredentialRow | null> {
+  const rows = await listEnabledCredentials(ctx.db, type);
+  rows.sort((a, b) => (a.lastUsedAt?.getTime() ?? 0) - (b.lastUsedAt?.getTime() ?? 0));
+  return rows[0] ?? null;
+}
+
+/** Health check of every credential's proxy (the scheduled job). */
+export async function checkAllProxies(ctx: AppContext): Promise<{ checked: number; failed: number }> {
+  const rows = await listEnabledCredentials(ctx.db);
+  let checked = 0;
+  let failed = 0;
+  for (const row of rows) {
+    if (!(await findCredentialProxy(ctx.db, row.id))) continue;
+    const outcome = await checkProxy(ctx, owner(row));
+    checked++;
+    if (!outcome.ok) failed++;
+  }
+  return { checked, failed };
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { Server as ProxyServer } from 'proxy-chain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, type TestUser } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { checkAllProxies } from '../credentials/credentials.service';
+
+let proxy: ProxyServer;
+const tunnels: string[] = [];
+
+beforeAll(async () => {
+  proxy = new ProxyServer({
+    port: 0,
+    host: '127.0.0.1',
+    prepareRequestFunction: ({ username, password, hostname, port }) => {
+      tunnels.push(`${username}@${hostname}:${port}`);
+      return { requestAuthentication: password !== 'pw' };
+    },
+  });
+  await proxy.listen();
+});
+afterAll(() => proxy.close(true));
+
+async function appWith(env: Record<string, string>) {
+  const t = await createTestApp({ reddit: true, env });
+  const admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
+  return { t, admin };
+}
+
+async function createCredential(t: TestApp, admin: TestUser, country: string | null = 'us') {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/reddit-credentials',
+    headers: admin.auth,
+    payload: {
+      type: 'search',
+      account_name: 'proxy_bot',
+      client_id: `proxied-${randomUUID().slice(0, 8)}`,
+      client_secret: 'sekret',
+      proxy_preferences: { country },
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; client_id: string };
+}
+
+const get = async (t: TestApp, admin: TestUser, url: string) =>
+  (await t.app.inject({ url, headers: admin.auth })).json();
+const post = async (t: TestApp, admin: TestUser, url: string) =>
+  (await t.app.inject({ method: 'POST', url, headers: admin.auth })).json();
+
+describe('proxy pool with a provider template', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  beforeAll(async () => {
+    ({ t, admin } = await appWith({
+      PROXY_URL_TEMPLATE: `http://tr[[-country-{country}]]-session-{session}:pw@127.0.0.1:${proxy.port}`,
+      PROXY_ALLOWED_HOSTS: '127.0.0.1',
+      PROXY_MAX_FAILURES: '2',
+    }));
+  });
+  afterAll(() => t.close());
+
+  it("sends a credential's traffic through its own proxy and shows it masked", async () => {
+    const credential = await createCredential(t, admin);
+    const before = tunnels.length;
+    const test = await post(t, admin, `/api/v1/reddit-credentials/${credential.id}/test`);
+    expect(test).toMatchObject({ can_connect: true, error: null });
+    expect(tunnels.slice(before).every((u) => u.startsWith('tr-country-us-session-'))).toBe(true);
+    expect(tunnels.length).toBeGreaterThan(before);
+
+    const detailed = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
+    expect(detailed.proxy_masked).toMatch(
+      /^http:\/\/tr-country-us-session-[0-9a-f]+:\*\*\*@127\.0\.0\.1:\d+$/,
+    );
+    expect(detailed.efficiency_stats).toMatchObject({
+      total_proxy_requests: 2,
+      proxy_health_status: 'healthy',
+      proxy_replacement_count: 0,
+      last_proxy_error: null,
+    });
+    const details = await get(t, admin, '/api/v1/proxy-pool/details?limit=500');
+    const mine = details.items.find((d: { credential_id: string }) => d.credential_id === credential.id);
+    expect(mine).toMatchObject({ health_status: 'healthy', success_count: 2, failure_count: 0 });
+    expect(JSON.stringify(details)).not.toContain(':pw@');
+  });
+
+  it('replaces a proxy on request: new session, counted in the pool figures', async () => {
+    const credential = await createCredential(t, admin, null);
+    const first = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
+    expect(first.proxy_masked).toMatch(/^http:\/\/tr-session-/);
+    const replaced = await post(t, admin, `/api/v1/reddit-credentials/${credential.id}/replace-proxy`);
+    expect(replaced.proxy_masked).not.toBe(first.proxy_masked);
+    expect(replaced.efficiency_stats.proxy_replacement_count).toBe(1);
+    const stats = await get(t, admin, '/api/v1/proxy-pool/stats');
+    expect(stats.total_replacements_24h).toBeGreaterThanOrEqual(1);
+    expect(stats.last_replacement_time).not.toBeNull();
+    expect(stats.total_proxies).toBeGreaterThanOrEqual(2);
+    expect(stats.avg_failure_rate).toBeGreaterThanOrEqual(0);
+  });
+
+  it('checks every proxy on schedule', async () => {
+    const credential = await createCredential(t, admin);
+    const result = await checkAllProxies(t.ctx);
+    expect(result.checked).toBeGreaterThanOrEqual(1);
+    const detailed = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
+    expect(detailed.efficiency_stats.last_health_check).not.toBeNull();
+    expect(detailed.efficiency_stats.proxy_health_status).toBe('healthy');
+  });
+});
+
+describe('proxy pool safety', () => {
+  it('refuses a proxy on a private address and replaces it after repeated failures', async () => {
+    const { t, admin } = await appWith({
+      PROXY_URL_TEMPLATE: `http://evil-{session}:pw@127.0.0.1:${proxy.port}`,
+      PROXY_MAX_FAILURES: '2',
+    });
+    try {
+      const credential = await createCredential(t, admin);
+      const before = tunnels.length;
+      const test = await post(t, admin, `/api/v1/reddit-credentials/${credential.id}/test`);
+      expect(test.can_connect).toBe(false);
+      expect(test.error).toMatch(/not a public address/);
+      expect(tunnels.length).toBe(before); // nothing ever reached the proxy
+
+      const detailed = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
+      // Each attempt failed to connect: after two in a row the proxy was marked failed and replaced.
+      expect(detailed.efficiency_stats.proxy_replacement_count).toBeGreaterThanOrEqual(1);
+      expect(detailed.efficiency_stats.total_requests).toBeGreaterThan(0);
+      const stats = await get(t, admin, '/api/v1/proxy-pool/stats');
+      expect(stats.total_replacements_24h).toBeGreaterThanOrEqual(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says so when no proxy provider is configured', async () => {
+    const { t, admin } = await appWith({});
+    try {
+      const credential = await createCredential(t, admin);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/reddit-credentials/${credential.id}/replace-proxy`,
+        headers: admin.auth,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('no_proxy_provider');
+      expect(await get(t, admin, '/api/v1/proxy-pool/details')).toMatchObject({ items: [], total: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,17 @@
+import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The local checkout's own record of the subscriptions it sold, standing in for the provider's side
+ * in the embedded default (Stripe keeps these for us in production).
+ */
+export const localPaymentSubscriptions = pgTable('local_payment_subscriptions', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  userId: text('user_id').notNull(),
+  priceId: text('price_id').notNull(),
+  profilesLimit: integer('profiles_limit').notNull(),
+  status: text('status').notNull(),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
