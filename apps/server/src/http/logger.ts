@@ -26,11 +26,15 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
   '*.password',
   '*.client_secret',
-  '*.clientSecret',
   '*.token',
   '*.refresh_token',
   '*.access_token',
   '*.jwtSecret',
+  '*.clientSecret',
+  '*.proxyUrl',
+  '*.proxy_url',
+  '*.accessToken',
+  '*.refreshToken',
 ];
 
 export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {

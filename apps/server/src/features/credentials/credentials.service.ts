@@ -24,6 +24,7 @@ import {
   dispatcherFor,
   findCredentialProxy,
   recordProxyOutcome,
+  releaseProxy,
   replaceProxy,
   type ProxyOwner,
 } from '../proxy-pool/proxy-pool.service';
@@ -190,6 +191,7 @@ export async function setCredentialEnabled(
 }
 
 export async function deleteCredentialById(ctx: AppContext, id: string): Promise<void> {
+  await releaseProxy(ctx, id);
   if (!(await deleteCredential(ctx.db, id))) throw credentialNotFound();
   await deleteTokens(ctx.db, id);
   await deleteRequestStats(ctx.db, id);

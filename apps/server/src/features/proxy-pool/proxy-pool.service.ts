@@ -103,6 +103,12 @@ async function forgetDispatcher(ctx: AppContext, row: CredentialProxyRow) {
   }
 }
 
+/** Closes the connection pool of a credential's proxy (before the credential is deleted). */
+export async function releaseProxy(ctx: AppContext, credentialId: string): Promise<void> {
+  const row = await findProxy(ctx.db, credentialId);
+  if (row) await forgetDispatcher(ctx, row);
+}
+
 /** How the credential's requests leave: through its proxy, or directly when it has none. */
 export async function dispatcherFor(
   ctx: AppContext,
