@@ -10,6 +10,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: false },
       '/dev-idp': { target: API_TARGET, changeOrigin: false },
+      '/billing': { target: API_TARGET, changeOrigin: false },
     },
   },
   build: {

@@ -65,7 +65,9 @@ async function main() {
   const results: Result[] = [];
   results.push(
     await run('bare undici request (baseline)', async () => {
-      const res = await request(about, { headers: { authorization: `bearer ${access_token}`, 'user-agent': ua } });
+      const res = await request(about, {
+        headers: { authorization: `bearer ${access_token}`, 'user-agent': ua },
+      });
       await res.body.json();
       rig.sim.inspect.reset(); // keep the bare client under the simulator's limit
     }),

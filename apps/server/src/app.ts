@@ -16,9 +16,12 @@ import type { Config } from './config/config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { authRoutes } from './features/auth/auth.routes';
+import { billingRoutes, localCheckoutRoutes } from './features/billing/billing.routes';
 import { createSsoClient, type SsoClient } from './features/auth/sso.client';
 import { devIdentityProvider } from './features/dev-idp/dev-idp.plugin';
+import { credentialsRoutes } from './features/credentials/credentials.routes';
 import { productInfoRoutes } from './features/product-info/product-info.routes';
+import { proxyPoolRoutes } from './features/proxy-pool/proxy-pool.routes';
 import { projectsRoutes } from './features/projects/projects.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { usersRoutes } from './features/users/users.routes';
@@ -26,7 +29,13 @@ import { registerAuthGuard } from './http/auth-guard';
 import { registerErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logger';
 import { registerProjectScope } from './http/project-scope';
+import { systemClock, type Clock, type RedditEndpoints } from './integrations/reddit';
 import type { JobQueue } from './jobs/queue';
+import { SecretBox } from './security/secrets';
+import { APP_VERSION } from './version';
+import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
+import { isLocalProvider } from './integrations/payments/local.provider';
+import type { PaymentsProvider } from './integrations/payments/payments.provider';
 
 export const API_PREFIX = '/api/v1';
 
@@ -44,6 +53,12 @@ export interface BuildAppOptions {
   /** false silences the log; a stream receives the same structured lines as stdout would. */
   logger?: false | { stream: NodeJS.WritableStream; level?: string };
   sso?: SsoClient;
+  /** The payment provider; by default Stripe or the local checkout, as configured. */
+  payments?: PaymentsProvider;
+  /** Reddit's hosts when the configuration does not name them (the in-process simulator). */
+  reddit?: RedditEndpoints | null;
+  /** Time for Reddit budgets and tokens (tests share a virtual clock with the simulator). */
+  clock?: Clock;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -62,7 +77,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = { config, database, db: database.db, queue: options.queue ?? null, log: app.log };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    queue: options.queue ?? null,
+    log: app.log,
+    secrets: new SecretBox(config.secretKeys),
+    reddit: {
+      endpoints:
+        config.reddit.kind === 'live'
+          ? { apiUrl: config.reddit.apiUrl, authUrl: config.reddit.authUrl }
+          : (options.reddit ?? null),
+      appId: config.reddit.appId,
+      version: APP_VERSION,
+      clock: options.clock ?? systemClock,
+    },
+  };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteOptions[]);
   app.addHook('onRoute', (route) => {
@@ -87,6 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
 
   const sso = options.sso ?? createSsoClient(config);
+  const payments = options.payments ?? createPaymentsProvider(config, database.db);
   await app.register(
     async (api) => {
       registerAuthGuard(api, config);
@@ -96,11 +128,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(usersRoutes);
       await api.register(projectsRoutes);
       await api.register(productInfoRoutes);
+      await api.register(credentialsRoutes);
+      await api.register(proxyPoolRoutes);
+      await api.register(billingRoutes(payments));
     },
     { prefix: API_PREFIX },
   );
 
   if (config.sso.kind === 'dev') await app.register(devIdentityProvider(config, sso.redirectUri));
+  if (isLocalProvider(payments)) await app.register(localCheckoutRoutes(payments));
 
   registerWebApp(app, config.webDistDir);
   return app;

@@ -1,13 +1,17 @@
 import path from 'node:path';
+import { startRedditSim } from '@threadreach/reddit-sim';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/client';
 import { cleanupAuthTokensJob } from './features/auth/cleanup-auth-tokens.job';
+import { expireSubscriptionsJob } from './features/billing/expire-subscriptions.job';
+import { checkProxiesJob } from './features/credentials/check-proxies.job';
+import { seedDemoCredentials } from './features/credentials/credentials.seed';
 import { seedDemoUsers } from './features/dev-idp/dev-idp.seed';
 import { registerJobs, startQueue, type JobQueue } from './jobs/queue';
 
 /** Every job the workers run. */
-export const JOBS = [cleanupAuthTokensJob];
+export const JOBS = [cleanupAuthTokensJob, expireSubscriptionsJob, checkProxiesJob];
 
 async function main() {
   let config;
@@ -26,12 +30,32 @@ async function main() {
     dataDir: path.join(config.dataDir, 'pglite'),
   });
   await database.migrate();
-  const app = await buildApp({ config, database });
+  // The embedded default's Reddit: the simulator in this process, on a free local port.
+  const sim =
+    config.reddit.kind === 'sim'
+      ? await startRedditSim({ port: 0, host: '127.0.0.1', seed: config.reddit.seed })
+      : null;
+  const app = await buildApp({
+    config,
+    database,
+    reddit: sim ? { apiUrl: sim.url, authUrl: sim.url } : null,
+  });
   const queue: JobQueue | null = config.jobsEnabled
     ? await startQueue(database, (err) => app.log.error({ err }, 'job queue error'))
     : null;
   app.ctx.queue = queue;
   if (config.sso.kind === 'dev') await seedDemoUsers(database.db);
+  if (sim) {
+    for (const credential of await seedDemoCredentials(app.ctx)) {
+      sim.registerClient({
+        clientId: credential.clientId,
+        clientSecret: credential.clientSecret,
+        type: 'web',
+        redirectUri: `${config.publicUrl}/api/v1/auth/reddit/callback`,
+        name: 'Threadreach',
+      });
+    }
+  }
   if (queue) await registerJobs(app.ctx, queue, JOBS);
 
   let stopping = false;
@@ -41,6 +65,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await queue?.stop();
+    await sim?.close();
     await database.close();
     process.exit(0);
   };
@@ -49,7 +74,13 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(
-    { url: config.publicUrl, database: database.driver, signIn: config.sso.kind, demo: config.demoMode },
+    {
+      url: config.publicUrl,
+      database: database.driver,
+      signIn: config.sso.kind,
+      demo: config.demoMode,
+      reddit: sim ? `simulator at ${sim.url}` : app.ctx.reddit.endpoints?.apiUrl,
+    },
     `Threadreach is running at ${config.publicUrl}`,
   );
 }

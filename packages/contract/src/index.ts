@@ -5,3 +5,4 @@ export * from './projects.schema';
 export * from './product-info.schema';
 export * from './system.schema';
 export * from './credentials.schema';
+export * from './billing.schema';

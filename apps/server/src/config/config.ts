@@ -2,6 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { checkProxyTemplate } from '../integrations/proxy/proxy-template';
+import type { TSubscriptionPlan } from '@threadreach/contract';
+import { DEFAULT_BILLING_PLANS, parseBillingPlans } from '../integrations/payments/billing-plans';
+import { generateSecretKey, parseSecretKeys } from '../security/secrets';
 
 const ZBoolString = z.stringbool();
 
@@ -26,10 +30,33 @@ const ZEnv = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   MAIN_APP_URL: z.url().optional(),
   SUPPORT_CHAT_SCRIPT_URL: z.url().optional(),
+  BILLING_PLANS: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  STRIPE_PRICE_IDS: z.string().min(1).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   JOBS_ENABLED: ZBoolString.default(true),
+  SECRETS_KEYS: z.string().min(1).optional(),
+  REDDIT_API_URL: z.url().optional(),
+  REDDIT_AUTH_URL: z.url().optional(),
+  REDDIT_APP_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, { error: 'letters, digits, dots, dashes and underscores only' })
+    .default('threadreach'),
+  REDDIT_SIM_SEED: z.coerce.number().int().default(42),
+  PROXY_URL_TEMPLATE: z.string().min(1).optional(),
+  PROXY_ALLOWED_HOSTS: z.string().optional(),
+  PROXY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
 });
 export type TEnv = z.infer<typeof ZEnv>;
+
+/** The names of every variable, for the README check. */
+export const CONFIG_VARIABLES = Object.keys(ZEnv.shape);
 
 export interface Config {
   env: TEnv['NODE_ENV'];
@@ -49,10 +76,77 @@ export interface Config {
     | { kind: 'dev'; issuer: string; clientId: string; clientSecret: string };
   mainAppUrl: string | null;
   supportChatScriptUrl: string | null;
+  /** Stripe Checkout + signed webhooks when a secret key is set, otherwise the local checkout page. */
+  billing: BillingConfig;
   webDistDir: string;
   jobsEnabled: boolean;
+  /** Keys for secrets at rest, newest first (security/secrets.ts). */
+  secretKeys: { id: string; key: Buffer }[];
+  /** Reddit's API and OAuth hosts, or the simulator started in-process. */
+  reddit:
+    | { kind: 'live'; apiUrl: string; authUrl: string; appId: string }
+    | { kind: 'sim'; seed: number; appId: string };
+  /** Outbound proxies for credentials' traffic; null connects directly. */
+  proxy: { urlTemplate: string | null; allowedHosts: string[]; maxFailures: number };
+  /** OpenAI-compatible endpoint of the AI engine; null runs the offline engine. */
+  llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** The embedded default: simulated Reddit, dev sign-in, local checkout. */
   demoMode: boolean;
+}
+
+export type BillingConfig =
+  | {
+      kind: 'stripe';
+      secretKey: string;
+      webhookSecret: string;
+      /** STRIPE_API_URL: another Stripe API host (a local fake in tests); null for api.stripe.com. */
+      api: { host: string; port: number; protocol: 'http' | 'https' } | null;
+      /** STRIPE_PRICE_IDS: only these prices are offered; null offers every active price with a limit. */
+      priceIds: string[] | null;
+    }
+  | { kind: 'local'; plans: TSubscriptionPlan[] };
+
+/** Billing settings; the local checkout charges no card, so production must use Stripe. */
+function billingConfig(e: TEnv, production: boolean): BillingConfig {
+  const fail = (message: string) => new ConfigError(`Invalid configuration:\n  ${message}`);
+  if (!e.STRIPE_SECRET_KEY) {
+    if (e.STRIPE_WEBHOOK_SECRET || e.STRIPE_API_URL || e.STRIPE_PRICE_IDS) {
+      throw fail(
+        'STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET, STRIPE_API_URL or STRIPE_PRICE_IDS is set',
+      );
+    }
+    if (production) {
+      throw fail('STRIPE_SECRET_KEY: required when NODE_ENV=production (the local checkout charges no card)');
+    }
+    if (!e.BILLING_PLANS) return { kind: 'local', plans: DEFAULT_BILLING_PLANS };
+    try {
+      return { kind: 'local', plans: parseBillingPlans(e.BILLING_PLANS) };
+    } catch (error) {
+      throw fail(`BILLING_PLANS: ${(error as Error).message}`);
+    }
+  }
+  if (!e.STRIPE_WEBHOOK_SECRET) throw fail('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
+  if (e.BILLING_PLANS) {
+    throw fail(
+      'BILLING_PLANS: only for the local checkout; with STRIPE_SECRET_KEY the plans are Stripe prices',
+    );
+  }
+  let api: Extract<BillingConfig, { kind: 'stripe' }>['api'] = null;
+  if (e.STRIPE_API_URL) {
+    const url = new URL(e.STRIPE_API_URL);
+    const protocol = url.protocol === 'http:' ? 'http' : 'https';
+    api = { host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol };
+  }
+  const priceIds = e.STRIPE_PRICE_IDS?.split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return {
+    kind: 'stripe',
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    api,
+    priceIds: priceIds?.length ? priceIds : null,
+  };
 }
 
 export class ConfigError extends Error {
@@ -94,6 +188,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  DATABASE_URL: required when NODE_ENV=production');
   }
 
+  if (e.LLM_BASE_URL && !e.LLM_MODEL) {
+    throw new ConfigError('Invalid configuration:\n  LLM_MODEL: required when LLM_BASE_URL is set');
+  }
+  if (!e.LLM_BASE_URL && (e.LLM_MODEL || e.LLM_API_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  LLM_BASE_URL: required when LLM_MODEL or LLM_API_KEY is set (without it the offline engine runs)',
+    );
+  }
+
+  if (production && !e.SECRETS_KEYS) {
+    throw new ConfigError('Invalid configuration:\n  SECRETS_KEYS: required when NODE_ENV=production');
+  }
+  if (e.REDDIT_AUTH_URL && !e.REDDIT_API_URL) {
+    throw new ConfigError('Invalid configuration:\n  REDDIT_API_URL: required when REDDIT_AUTH_URL is set');
+  }
+  let secretKeyList: { id: string; key: Buffer }[] | undefined;
+  if (e.SECRETS_KEYS) {
+    try {
+      secretKeyList = parseSecretKeys(e.SECRETS_KEYS);
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration:\n  SECRETS_KEYS: ${(error as Error).message}`);
+    }
+    if (secretKeyList.length === 0)
+      throw new ConfigError('Invalid configuration:\n  SECRETS_KEYS: no key given');
+  }
+  if (e.PROXY_URL_TEMPLATE) {
+    try {
+      checkProxyTemplate(e.PROXY_URL_TEMPLATE);
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration:\n  PROXY_URL_TEMPLATE: ${(error as Error).message}`);
+    }
+  }
+  const redditApiUrl = e.REDDIT_API_URL ?? (production ? 'https://oauth.reddit.com' : undefined);
+
   // Read (or generated) only when something is missing; production never falls back to it.
   let local: LocalSecrets | undefined;
   const localSecrets = () => (local ??= readLocalSecrets(dataDir));
@@ -127,8 +255,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sso,
     mainAppUrl: e.MAIN_APP_URL ?? null,
     supportChatScriptUrl: e.SUPPORT_CHAT_SCRIPT_URL ?? null,
+    billing: billingConfig(e, production),
     webDistDir: e.WEB_DIST_DIR ? path.resolve(cwd, e.WEB_DIST_DIR) : path.join(REPO_ROOT, 'apps/web/dist'),
     jobsEnabled: e.JOBS_ENABLED,
+    secretKeys: secretKeyList ?? [{ id: 'local', key: Buffer.from(localSecrets().secretsKey, 'base64') }],
+    reddit: redditApiUrl
+      ? {
+          kind: 'live',
+          apiUrl: redditApiUrl.replace(/\/$/, ''),
+          authUrl: (
+            e.REDDIT_AUTH_URL ?? (e.REDDIT_API_URL ? redditApiUrl : 'https://www.reddit.com')
+          ).replace(/\/$/, ''),
+          appId: e.REDDIT_APP_ID,
+        }
+      : { kind: 'sim', seed: e.REDDIT_SIM_SEED, appId: e.REDDIT_APP_ID },
+    proxy: {
+      urlTemplate: e.PROXY_URL_TEMPLATE ?? null,
+      allowedHosts: (e.PROXY_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      maxFailures: e.PROXY_MAX_FAILURES,
+    },
+    llm: e.LLM_BASE_URL
+      ? {
+          baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''),
+          apiKey: e.LLM_API_KEY ?? null,
+          model: e.LLM_MODEL!,
+          timeoutMs: e.LLM_TIMEOUT_MS,
+        }
+      : null,
     demoMode: sso.kind === 'dev',
   };
 }
@@ -136,18 +292,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 interface LocalSecrets {
   jwtSecret: string;
   devIdpClientSecret: string;
+  secretsKey: string;
 }
 
 /** Outside production, secrets nobody configured are generated once and kept beside the data. */
 function readLocalSecrets(dataDir: string): LocalSecrets {
   const file = path.join(dataDir, 'local-secrets.json');
-  if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>;
-    if (stored.jwtSecret && stored.devIdpClientSecret) return stored as LocalSecrets;
-  }
+  const stored: Partial<LocalSecrets> = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>)
+    : {};
+  if (stored.jwtSecret && stored.devIdpClientSecret && stored.secretsKey) return stored as LocalSecrets;
+  // Values already there are kept: a new key must not orphan what the old ones protect.
   const fresh: LocalSecrets = {
-    jwtSecret: randomBytes(32).toString('base64url'),
-    devIdpClientSecret: randomBytes(24).toString('base64url'),
+    jwtSecret: stored.jwtSecret ?? randomBytes(32).toString('base64url'),
+    devIdpClientSecret: stored.devIdpClientSecret ?? randomBytes(24).toString('base64url'),
+    secretsKey: stored.secretsKey ?? generateSecretKey(),
   };
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });

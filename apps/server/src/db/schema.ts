@@ -6,3 +6,5 @@ export * from '../features/product-info/product-info.table';
 export * from '../features/credentials/credentials.table';
 export * from '../features/proxy-pool/proxy-pool.table';
 export * from '../integrations/reddit/reddit.table';
+export * from '../features/billing/billing.table';
+export * from '../integrations/payments/local-payments.table';

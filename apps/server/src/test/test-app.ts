@@ -2,11 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startRedditSim, type RedditSim } from '@threadreach/reddit-sim';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config/config';
 import type { AppContext } from '../context';
 import { openDatabase, type Database } from '../db/client';
+import type { Clock } from '../integrations/reddit';
 import type { JobQueue } from '../jobs/queue';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -18,6 +20,8 @@ export interface TestApp {
   database: Database;
   /** Base URL when the app listens on a real port. */
   url: string;
+  /** The Reddit simulator, when asked for. */
+  sim: RedditSim | null;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   logger?: false | { stream: NodeJS.WritableStream; level?: string };
   queue?: (database: Database) => Promise<JobQueue>;
+  /** Start a Reddit simulator for the app (with a clock shared by both when given). */
+  reddit?: boolean | { clock: Clock };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -63,7 +69,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const database = await openTestDatabase();
   const queue = options.queue ? await options.queue(database) : null;
-  const app = await buildApp({ config, database, queue, logger: options.logger ?? false });
+  const clock = typeof options.reddit === 'object' ? options.reddit.clock : undefined;
+  const sim = options.reddit
+    ? await startRedditSim({ port: 0, seed: 42, ...(clock ? { now: clock.now } : {}) })
+    : null;
+  const app = await buildApp({
+    config,
+    database,
+    queue,
+    logger: options.logger ?? false,
+    reddit: sim ? { apiUrl: sim.url, authUrl: sim.url } : null,
+    ...(clock ? { clock } : {}),
+  });
   await app.ready();
   if (options.listen) await app.listen({ host: '127.0.0.1', port });
   return {
@@ -72,8 +89,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     database,
     url: config.publicUrl,
+    sim,
     async close() {
       await app.close();
+      await sim?.close();
       await queue?.stop();
       await database.close();
     },

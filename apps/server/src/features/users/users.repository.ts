@@ -58,3 +58,13 @@ export async function ensureUser(
   await db.insert(users).values(values).onConflictDoNothing();
   return (await findUserByEmail(db, values.email))!;
 }
+
+/** Sets the user's profiles_limit (billing keeps it equal to the active subscription's limit). */
+export async function updateProfilesLimit(db: Db, id: string, profilesLimit: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ profilesLimit, updatedAt: sql`now()` })
+    .where(sql`${users.id} = ${id} and ${users.profilesLimit} <> ${profilesLimit}`)
+    .returning({ id: users.id });
+  return rows.length > 0;
+}

@@ -12,6 +12,7 @@ export {
   ensureUser,
   insertUser,
   linkIdentity,
+  updateProfilesLimit,
 } from './users.repository';
 export type { UserRow } from './users.table';
 

@@ -1,0 +1,395 @@
+import { randomUUID } from 'node:crypto';
+import {
+  isAdmin,
+  isModerator,
+  ZUuid,
+  type TCheckoutSessionResponse,
+  type TSubscriptionPlan,
+  type TUserSubscriptionResponse,
+} from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { AppError, badRequest, notFound, unauthorized } from '../../http/errors';
+import type { LocalPaymentsProvider } from '../../integrations/payments/local.provider';
+import {
+  ACCESS_STATUSES,
+  type PaymentEvent,
+  type PaymentsProvider,
+} from '../../integrations/payments/payments.provider';
+import type { AuthUser } from '../auth/tokens';
+import { countProjectsOfUser } from '../projects/projects.service';
+import { findUserById, updateProfilesLimit } from '../users/users.service';
+import {
+  claimEvent,
+  findCheckoutSession,
+  findCustomerId,
+  findSubscription,
+  findUserIdByCustomer,
+  finishCheckoutSession,
+  insertCheckoutSession,
+  insertCustomer,
+  listSubscriptionsOfUser,
+  lockName,
+  markExpiryApplied,
+  upsertSubscription,
+  usersWithEndedAccess,
+} from './billing.repository';
+import type { BillingCheckoutSessionRow, BillingSubscriptionRow } from './billing.table';
+
+export const SUCCESS_PATH = '/subscribe/success';
+export const CANCEL_PATH = '/subscribe/cancel';
+
+/** Events that change what a user may use; anything else is acknowledged and left alone. */
+export const FULFILLED_EVENT_TYPES = new Set([
+  'checkout.session.completed',
+  'checkout.session.expired',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.payment_failed',
+]);
+
+export type FulfilResult = 'fulfilled' | 'duplicate' | 'ignored';
+
+export async function listPlans(payments: PaymentsProvider): Promise<TSubscriptionPlan[]> {
+  try {
+    return await payments.listPlans();
+  } catch (error) {
+    throw providerUnavailable(error);
+  }
+}
+
+function providerUnavailable(cause: unknown): AppError {
+  const error = new AppError(
+    502,
+    'payment_provider_unavailable',
+    'The payment provider could not be reached. Please try again.',
+  );
+  error.cause = cause;
+  return error;
+}
+
+async function ensureCustomer(
+  ctx: AppContext,
+  payments: PaymentsProvider,
+  user: { id: string; email: string },
+): Promise<string> {
+  const known = await findCustomerId(ctx.db, user.id);
+  if (known) return known;
+  const created = await payments.createCustomer({ userId: user.id, email: user.email });
+  return insertCustomer(ctx.db, user.id, created);
+}
+
+/**
+ * Starts a checkout for one of the plans on sale. Each call is one attempt with its own idempotency
+ * key, so the provider's own retries of that request never open a second session.
+ */
+export async function startCheckout(
+  ctx: AppContext,
+  payments: PaymentsProvider,
+  caller: AuthUser,
+  priceId: string,
+): Promise<TCheckoutSessionResponse> {
+  const plan = (await listPlans(payments)).find((p) => p.price_id === priceId);
+  if (!plan)
+    throw badRequest('This plan is not available. Please choose one of the listed plans.', 'unknown_plan');
+  const user = await findUserById(ctx.db, caller.id);
+  if (!user) throw unauthorized();
+
+  const idempotencyKey = `checkout-${user.id}-${randomUUID()}`;
+  let customerId: string;
+  let session: { sessionId: string; checkoutUrl: string };
+  try {
+    customerId = await ensureCustomer(ctx, payments, user);
+    session = await payments.createCheckoutSession({
+      userId: user.id,
+      customerId,
+      priceId,
+      successUrl: `${ctx.config.publicUrl}${SUCCESS_PATH}?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${ctx.config.publicUrl}${CANCEL_PATH}`,
+      idempotencyKey,
+    });
+  } catch (error) {
+    ctx.log.error({ err: error, userId: user.id, priceId }, 'checkout session could not be created');
+    throw providerUnavailable(error);
+  }
+  await insertCheckoutSession(ctx.db, {
+    id: session.sessionId,
+    userId: user.id,
+    customerId,
+    priceId,
+    profilesLimit: plan.profiles_limit,
+    idempotencyKey,
+    checkoutUrl: session.checkoutUrl,
+  });
+  return {
+    session_id: session.sessionId,
+    customer_id: customerId,
+    checkout_url: session.checkoutUrl,
+    profiles_limit: plan.profiles_limit,
+  };
+}
+
+/** Whether a stored subscription still gives access at `now` (docs/decisions/012-billing-fulfilment.md). */
+export function givesAccess(
+  row: Pick<BillingSubscriptionRow, 'status' | 'currentPeriodEnd' | 'endedForNonPayment'>,
+  now: Date,
+): boolean {
+  if ((ACCESS_STATUSES as readonly string[]).includes(row.status)) return true;
+  return (
+    row.status === 'canceled' &&
+    !row.endedForNonPayment &&
+    row.currentPeriodEnd !== null &&
+    row.currentPeriodEnd.getTime() > now.getTime()
+  );
+}
+
+/**
+ * Sets the user's profiles_limit to the highest limit among the subscriptions that give access now
+ * (0 when none does), under a per-user lock so a fulfilment and the expiry job cannot interleave.
+ */
+async function applyUserLimit(tx: DbOrTx, userId: string, now: Date): Promise<number> {
+  await lockName(tx, `billing:user:${userId}`);
+  const rows = await listSubscriptionsOfUser(tx, userId);
+  const live = rows.filter((r) => givesAccess(r, now));
+  const limit = Math.max(0, ...live.map((r) => r.profilesLimit));
+  await updateProfilesLimit(tx, userId, limit);
+  const ended = rows.filter((r) => !givesAccess(r, now) && r.expiryAppliedAt === null).map((r) => r.id);
+  await markExpiryApplied(tx, ended);
+  return limit;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return str(value);
+  if (value && typeof value === 'object') return str((value as { id?: unknown }).id);
+  return null;
+}
+
+/** The subscription, checkout session and user an event is about, as far as the event says. */
+function eventTarget(event: PaymentEvent): {
+  subscriptionId: string | null;
+  sessionId: string | null;
+  userId: string | null;
+} {
+  const object = event.data.object;
+  const metadata = (object.metadata ?? {}) as Record<string, unknown>;
+  if (event.type.startsWith('checkout.session.')) {
+    return {
+      subscriptionId: idOf(object.subscription),
+      sessionId: str(object.id),
+      userId: str(object.client_reference_id) ?? str(metadata.user_id),
+    };
+  }
+  if (event.type.startsWith('customer.subscription.')) {
+    return { subscriptionId: str(object.id), sessionId: null, userId: str(metadata.user_id) };
+  }
+  if (event.type.startsWith('invoice.')) {
+    // Since API version 2025-03-31 the subscription sits under parent.subscription_details.
+    const parent = object.parent as { subscription_details?: { subscription?: unknown } } | null | undefined;
+    return {
+      subscriptionId: idOf(parent?.subscription_details?.subscription) ?? idOf(object.subscription),
+      sessionId: null,
+      userId: null,
+    };
+  }
+  return { subscriptionId: null, sessionId: null, userId: null };
+}
+
+async function existingUserId(tx: DbOrTx, candidate: string | null): Promise<string | null> {
+  if (!candidate || !ZUuid.safeParse(candidate).success) return null;
+  return (await findUserById(tx, candidate)) ? candidate : null;
+}
+
+/**
+ * The one fulfilment path of Stripe's webhooks and the local checkout. Runs in one transaction that
+ * first records the event id, so a duplicate delivery (even a concurrent one) does nothing. The
+ * subscription's state is read from the provider, never taken from the event, so events that arrive
+ * out of order still leave the current state behind.
+ */
+export async function fulfilEvent(
+  ctx: AppContext,
+  payments: PaymentsProvider,
+  event: PaymentEvent,
+  now: () => Date = () => new Date(),
+): Promise<FulfilResult> {
+  if (!FULFILLED_EVENT_TYPES.has(event.type)) return 'ignored';
+  const target = eventTarget(event);
+  const log = ctx.log.child({ eventId: event.id, eventType: event.type });
+
+  return ctx.db.transaction(async (tx) => {
+    if (!(await claimEvent(tx, event.id, event.type))) return 'duplicate';
+
+    if (event.type === 'checkout.session.expired') {
+      if (target.sessionId) await finishCheckoutSession(tx, target.sessionId, { status: 'expired' });
+      return 'fulfilled';
+    }
+    if (!target.subscriptionId) {
+      log.warn('billing event names no subscription; nothing to fulfil');
+      return 'fulfilled';
+    }
+
+    // Deliveries about one subscription take turns, so the last to write read the latest state.
+    await lockName(tx, `billing:subscription:${target.subscriptionId}`);
+    const current = await payments.retrieveSubscription(target.subscriptionId, { db: tx });
+    if (!current) {
+      log.warn({ subscriptionId: target.subscriptionId }, 'the provider does not know this subscription');
+      return 'fulfilled';
+    }
+    const stored = await findSubscription(tx, current.id);
+    const userId =
+      (await existingUserId(tx, current.userId)) ??
+      (await existingUserId(tx, target.userId)) ??
+      (await existingUserId(tx, await findUserIdByCustomer(tx, current.customerId))) ??
+      stored?.userId ??
+      null;
+    if (!userId) {
+      log.warn({ subscriptionId: current.id }, 'no user found for this subscription');
+      return 'fulfilled';
+    }
+
+    await upsertSubscription(tx, {
+      id: current.id,
+      userId,
+      customerId: current.customerId,
+      priceId: current.priceId,
+      status: current.status,
+      profilesLimit: current.profilesLimit,
+      currentPeriodEnd: current.currentPeriodEnd,
+      cancelAtPeriodEnd: current.cancelAtPeriodEnd,
+      endedForNonPayment: current.endedForNonPayment,
+    });
+    if (target.sessionId) {
+      await finishCheckoutSession(tx, target.sessionId, { status: 'complete', subscriptionId: current.id });
+    }
+    const limit = await applyUserLimit(tx, userId, now());
+    log.info(
+      { userId, subscriptionId: current.id, status: current.status, profilesLimit: limit },
+      'billing event fulfilled',
+    );
+    return 'fulfilled';
+  });
+}
+
+/** Lowers the limit of users whose paid period has ended (the `expire-subscriptions` job). */
+export async function applyEndedSubscriptions(ctx: AppContext, now: Date = new Date()): Promise<number> {
+  const userIds = await usersWithEndedAccess(ctx.db, now, ACCESS_STATUSES);
+  for (const userId of userIds) {
+    await ctx.db.transaction((tx) => applyUserLimit(tx, userId, now));
+  }
+  return userIds.length;
+}
+
+/** Only the user and admins may look up a user's subscription; to anyone else the user does not exist. */
+export async function getUserSubscription(
+  db: DbOrTx,
+  caller: AuthUser,
+  userId: string,
+  now: Date = new Date(),
+): Promise<TUserSubscriptionResponse> {
+  if (caller.id !== userId && !isAdmin(caller.roles)) throw notFound('User not found');
+  const user = await findUserById(db, userId);
+  if (!user) throw notFound('User not found');
+  const rows = await listSubscriptionsOfUser(db, userId);
+  const live = rows.filter((r) => givesAccess(r, now)).sort((a, b) => b.profilesLimit - a.profilesLimit);
+  const shown = live[0] ?? rows[0] ?? null;
+  return {
+    user_id: user.id,
+    user_email: user.email,
+    profiles_limit: user.profilesLimit,
+    projects_limit: user.profilesLimit,
+    projects_used: await countProjectsOfUser(db, user.id),
+    unlimited: isModerator(user.roles),
+    has_active_subscription: user.profilesLimit > 0,
+    subscription: shown
+      ? {
+          status: shown.status as NonNullable<TUserSubscriptionResponse['subscription']>['status'],
+          price_id: shown.priceId,
+          profiles_limit: shown.profilesLimit,
+          current_period_end: shown.currentPeriodEnd?.toISOString() ?? null,
+          cancel_at_period_end: shown.cancelAtPeriodEnd,
+        }
+      : null,
+  };
+}
+
+/** A local checkout session and the plan it sells, for the checkout page. */
+export async function getLocalCheckout(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  sessionId: string,
+): Promise<{ session: BillingCheckoutSessionRow; plan: TSubscriptionPlan | null; email: string } | null> {
+  const session = await findCheckoutSession(ctx.db, sessionId);
+  if (!session) return null;
+  const plan = (await payments.listPlans()).find((p) => p.price_id === session.priceId) ?? null;
+  const user = await findUserById(ctx.db, session.userId);
+  return { session, plan, email: user?.email ?? '' };
+}
+
+/**
+ * "Complete purchase" on the local checkout page: the local provider starts the subscription, then a
+ * checkout.session.completed event goes through the same fulfilment as Stripe's webhook.
+ */
+export async function completeLocalCheckout(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  sessionId: string,
+): Promise<'complete' | 'expired' | 'missing'> {
+  const found = await getLocalCheckout(ctx, payments, sessionId);
+  if (!found) return 'missing';
+  const { session, plan } = found;
+  if (session.status === 'expired' || !plan) return 'expired';
+  const subscriptionId = await payments.startSubscription({
+    sessionId,
+    userId: session.userId,
+    customerId: session.customerId,
+    plan,
+  });
+  await fulfilEvent(ctx, payments, {
+    id: `evt_local_${sessionId}_completed`,
+    type: 'checkout.session.completed',
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'subscription',
+        status: 'complete',
+        payment_status: 'paid',
+        customer: session.customerId,
+        subscription: subscriptionId,
+        client_reference_id: session.userId,
+        metadata: { user_id: session.userId },
+      },
+    },
+  });
+  return 'complete';
+}
+
+/** "Cancel" on the local checkout page: the session expires through the same fulfilment path. */
+export async function cancelLocalCheckout(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  sessionId: string,
+): Promise<'expired' | 'complete' | 'missing'> {
+  const session = await findCheckoutSession(ctx.db, sessionId);
+  if (!session) return 'missing';
+  if (session.status === 'complete') return 'complete';
+  await fulfilEvent(ctx, payments, {
+    id: `evt_local_${sessionId}_expired`,
+    type: 'checkout.session.expired',
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        status: 'expired',
+        client_reference_id: session.userId,
+      },
+    },
+  });
+  return 'expired';
+}

@@ -1,0 +1,407 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeStripe } from '../../integrations/payments/fake-stripe.server';
+import { buildUser, type TestUser } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { findUserById } from '../users/users.service';
+import { applyEndedSubscriptions } from './billing.service';
+
+/**
+ * Stripe mode end to end: the real `stripe` library against a local fake of the Stripe endpoints used,
+ * webhooks signed with Stripe's own test-header helper.
+ */
+let stripe: FakeStripe;
+let t: TestApp;
+let starter: { id: string };
+let growth: { id: string };
+let scale: { id: string };
+let noLimit: { id: string };
+
+beforeAll(async () => {
+  stripe = await new FakeStripe().start();
+  starter = stripe.addPrice({ productName: 'Starter', unitAmount: 2900, profilesLimit: '1' }) as {
+    id: string;
+  };
+  scale = stripe.addPrice({
+    productName: 'Scale',
+    unitAmount: 19900,
+    profilesLimit: '10',
+    description: 'For agencies',
+  }) as { id: string };
+  growth = stripe.addPrice({ productName: 'Growth', unitAmount: 7900, profilesLimit: '3' }) as { id: string };
+  noLimit = stripe.addPrice({ productName: 'No limit metadata', unitAmount: 100 }) as { id: string };
+  stripe.addPrice({ productName: 'Retired', unitAmount: 100, profilesLimit: '5', active: false });
+  t = await createTestApp({ env: stripe.env() });
+});
+afterEach(() => {
+  expect(stripe.unhandled, 'unexpected Stripe API calls').toEqual([]);
+});
+afterAll(async () => {
+  await t.close();
+  await stripe.stop();
+});
+
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+
+async function checkout(user: TestUser, priceId: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/billing/create-checkout-session',
+    headers: user.auth,
+    payload: { price_id: priceId },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as {
+    session_id: string;
+    customer_id: string;
+    checkout_url: string;
+    profiles_limit: number;
+  };
+}
+
+function deliver(event: Record<string, unknown>, options: { timestamp?: number; secret?: string } = {}) {
+  const { payload, header } = stripe.sign(event, options);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/billing/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    payload,
+  });
+}
+
+async function limitOf(userId: string): Promise<number> {
+  return (await findUserById(t.ctx.db, userId))!.profilesLimit;
+}
+
+/** A customer who bought `priceId` through Stripe Checkout; the completed event is returned undelivered. */
+async function subscribed(priceId: string) {
+  const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+  const session = await checkout(user, priceId);
+  const { subscription, session: completed } = stripe.completeCheckout(session.session_id);
+  return {
+    user,
+    session,
+    subscriptionId: subscription.id as string,
+    completed: stripe.event('checkout.session.completed', completed),
+  };
+}
+
+describe('plans', () => {
+  it('lists active Stripe prices with a profiles_limit, cheapest first, without sign-in, cached briefly', async () => {
+    const before = stripe.count('GET', '/v1/prices');
+    const res = await t.app.inject({ url: '/api/v1/billing/available-plans' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      {
+        price_id: starter.id,
+        product_name: 'Starter',
+        amount: 2900,
+        currency: 'usd',
+        interval: 'month',
+        interval_count: 1,
+        profiles_limit: 1,
+        description: null,
+      },
+      expect.objectContaining({ price_id: growth.id, product_name: 'Growth', profiles_limit: 3 }),
+      expect.objectContaining({ price_id: scale.id, profiles_limit: 10, description: 'For agencies' }),
+    ]);
+    await t.app.inject({ url: '/api/v1/billing/available-plans' });
+    expect(stripe.count('GET', '/v1/prices') - before).toBeLessThanOrEqual(1);
+  });
+
+  it('offers only the prices named in STRIPE_PRICE_IDS', async () => {
+    const only = await createTestApp({ env: stripe.env({ STRIPE_PRICE_IDS: `${growth.id},price_unknown` }) });
+    try {
+      const res = await only.app.inject({ url: '/api/v1/billing/available-plans' });
+      expect(res.json().map((p: { price_id: string }) => p.price_id)).toEqual([growth.id]);
+    } finally {
+      await only.close();
+    }
+  });
+});
+
+describe('checkout', () => {
+  it('creates one customer per user and a Stripe Checkout session with an idempotency key per attempt', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const first = await checkout(user, growth.id);
+    expect(first).toMatchObject({ customer_id: expect.stringMatching(/^cus_/), profiles_limit: 3 });
+    expect(first.checkout_url).toBe(`https://checkout.stripe.com/c/pay/${first.session_id}`);
+    const second = await checkout(user, scale.id);
+    expect(second.customer_id).toBe(first.customer_id);
+    expect(second.session_id).not.toBe(first.session_id);
+
+    const creates = stripe.requests.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.client_reference_id === user.id,
+    );
+    expect(creates).toHaveLength(2);
+    expect(creates[0]!.idempotencyKey).toBeTruthy();
+    expect(creates[0]!.idempotencyKey).not.toBe(creates[1]!.idempotencyKey);
+    expect(creates[0]!.body).toMatchObject({
+      mode: 'subscription',
+      customer: first.customer_id,
+      line_items: [{ price: growth.id, quantity: '1' }],
+      success_url: `${t.url}/subscribe/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${t.url}/subscribe/cancel`,
+      subscription_data: { metadata: { user_id: user.id } },
+    });
+    const customers = stripe.requests.filter(
+      (r) => r.path === '/v1/customers' && r.body.email === user.email,
+    );
+    expect(customers).toHaveLength(1);
+    expect(customers[0]!.idempotencyKey).toBe(`customer-${user.id}`);
+  });
+
+  it('refuses a price that is not on sale, and READONLY accounts', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    for (const price_id of ['price_unknown', noLimit.id]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/billing/create-checkout-session',
+        headers: user.auth,
+        payload: { price_id },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('unknown_plan');
+    }
+    const readonly = await buildUser(t.ctx.db, t.config, { roles: ['READONLY'], profilesLimit: 0 });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/create-checkout-session',
+      headers: readonly.auth,
+      payload: { price_id: growth.id },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toContain('READONLY');
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/create-checkout-session',
+      payload: { price_id: growth.id },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('webhook', () => {
+  it('fulfils checkout.session.completed: the limit follows the plan and refresh-after-subscription carries it', async () => {
+    const { user, completed, subscriptionId } = await subscribed(growth.id);
+    const res = await deliver(completed);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    expect(await limitOf(user.id)).toBe(3);
+
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh-after-subscription',
+      headers: user.auth,
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect(refreshed.json().user.profiles_limit).toBe(3);
+    expect(claimsOf(refreshed.json().token).profiles_limit).toBe(3);
+
+    const lookup = await t.app.inject({ url: `/api/v1/users/${user.id}/subscription`, headers: user.auth });
+    expect(lookup.json()).toMatchObject({
+      user_id: user.id,
+      user_email: user.email,
+      profiles_limit: 3,
+      projects_limit: 3,
+      projects_used: 0,
+      unlimited: false,
+      has_active_subscription: true,
+      subscription: { status: 'active', price_id: growth.id, profiles_limit: 3, cancel_at_period_end: false },
+    });
+    const session = await t.ctx.db.execute<{ status: string; subscription_id: string }>(
+      sql`select status, subscription_id from billing_checkout_sessions where user_id = ${user.id}`,
+    );
+    expect(session.rows).toEqual([{ status: 'complete', subscription_id: subscriptionId }]);
+  });
+
+  it('fulfils the same event delivered five times concurrently once', async () => {
+    const { user, completed } = await subscribed(scale.id);
+    const retrievesBefore = stripe.count('GET', '/v1/subscriptions/');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(completed)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.json().duplicate === false)).toHaveLength(1);
+    expect(stripe.count('GET', '/v1/subscriptions/') - retrievesBefore).toBe(1);
+    const events = await t.ctx.db.execute(
+      sql`select id from billing_events where id = ${completed.id as string}`,
+    );
+    expect(events.rows).toHaveLength(1);
+    expect(await limitOf(user.id)).toBe(10);
+  });
+
+  it('ends in the current state when subscription events arrive out of order', async () => {
+    const { user, completed, subscriptionId } = await subscribed(starter.id);
+    const upgraded = stripe.event(
+      'customer.subscription.updated',
+      stripe.updateSubscription(subscriptionId, { priceId: scale.id }),
+    );
+    const periodEnd = Math.floor(Date.now() / 1000) + 10 * 86_400;
+    const cancelling = stripe.event(
+      'customer.subscription.updated',
+      stripe.updateSubscription(subscriptionId, { cancelAtPeriodEnd: true, periodEnd }),
+    );
+    // Newest first, the checkout last: each delivery reads the subscription as Stripe holds it now.
+    for (const event of [cancelling, upgraded, completed])
+      expect((await deliver(event)).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(10);
+    const lookup = await t.app.inject({ url: `/api/v1/users/${user.id}/subscription`, headers: user.auth });
+    expect(lookup.json().subscription).toMatchObject({
+      status: 'active',
+      price_id: scale.id,
+      cancel_at_period_end: true,
+      current_period_end: new Date(periodEnd * 1000).toISOString(),
+    });
+
+    // Stripe ends it; a stale "active" snapshot delivered afterwards changes nothing.
+    const deleted = stripe.event(
+      'customer.subscription.deleted',
+      stripe.updateSubscription(subscriptionId, {
+        status: 'canceled',
+        periodEnd: Math.floor(Date.now() / 1000) - 1,
+      }),
+    );
+    expect((await deliver(deleted)).statusCode).toBe(200);
+    const staleSnapshot = (upgraded.data as { object: Record<string, unknown> }).object;
+    expect((await deliver(stripe.event('customer.subscription.updated', staleSnapshot))).statusCode).toBe(
+      200,
+    );
+    expect(await limitOf(user.id)).toBe(0);
+  });
+
+  it('keeps a canceled subscription until the end of the paid period, then drops the limit to 0', async () => {
+    const { user, completed, subscriptionId } = await subscribed(growth.id);
+    await deliver(completed);
+    const periodEnd = Math.floor(Date.now() / 1000) + 3 * 86_400;
+    const canceled = stripe.updateSubscription(subscriptionId, {
+      status: 'canceled',
+      periodEnd,
+      cancellationReason: 'cancellation_requested',
+    });
+    expect((await deliver(stripe.event('customer.subscription.deleted', canceled))).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(3);
+
+    await applyEndedSubscriptions(t.ctx, new Date((periodEnd - 60) * 1000));
+    expect(await limitOf(user.id)).toBe(3);
+    await applyEndedSubscriptions(t.ctx, new Date((periodEnd + 60) * 1000));
+    expect(await limitOf(user.id)).toBe(0);
+    // Applied once: the next run has nothing left to do for this user.
+    const again = await t.ctx.db.execute(
+      sql`select id from billing_subscriptions where user_id = ${user.id} and expiry_applied_at is null`,
+    );
+    expect(again.rows).toEqual([]);
+  });
+
+  it('keeps access while a payment is being retried (past_due) and ends it at once when Stripe gives up', async () => {
+    const { user, completed, subscriptionId } = await subscribed(growth.id);
+    await deliver(completed);
+    stripe.updateSubscription(subscriptionId, { status: 'past_due' });
+    const invoice = {
+      id: 'in_test_failed',
+      object: 'invoice',
+      customer: 'cus_x',
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } },
+    };
+    expect((await deliver(stripe.event('invoice.payment_failed', invoice))).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(3);
+    const lookup = await t.app.inject({ url: `/api/v1/users/${user.id}/subscription`, headers: user.auth });
+    expect(lookup.json().subscription.status).toBe('past_due');
+
+    const ended = stripe.updateSubscription(subscriptionId, {
+      status: 'canceled',
+      cancellationReason: 'payment_failed',
+      periodEnd: Math.floor(Date.now() / 1000) + 20 * 86_400,
+    });
+    await deliver(stripe.event('customer.subscription.deleted', ended));
+    expect(await limitOf(user.id)).toBe(0);
+  });
+
+  it.each([
+    ['a bad signature', (e: Record<string, unknown>) => deliver(e, { secret: 'whsec_wrong' })],
+    [
+      'a tampered body',
+      (e: Record<string, unknown>) => {
+        const { payload, header } = stripe.sign(e);
+        return t.app.inject({
+          method: 'POST',
+          url: '/api/v1/billing/webhook',
+          headers: { 'content-type': 'application/json', 'stripe-signature': header },
+          payload: payload.replace('"checkout.session.completed"', '"checkout.session.completed" '),
+        });
+      },
+    ],
+    [
+      'a stale timestamp',
+      (e: Record<string, unknown>) => deliver(e, { timestamp: Math.floor(Date.now() / 1000) - 600 }),
+    ],
+    [
+      'no signature',
+      (e: Record<string, unknown>) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/billing/webhook',
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(e),
+        }),
+    ],
+  ])('answers %s with 400 and fulfils nothing', async (_name, send) => {
+    const { user, completed } = await subscribed(growth.id);
+    const res = await send(completed);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'invalid_signature',
+      detail: expect.stringContaining('Invalid webhook signature'),
+    });
+    expect(await limitOf(user.id)).toBe(0);
+    const events = await t.ctx.db.execute(
+      sql`select id from billing_events where id = ${completed.id as string}`,
+    );
+    expect(events.rows).toEqual([]);
+  });
+
+  it('answers 500 when Stripe cannot be read, records nothing, and fulfils on the redelivery', async () => {
+    const { user, completed } = await subscribed(growth.id);
+    stripe.failures.set('/v1/subscriptions/', 3);
+    const failed = await deliver(completed);
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json().code).toBe('fulfilment_failed');
+    expect(await limitOf(user.id)).toBe(0);
+    const retried = await deliver(completed);
+    expect(retried.json()).toEqual({ received: true, duplicate: false });
+    expect(await limitOf(user.id)).toBe(3);
+  });
+
+  it('acknowledges event types it does not use without recording them', async () => {
+    const event = stripe.event('customer.created', { id: 'cus_x', object: 'customer' });
+    const res = await deliver(event);
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    const rows = await t.ctx.db.execute(sql`select id from billing_events where id = ${event.id as string}`);
+    expect(rows.rows).toEqual([]);
+  });
+});
+
+describe('subscription lookup', () => {
+  it('shows a user their own subscription, admins anyone’s, and to others the user does not exist', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const other = await buildUser(t.ctx.db, t.config);
+    const moderator = await buildUser(t.ctx.db, t.config, { roles: ['MODERATOR'] });
+    const admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
+    const url = `/api/v1/users/${owner.id}/subscription`;
+    const own = await t.app.inject({ url, headers: owner.auth });
+    expect(own.json()).toMatchObject({
+      profiles_limit: 0,
+      has_active_subscription: false,
+      subscription: null,
+    });
+    expect((await t.app.inject({ url, headers: admin.auth })).statusCode).toBe(200);
+    for (const caller of [other, moderator]) {
+      const res = await t.app.inject({ url, headers: caller.auth });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ detail: 'User not found', code: 'not_found' });
+    }
+    const adminSelf = await t.app.inject({
+      url: `/api/v1/users/${admin.id}/subscription`,
+      headers: admin.auth,
+    });
+    expect(adminSelf.json()).toMatchObject({ unlimited: true });
+  });
+});

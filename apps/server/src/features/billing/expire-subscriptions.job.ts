@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineJob } from '../../jobs/job';
+import { applyEndedSubscriptions } from './billing.service';
+
+/** Every 5 minutes: users whose canceled subscription's paid period has ended drop to profiles_limit 0. */
+export const expireSubscriptionsJob = defineJob({
+  name: 'expire-subscriptions',
+  schema: z.object({}),
+  cron: '*/5 * * * *',
+  async handler(ctx) {
+    const users = await applyEndedSubscriptions(ctx);
+    if (users) ctx.log.info({ job: 'expire-subscriptions', users }, 'ended subscriptions applied');
+  },
+});

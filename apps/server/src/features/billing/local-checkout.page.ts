@@ -1,0 +1,73 @@
+import type { TSubscriptionPlan } from '@threadreach/contract';
+
+export const DEMO_CHECKOUT_NOTICE = 'Demo checkout — no card is charged';
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The plan's price as the plan chooser shows it: minor units / 100 in the plan's currency. */
+export function formatPlanPrice(plan: Pick<TSubscriptionPlan, 'amount' | 'currency'>): string {
+  const currency = (plan.currency || 'usd').toUpperCase();
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(plan.amount / 100);
+  } catch {
+    return `${(plan.amount / 100).toFixed(2)} ${currency}`;
+  }
+}
+
+export function planIntervalText(plan: Pick<TSubscriptionPlan, 'interval' | 'interval_count'>): string {
+  if (!plan.interval) return 'one-time';
+  return plan.interval_count > 1 ? `every ${plan.interval_count} ${plan.interval}s` : `per ${plan.interval}`;
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f1f3f5;margin:0;display:flex;justify-content:center}
+main{background:#fff;margin:48px 16px;padding:32px;border-radius:12px;max-width:460px;width:100%;box-shadow:0 1px 4px #0002}
+h1{font-size:22px;margin:0 0 12px}.note{color:#495057;margin:0 0 20px;font-size:14px}
+.badge{display:inline-block;background:#fff3bf;color:#e67700;border-radius:4px;padding:4px 10px;font-size:14px;font-weight:600;margin-bottom:16px}
+.plan{border:1px solid #dee2e6;border-radius:8px;padding:16px;margin-bottom:20px}
+.plan strong{font-size:18px}.price{font-size:24px;font-weight:700;margin:8px 0 4px}.muted{color:#868e96;font-size:14px}
+.actions{display:flex;gap:8px}.actions form{flex:1;margin:0}
+button{width:100%;padding:12px;border-radius:8px;font-size:15px;cursor:pointer;border:1px solid #dee2e6;background:#fff}
+button.primary{background:#4c6ef5;border-color:#4c6ef5;color:#fff;font-weight:600}
+</style></head>
+<body><main>
+${body}
+</main></body></html>`;
+}
+
+/** The local checkout page of the embedded default: the plan, and Complete purchase or Cancel. */
+export function renderLocalCheckout(action: string, plan: TSubscriptionPlan, email: string): string {
+  return layout(
+    'Threadreach demo checkout',
+    `<span class="badge" role="status">${DEMO_CHECKOUT_NOTICE}</span>
+<h1>Complete your subscription</h1>
+<p class="note">This is the local checkout of the demo. Completing it activates the plan at once; no payment details are asked for and nothing is charged.</p>
+<section class="plan" aria-label="Selected plan">
+  <strong>${escape(plan.product_name)}</strong>
+  <div class="price">${escape(formatPlanPrice(plan))} <span class="muted">${escape(planIntervalText(plan))}</span></div>
+  <div>Up to ${plan.profiles_limit} profiles</div>
+  ${plan.description ? `<div class="muted">${escape(plan.description)}</div>` : ''}
+  <div class="muted">For ${escape(email)}</div>
+</section>
+<div class="actions">
+  <form method="post" action="${escape(action)}/complete"><button type="submit" class="primary">Complete purchase</button></form>
+  <form method="post" action="${escape(action)}/cancel"><button type="submit">Cancel</button></form>
+</div>`,
+  );
+}
+
+/** A session that is unknown, or already canceled. */
+export function renderCheckoutClosed(message: string, plansUrl: string): string {
+  return layout(
+    'Threadreach demo checkout',
+    `<span class="badge" role="status">${DEMO_CHECKOUT_NOTICE}</span>
+<h1>Checkout unavailable</h1>
+<p class="note">${escape(message)}</p>
+<p><a href="${escape(plansUrl)}">Back to plans</a></p>`,
+  );
+}

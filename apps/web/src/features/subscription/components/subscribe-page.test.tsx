@@ -1,0 +1,178 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { TSubscriptionPlan } from '@threadreach/contract';
+import { jsonResponse, mockApi, type TMockHandler } from '../../../test/fetch-mock';
+import { renderApp, testLocation } from '../../../test/render-app';
+import { makeToken } from '../../../test/tokens';
+import { setToken } from '../../../lib/token-storage';
+import type * as NavigationModule from '../../../lib/navigation';
+
+const external = vi.hoisted(() => ({ assigned: [] as string[] }));
+vi.mock('../../../lib/navigation', async (importOriginal) => {
+  const real = await importOriginal<typeof NavigationModule>();
+  return {
+    ...real,
+    navigateTo: (to: string, options?: { replace?: boolean }) => {
+      if (to.startsWith('/') && !to.startsWith('//')) real.navigateTo(to, options);
+      else external.assigned.push(to);
+    },
+  };
+});
+
+const PLANS: TSubscriptionPlan[] = [
+  {
+    price_id: 'price_starter',
+    product_name: 'Starter',
+    amount: 2900,
+    currency: 'usd',
+    interval: 'month',
+    interval_count: 1,
+    profiles_limit: 1,
+    description: 'For one brand',
+  },
+  {
+    price_id: 'price_quarter',
+    product_name: 'Quarterly',
+    amount: 19900,
+    currency: 'usd',
+    interval: 'month',
+    interval_count: 3,
+    profiles_limit: 3,
+    description: null,
+  },
+  {
+    price_id: 'price_once',
+    product_name: 'Lifetime',
+    amount: 150000,
+    currency: 'eur',
+    interval: null,
+    interval_count: 1,
+    profiles_limit: 10,
+    description: null,
+  },
+];
+
+function api(extra: Record<string, TMockHandler | [number, unknown?]> = {}) {
+  return mockApi({
+    'GET /public-config': [200, { demo_mode: true, main_app_url: null, support_chat_script_url: null }],
+    'POST /auth/refresh-with-token': [401, { detail: 'No refresh token.', code: 'unauthorized' }],
+    'GET /billing/available-plans': [200, PLANS],
+    ...extra,
+  });
+}
+
+beforeEach(() => {
+  external.assigned.length = 0;
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('/subscribe', () => {
+  it('shows a card per plan with price, interval, profiles and description, without a bearer token', async () => {
+    setToken(makeToken({ profiles_limit: 0 }));
+    const { callsTo } = api();
+    renderApp('/subscribe');
+    const starter = await screen.findByRole('region', { name: 'Starter' });
+    expect(within(starter).getByText('$29.00')).toBeTruthy();
+    expect(within(starter).getByText('per month')).toBeTruthy();
+    expect(within(starter).getByText('Up to 1 profiles')).toBeTruthy();
+    expect(within(starter).getByText('For one brand')).toBeTruthy();
+    const quarterly = screen.getByRole('region', { name: 'Quarterly' });
+    expect(within(quarterly).getByText('$199.00')).toBeTruthy();
+    expect(within(quarterly).getByText('every 3 months')).toBeTruthy();
+    const lifetime = screen.getByRole('region', { name: 'Lifetime' });
+    expect(within(lifetime).getByText('€1,500.00')).toBeTruthy();
+    expect(within(lifetime).getByText('one-time')).toBeTruthy();
+    expect(within(lifetime).getByText('Up to 10 profiles')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Select Plan' })).toHaveLength(3);
+    expect(screen.getByText(/card payment provider.*cancel anytime/)).toBeTruthy();
+    expect(callsTo('GET /billing/available-plans')[0]!.headers.get('Authorization')).toBeNull();
+  });
+
+  it("starts checkout: the chosen card shows 'Loading...' and the browser goes to the checkout page", async () => {
+    setToken(makeToken({ profiles_limit: 0 }));
+    const { callsTo } = api({
+      'POST /billing/create-checkout-session': () =>
+        jsonResponse(200, {
+          session_id: 'cs_1',
+          customer_id: 'cus_1',
+          checkout_url: 'https://checkout.example/cs_1',
+          profiles_limit: 3,
+        }),
+    });
+    renderApp('/subscribe');
+    const quarterly = await screen.findByRole('region', { name: 'Quarterly' });
+    await userEvent.click(within(quarterly).getByRole('button', { name: 'Select Plan' }));
+    await waitFor(() => expect(external.assigned).toEqual(['https://checkout.example/cs_1']));
+    expect(within(quarterly).getByRole('button', { name: 'Loading...' })).toBeTruthy();
+    const starter = screen.getByRole('region', { name: 'Starter' });
+    expect(within(starter).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(true);
+    const call = callsTo('POST /billing/create-checkout-session')[0]!;
+    expect(call.body).toEqual({ price_id: 'price_quarter' });
+    expect(call.headers.get('Authorization')).toMatch(/^Bearer /);
+  });
+
+  it("says 'No subscription plans available.' when there are none", async () => {
+    api({ 'GET /billing/available-plans': [200, []] });
+    renderApp('/subscribe');
+    expect(await screen.findByText('No subscription plans available.')).toBeTruthy();
+  });
+
+  it("shows a failed plan load with 'Try Again' and 'Sign In First'", async () => {
+    let fail = true;
+    const { callsTo } = api({
+      'GET /billing/available-plans': () =>
+        fail ? jsonResponse(500, { detail: 'x', code: 'internal' }) : jsonResponse(200, PLANS),
+    });
+    renderApp('/subscribe');
+    const alert = await screen.findByRole('alert');
+    expect(
+      within(alert).getByText('Failed to load subscription options. Please try again later.'),
+    ).toBeTruthy();
+    expect(within(alert).getByText('Failed to fetch available plans: 500')).toBeTruthy();
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('region', { name: 'Starter' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(callsTo('GET /billing/available-plans')).toHaveLength(2);
+  });
+
+  it("'Sign In First' goes to the login page and back to /subscribe afterwards", async () => {
+    api({ 'GET /billing/available-plans': [503, { detail: 'down', code: 'x' }] });
+    renderApp('/subscribe');
+    const alert = await screen.findByRole('alert');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Sign In First' }));
+    await waitFor(() => expect(testLocation()).toBe('/login?redirect=%2Fsubscribe'));
+    expect(await screen.findByText('Authentication Required')).toBeTruthy();
+  });
+
+  it('asks to log in first when nobody is signed in, without calling the server', async () => {
+    const { callsTo } = api();
+    renderApp('/subscribe');
+    const starter = await screen.findByRole('region', { name: 'Starter' });
+    await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Authentication required. Please log in first.')).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Sign In First' })).toBeTruthy();
+    expect(callsTo('POST /billing/create-checkout-session')).toHaveLength(0);
+    expect(within(starter).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('shows a failed checkout with its status', async () => {
+    setToken(makeToken({ profiles_limit: 0 }));
+    api({
+      'POST /billing/create-checkout-session': [
+        502,
+        { detail: 'Stripe down', code: 'payment_provider_unavailable' },
+      ],
+    });
+    renderApp('/subscribe');
+    const starter = await screen.findByRole('region', { name: 'Starter' });
+    await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to start checkout process. Please try again.')).toBeTruthy();
+    expect(within(alert).getByText('Failed to create checkout session: 502')).toBeTruthy();
+    expect(external.assigned).toEqual([]);
+  });
+});

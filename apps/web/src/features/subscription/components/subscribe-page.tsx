@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { TSubscriptionPlan } from '@threadreach/contract';
+import { useNavigate } from 'react-router';
+import { navigateTo } from '../../../lib/navigation';
+import { SubscriptionError } from '../api/billing.api';
+import { useAvailablePlans, useCreateCheckoutSession } from '../hooks/use-billing';
+import { PLAN_MESSAGES } from '../messages';
+import { formatPlanPrice, planIntervalText, profilesText } from '../plan-format';
+import { SubscriptionShell } from './subscription-shell';
+
+export const SUBSCRIBE_FOOTER =
+  'Payments are processed securely by our card payment provider. You can cancel anytime.';
+
+function PlanCard({
+  plan,
+  loading,
+  disabled,
+  onSelect,
+}: {
+  plan: TSubscriptionPlan;
+  loading: boolean;
+  disabled: boolean;
+  onSelect: () => void;
+}) {
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={plan.product_name}>
+      <Stack gap="xs" h="100%">
+        <Title order={2} size="h3">
+          {plan.product_name}
+        </Title>
+        <Group gap={6} align="baseline">
+          <Text size="xl" fw={700}>
+            {formatPlanPrice(plan)}
+          </Text>
+          <Text c="dimmed" size="sm">
+            {planIntervalText(plan)}
+          </Text>
+        </Group>
+        <Text fw={500}>{profilesText(plan.profiles_limit)}</Text>
+        {plan.description && (
+          <Text size="sm" c="dimmed">
+            {plan.description}
+          </Text>
+        )}
+        <Button mt="auto" onClick={onSelect} disabled={disabled || loading} fullWidth>
+          {loading ? 'Loading...' : 'Select Plan'}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+function asSubscriptionError(error: unknown, fallback: string): SubscriptionError {
+  if (error instanceof SubscriptionError) return error;
+  return new SubscriptionError(fallback, error instanceof Error ? error.message : null);
+}
+
+/** /subscribe: a card per plan; 'Select Plan' goes to the payment provider's checkout. */
+export function SubscribePage() {
+  const navigate = useNavigate();
+  const plans = useAvailablePlans();
+  const checkout = useCreateCheckoutSession();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [checkoutError, setCheckoutError] = useState<SubscriptionError | null>(null);
+
+  const select = (priceId: string) => {
+    setCheckoutError(null);
+    setChosen(priceId);
+    checkout.mutate(priceId, {
+      // The card keeps 'Loading...' while the browser leaves for the checkout page.
+      onSuccess: (session) => navigateTo(session.checkout_url),
+      onError: (error) => {
+        setChosen(null);
+        setCheckoutError(asSubscriptionError(error, PLAN_MESSAGES.checkoutFailed));
+      },
+    });
+  };
+
+  const error =
+    checkoutError ?? (plans.isError ? asSubscriptionError(plans.error, PLAN_MESSAGES.loadFailed) : null);
+  const tryAgain = () => {
+    setCheckoutError(null);
+    if (plans.isError) void plans.refetch();
+  };
+
+  let content;
+  if (plans.isPending) {
+    content = (
+      <Center py="xl">
+        <Loader aria-label="Loading plans" />
+      </Center>
+    );
+  } else if (plans.data && plans.data.length === 0) {
+    content = <Text>{PLAN_MESSAGES.noPlans}</Text>;
+  } else if (plans.data) {
+    content = (
+      <SimpleGrid cols={{ base: 1, sm: Math.min(plans.data.length, 3) }} spacing="md">
+        {plans.data.map((plan) => (
+          <PlanCard
+            key={plan.price_id}
+            plan={plan}
+            loading={chosen === plan.price_id}
+            disabled={chosen !== null}
+            onSelect={() => select(plan.price_id)}
+          />
+        ))}
+      </SimpleGrid>
+    );
+  }
+
+  return (
+    <SubscriptionShell title="Choose a plan" width={960}>
+      <Text c="dimmed">
+        Each plan sets how many Reddit profiles (connected accounts and projects) you can use.
+      </Text>
+      {error && (
+        <Alert color="red" role="alert" title={error.message}>
+          <Stack gap="sm">
+            {error.detail && <Text size="sm">{error.detail}</Text>}
+            <Group gap="sm">
+              <Button size="xs" variant="light" color="red" onClick={tryAgain}>
+                Try Again
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => navigate(`/login?redirect=${encodeURIComponent('/subscribe')}`)}
+              >
+                Sign In First
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      {content}
+      <Text size="sm" c="dimmed" ta="center" component="footer">
+        {SUBSCRIBE_FOOTER}
+      </Text>
+    </SubscriptionShell>
+  );
+}

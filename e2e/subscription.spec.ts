@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { pickAccount } from './fixtures';
+
+// Buys a plan for new@demo.local: playwright.config.ts runs this file after the others, which expect
+// that account to have no subscription.
+test('a new customer chooses a plan, completes the local checkout and reaches the dashboard', async ({
+  page,
+}) => {
+  await pickAccount(page, 'new@demo.local');
+  await expect(page).toHaveURL(/\/subscribe$/);
+  await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
+
+  const growth = page.getByRole('region', { name: 'Growth' });
+  await expect(growth.getByText('$79.00')).toBeVisible();
+  await expect(growth.getByText('per month')).toBeVisible();
+  await expect(growth.getByText('Up to 3 profiles')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Starter' }).getByText('Up to 1 profiles')).toBeVisible();
+  await expect(page.getByText(/card payment provider.*cancel anytime/)).toBeVisible();
+
+  await growth.getByRole('button', { name: 'Select Plan' }).click();
+  await expect(page).toHaveURL(/\/billing\/local-checkout\/cs_local_/);
+  await expect(page.getByText('Demo checkout — no card is charged')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Selected plan' }).getByText('Growth')).toBeVisible();
+  await page.getByRole('button', { name: 'Complete purchase' }).click();
+
+  await expect(page).toHaveURL(/\/subscribe\/success\?session_id=cs_local_/);
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await expect(page.getByText('Access updated successfully! Redirecting to your dashboard...')).toBeVisible();
+
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Projects 0/3')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create Your First Project' })).toBeVisible();
+});
+
+test('cancelling the local checkout returns to the plans without a subscription', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByLabel('Other e-mail').fill(`buyer-${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/subscribe$/);
+
+  await page.getByRole('region', { name: 'Starter' }).getByRole('button', { name: 'Select Plan' }).click();
+  await expect(page.getByText('Demo checkout — no card is charged')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/subscribe\/cancel$/);
+  await expect(page.getByRole('heading', { name: 'Payment canceled' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to plans' }).click();
+  await expect(page).toHaveURL(/\/subscribe$/);
+  await expect(page.getByRole('region', { name: 'Starter' })).toBeVisible();
+});

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { ZIsoDateTime } from './common.schema';
+
+/** Billing intervals of a plan; a plan without one is paid once ('one-time'). */
+export const BILLING_INTERVALS = ['day', 'week', 'month', 'year'] as const;
+export const ZBillingInterval = z.enum(BILLING_INTERVALS);
+export type TBillingInterval = z.infer<typeof ZBillingInterval>;
+
+/** Currency of a plan that does not name one (spec section 9). */
+export const DEFAULT_CURRENCY = 'usd';
+
+/**
+ * A subscription plan (spec section 3). `amount` is in minor units (cents); `profiles_limit` is the number
+ * of connected accounts and projects the plan allows.
+ */
+export const ZSubscriptionPlan = z
+  .object({
+    price_id: z.string().min(1).max(255),
+    product_name: z.string().min(1).max(200),
+    amount: z.number().int().min(0),
+    currency: z
+      .string()
+      .regex(/^[a-zA-Z]{3}$/, { error: 'currency must be a three-letter ISO code' })
+      .default(DEFAULT_CURRENCY),
+    interval: ZBillingInterval.nullable().default('month'),
+    interval_count: z.number().int().min(1).max(365).default(1),
+    profiles_limit: z.number().int().min(1).max(10_000),
+    description: z.string().max(1000).nullable().default(null),
+  })
+  .meta({ id: 'SubscriptionPlan' });
+export type TSubscriptionPlan = z.infer<typeof ZSubscriptionPlan>;
+
+/** GET /billing/available-plans: every plan on sale, cheapest first. */
+export const ZAvailablePlansResponse = z.array(ZSubscriptionPlan);
+export type TAvailablePlansResponse = z.infer<typeof ZAvailablePlansResponse>;
+
+export const ZCreateCheckoutSessionRequest = z.object({
+  price_id: z
+    .string({ error: 'price_id is required' })
+    .trim()
+    .min(1, { error: 'price_id is required' })
+    .max(255),
+});
+export type TCreateCheckoutSessionRequest = z.infer<typeof ZCreateCheckoutSessionRequest>;
+
+/** Where to send the browser to pay, and the limit the plan will give (spec section 3, Checkout session). */
+export const ZCheckoutSessionResponse = z.object({
+  session_id: z.string(),
+  customer_id: z.string(),
+  checkout_url: z.string(),
+  profiles_limit: z.number().int(),
+});
+export type TCheckoutSessionResponse = z.infer<typeof ZCheckoutSessionResponse>;
+
+export const SUBSCRIPTION_STATUSES = [
+  'active',
+  'trialing',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'incomplete',
+  'incomplete_expired',
+  'paused',
+] as const;
+export const ZSubscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+export type TSubscriptionStatus = z.infer<typeof ZSubscriptionStatus>;
+
+export const ZUserSubscriptionParams = z.object({ userId: z.uuid({ error: 'User not found' }) });
+
+/**
+ * GET /users/{userId}/subscription (spec section 3, Subscription lookup): the limit that applies to the
+ * user's connected accounts and projects, and the subscription it comes from. Moderators and admins are
+ * `unlimited`; `subscription` is null when the user never bought one.
+ */
+export const ZUserSubscriptionResponse = z.object({
+  user_id: z.string(),
+  user_email: z.string(),
+  profiles_limit: z.number().int(),
+  projects_limit: z.number().int(),
+  projects_used: z.number().int(),
+  unlimited: z.boolean(),
+  has_active_subscription: z.boolean(),
+  subscription: z
+    .object({
+      status: ZSubscriptionStatus,
+      price_id: z.string().nullable(),
+      profiles_limit: z.number().int(),
+      current_period_end: ZIsoDateTime.nullable(),
+      cancel_at_period_end: z.boolean(),
+    })
+    .nullable(),
+});
+export type TUserSubscriptionResponse = z.infer<typeof ZUserSubscriptionResponse>;
+
+/** Answer to a webhook delivery the server accepted. */
+export const ZWebhookResponse = z.object({
+  received: z.literal(true),
+  duplicate: z.boolean(),
+});
+export type TWebhookResponse = z.infer<typeof ZWebhookResponse>;
