@@ -5,4 +5,5 @@ export * from './projects.schema';
 export * from './product-info.schema';
 export * from './system.schema';
 export * from './credentials.schema';
+export * from './ai.schema';
 export * from './billing.schema';

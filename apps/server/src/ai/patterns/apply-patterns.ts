@@ -1,0 +1,120 @@
+import type { TBrevityLevel, TLearningPatterns, TSentenceType } from '@threadreach/contract';
+import { BREVITY_TARGETS, brevityOf, ENTHUSIASM_OF_LEVEL, round2 } from './text-metrics';
+
+/** How a DM should read: what the composer aims for and what the LLM prompt asks for. */
+export interface WritingTargets {
+  /** 0 casual - 1 formal. */
+  formality: number;
+  /** 0-1. */
+  enthusiasm: number;
+  /** Characters, at most 400. */
+  length: number;
+  sentences: number;
+  brevity: TBrevityLevel;
+  /** Opens with a greeting ("Hey Sam, ..."). */
+  greet: boolean;
+  /** Opens with a question about what the person wrote rather than a statement. */
+  openWithQuestion: boolean;
+  /** Ends with a short closing line after the call to action. */
+  signOff: boolean;
+  transitions: string[];
+}
+
+const has = (text: string, re: RegExp) => re.test(text.toLowerCase());
+
+/** Targets read from the customer's own description of their writing style (step 1). */
+export function targetsFromWritingStyle(style: string): WritingTargets {
+  let formality = 0.5;
+  if (has(style, /\b(formal|professional|polite|respectful|business|corporate)\b/)) formality = 0.72;
+  if (
+    has(
+      style,
+      /\b(casual|relaxed|informal|chill|laid[- ]back|fun|down to earth|buddy|fellow|like a friend)\b/,
+    )
+  ) {
+    formality = formality > 0.6 ? 0.55 : 0.3;
+  }
+  if (has(style, /\b(very formal|strictly professional)\b/)) formality = 0.85;
+
+  let brevity: TBrevityLevel = 'moderate';
+  if (has(style, /\b(short|brief|concise|to the point|straightforward|one[- ]liner|punchy)\b/))
+    brevity = 'brief';
+  if (has(style, /\b(very short|very brief|ultra[- ]short)\b/)) brevity = 'very_brief';
+  if (has(style, /\b(detailed|thorough|in[- ]depth|long)\b/)) brevity = 'detailed';
+
+  let enthusiasm = 0.3;
+  if (has(style, /\b(enthusiastic|upbeat|excited|energetic|cheerful|encouraging|positive)\b/))
+    enthusiasm = 0.6;
+  if (has(style, /\b(calm|gentle|understated|no hype|no hard sell|low[- ]key|non-judgmental)\b/))
+    enthusiasm = 0.15;
+
+  const { length, sentences } = BREVITY_TARGETS[brevity];
+  return {
+    formality,
+    enthusiasm,
+    length,
+    sentences,
+    brevity,
+    greet: true,
+    openWithQuestion: false,
+    signOff: brevity === 'detailed' || formality >= 0.7,
+    transitions: [],
+  };
+}
+
+function frequency(patterns: TLearningPatterns, position: string, type: TSentenceType): number {
+  return (
+    patterns.structure.sentence_patterns.find((p) => p.position === position && p.type === type)?.frequency ??
+    0
+  );
+}
+
+/**
+ * Moves the targets toward what was learned. Learned values weigh at least half even with little
+ * confidence: the customer chose to train the agent, so their edits beat the generic style.
+ */
+export function applyPatterns(base: WritingTargets, patterns: TLearningPatterns | null): WritingTargets {
+  if (!patterns) return base;
+  const blend = (from: number, to: number, confidence: number) =>
+    from + (0.5 + 0.5 * confidence) * (to - from);
+  const { structure, style, tone } = patterns;
+  const length = Math.round(blend(base.length, structure.preferred_length, structure.confidence));
+  return {
+    formality: round2(blend(base.formality, tone.formality_score, tone.confidence)),
+    enthusiasm: round2(blend(base.enthusiasm, ENTHUSIASM_OF_LEVEL[tone.enthusiasm_level], tone.confidence)),
+    length: Math.min(400, length),
+    sentences: Math.max(
+      1,
+      Math.round(blend(base.sentences, structure.avg_sentence_count, structure.confidence)),
+    ),
+    brevity: style.confidence >= 0.3 ? style.brevity_level : brevityOf(length),
+    greet: frequency(patterns, 'opening', 'greeting') >= 0.5,
+    openWithQuestion: frequency(patterns, 'opening', 'question') >= 0.5,
+    signOff: frequency(patterns, 'closing', 'sign_off') >= 0.5,
+    transitions: style.transition_phrases,
+  };
+}
+
+/** The targets in words, for an LLM prompt. */
+export function describeTargets(t: WritingTargets): string[] {
+  const register =
+    t.formality < 0.35
+      ? 'casual: contractions, plain words, like a message to a peer'
+      : t.formality > 0.65
+        ? 'formal and polite: no slang, no contractions'
+        : 'friendly and natural, neither stiff nor slangy';
+  const energy = t.enthusiasm > 0.55 ? 'upbeat' : t.enthusiasm < 0.2 ? 'calm, no exclamation marks' : 'warm';
+  const lines = [
+    `About ${t.length} characters and ${t.sentences} sentence${t.sentences === 1 ? '' : 's'} (${t.brevity.replace('_', ' ')}).`,
+    `Register: ${register} (formality ${t.formality} on a 0-1 scale).`,
+    `Energy: ${energy}.`,
+    t.greet
+      ? 'Open with a short greeting using their username.'
+      : 'Do not open with a greeting; start with what they wrote.',
+  ];
+  if (t.openWithQuestion) lines.push('Open with a question about their situation.');
+  if (t.signOff) lines.push('End with a short sign-off line.');
+  if (t.transitions.length)
+    lines.push(`Transitions this customer likes: ${t.transitions.map((x) => `"${x}"`).join(', ')}.`);
+  return lines;
+}

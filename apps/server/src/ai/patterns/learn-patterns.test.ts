@@ -1,0 +1,83 @@
+import { ZLearningPatterns } from '@threadreach/contract';
+import { describe, expect, it } from 'vitest';
+import { BRIEF_INFORMAL, DETAILED_FORMAL } from '../ai-test.fixtures';
+import { AiError } from '../ai.provider';
+import { classifySentence, learnPatterns } from './learn-patterns';
+import { formalityScore, splitSentences } from './text-metrics';
+
+describe('learnPatterns', () => {
+  it('needs at least 3 saved edits', () => {
+    expect(() => learnPatterns(BRIEF_INFORMAL.slice(0, 2))).toThrow(AiError);
+    try {
+      learnPatterns([]);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'not_enough_training_data' });
+      expect((error as Error).message).toMatch(/^Not enough training data/);
+    }
+  });
+
+  it("returns the spec's shape, each part with confidence and sample size", () => {
+    const patterns = learnPatterns(DETAILED_FORMAL);
+    expect(ZLearningPatterns.parse(patterns)).toEqual(patterns);
+    for (const part of [patterns.structure, patterns.style, patterns.tone]) {
+      expect(part.sample_size).toBe(3);
+      expect(part.confidence).toBeGreaterThan(0);
+      expect(part.confidence).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('learns brief and casual from short informal edits', () => {
+    const p = learnPatterns(BRIEF_INFORMAL);
+    expect(['very_brief', 'brief']).toContain(p.style.brevity_level);
+    expect(p.structure.preferred_length).toBeLessThan(120);
+    expect(p.tone.formality_score).toBeLessThan(0.3);
+    expect(p.tone.dominant_tone).toBe('casual');
+    expect(p.structure.sentence_patterns).toContainEqual(
+      expect.objectContaining({ position: 'opening', type: 'greeting', frequency: 1 }),
+    );
+  });
+
+  it('learns detailed and formal from long polite edits, with their transitions', () => {
+    const p = learnPatterns(DETAILED_FORMAL);
+    expect(p.style.brevity_level).toBe('detailed');
+    expect(p.structure.preferred_length).toBeGreaterThan(300);
+    expect(p.structure.avg_sentence_count).toBeGreaterThanOrEqual(4);
+    expect(p.tone.formality_score).toBeGreaterThan(0.7);
+    expect(p.tone.dominant_tone).toBe('professional');
+    expect(p.style.transition_phrases).toContain('by the way');
+    expect(p.structure.sentence_patterns).toContainEqual(
+      expect.objectContaining({ position: 'closing', type: 'sign_off' }),
+    );
+  });
+
+  it('is deterministic', () => {
+    expect(learnPatterns(BRIEF_INFORMAL)).toEqual(learnPatterns([...BRIEF_INFORMAL]));
+  });
+});
+
+describe('text metrics', () => {
+  it('scores casual text lower than formal text', () => {
+    const casual = "hey! saw your post, tbh it's pretty cool. grab a free trial at x.io";
+    const formal =
+      'Hello, I read your post regarding churn. I would appreciate your feedback. Thank you for your time.';
+    expect(formalityScore(casual)).toBeLessThan(0.3);
+    expect(formalityScore(formal)).toBeGreaterThan(0.7);
+  });
+
+  it('splits sentences without breaking domains', () => {
+    expect(splitSentences('Hi Sam, saw your post. Try it at churnpilot.io. Cheers!')).toEqual([
+      'Hi Sam, saw your post.',
+      'Try it at churnpilot.io.',
+      'Cheers!',
+    ]);
+  });
+
+  it('classifies what a sentence does', () => {
+    expect(classifySentence('Hey Sam,')).toEqual(['greeting']);
+    expect(classifySentence('Hey Sam, saw your post about churn.')).toEqual(['greeting', 'reference']);
+    expect(classifySentence('Try it free at churnpilot.io.')).toEqual(['call_to_action']);
+    expect(classifySentence('I built ChurnPilot for this.')).toEqual(['offer']);
+    expect(classifySentence('Did you find a fix?')).toEqual(['question']);
+    expect(classifySentence('Cheers!')).toEqual(['sign_off']);
+  });
+});

@@ -1,0 +1,218 @@
+import {
+  LEARNING_MIN_EXAMPLES,
+  TRANSITION_PHRASES_MAX,
+  type TLearningPatterns,
+  type TMessageExample,
+  type TSentencePosition,
+  type TSentenceType,
+  type TTone,
+} from '@threadreach/contract';
+import { AiError } from '../ai.provider';
+import {
+  brevityOf,
+  enthusiasmLevel,
+  enthusiasmScore,
+  formalityScore,
+  mean,
+  median,
+  round2,
+  splitSentences,
+  stdDev,
+  words,
+} from './text-metrics';
+
+const GREETING = /^(hey|hi|hello|dear|good (morning|afternoon|evening)|greetings|yo|howdy)\b/i;
+const REFERENCE =
+  /\b(your (post|comment|question|thread|profile|bio)|you (mentioned|wrote|said|asked|posted)|saw (your|that you)|read your|noticed (you|your)|came across your)\b/i;
+const CALL_TO_ACTION =
+  /(https?:\/\/|\b[a-z0-9-]+\.(com|io|app|co|net|org|dev|ai)\b|\b(try|check out|sign up|book|grab|download|install|start free|free trial|let me know|dm me|message me|happy to (send|share|show|help)|want (a|the) link|take a look|have a look)\b)/i;
+const OFFER =
+  /\b(i (built|made|created|run|work on|developed|launched)|we (built|make|made|created|run)|my (tool|app|product|startup|company)|our (tool|app|product))\b/i;
+const SIGN_OFF =
+  /^(cheers|best|thanks|thank you|regards|kind regards|best regards|good luck|take care|all the best)\b/i;
+
+/** The part a sentence plays in a DM; an opening greeting with a reference counts as both. */
+export function classifySentence(sentence: string): TSentenceType[] {
+  const types: TSentenceType[] = [];
+  const short = words(sentence).length <= 4;
+  if (GREETING.test(sentence)) types.push('greeting');
+  if (short && GREETING.test(sentence)) return types;
+  if (SIGN_OFF.test(sentence) && words(sentence).length <= 6) return [...types, 'sign_off'];
+  if (REFERENCE.test(sentence)) types.push('reference');
+  if (CALL_TO_ACTION.test(sentence)) types.push('call_to_action');
+  else if (OFFER.test(sentence)) types.push('offer');
+  else if (sentence.trim().endsWith('?')) types.push('question');
+  if (types.length === 0 || (types.length === 1 && types[0] === 'greeting')) types.push('statement');
+  return types;
+}
+
+function positionOf(index: number, count: number): TSentencePosition {
+  if (index === 0) return 'opening';
+  return index === count - 1 ? 'closing' : 'body';
+}
+
+const POSITION_TEXT: Record<TSentencePosition, string> = {
+  opening: 'Opens with',
+  body: 'In the body,',
+  closing: 'Closes with',
+};
+const TYPE_TEXT: Record<TSentenceType, string> = {
+  greeting: 'a greeting',
+  reference: 'a reference to what the person wrote',
+  question: 'a question',
+  offer: 'a mention of the product',
+  call_to_action: 'the call to action',
+  sign_off: 'a sign-off',
+  statement: 'a plain statement',
+};
+
+/** Known transitions, and any short lead-in before a comma that is not a greeting. */
+const TRANSITIONS = [
+  'by the way',
+  'funny enough',
+  'for what it’s worth',
+  "for what it's worth",
+  'that said',
+  'on that note',
+  'speaking of which',
+  'full disclosure',
+  'side note',
+  'quick note',
+  'in fact',
+  'honestly',
+  'actually',
+  'anyway',
+  'also',
+  'plus',
+  'so',
+  'incidentally',
+  'additionally',
+  'however',
+  'if it helps',
+  'if you are curious',
+  "if you're curious",
+];
+
+/**
+ * The transition a sentence starts with (after any greeting): a known one ("by the way", "so,"), or
+ * a lead-in of up to three words before a comma in a later sentence ("full disclosure,").
+ */
+function transitionOf(sentence: string, index: number): string | null {
+  const body = sentence.replace(/^(hey|hi|hello|dear)\b[^,]*,\s*/i, '');
+  const lower = body.toLowerCase();
+  const known = TRANSITIONS.filter(
+    (t) => lower.startsWith(`${t},`) || (t.includes(' ') && lower.startsWith(`${t} `)),
+  ).sort((a, b) => b.length - a.length)[0];
+  if (known) return known;
+  const lead = /^([A-Za-z’']+(?: [A-Za-z’']+){0,2}),\s/.exec(body);
+  return lead && index > 0 && !GREETING.test(lead[1]!) ? lead[1]!.toLowerCase() : null;
+}
+
+const TONE_CUES: Record<TTone, RegExp> = {
+  casual:
+    /\b(hey|yeah|cool|awesome|btw|lol|haha|gonna|kinda|stuff|super|pretty|totally|grab|quick)\b|[a-z]['’](m|re|ve|ll|s)\b|n['’]t\b/gi,
+  friendly: /\b(thanks|hope|happy|glad|cheers|good luck|no pressure|feel free|hope this helps)\b/gi,
+  professional:
+    /\b(hello|regards|please|would|could|however|therefore|appreciate|regarding|opportunity|provide|ensure|thank you)\b/gi,
+  enthusiastic: /!|\b(love|great|awesome|amazing|excited|fantastic|thrilled|brilliant|stoked)\b/gi,
+  empathetic: /\b(sorry|understand|tough|frustrating|struggle|been there|same boat|know how|hard)\b/gi,
+};
+
+function dominantTone(messages: string[]): TTone {
+  const totals = (Object.keys(TONE_CUES) as TTone[]).map((tone) => ({
+    tone,
+    n: messages.reduce((sum, m) => sum + (m.match(TONE_CUES[tone])?.length ?? 0), 0),
+  }));
+  totals.sort((a, b) => b.n - a.n);
+  return totals[0]!.n > 0 ? totals[0]!.tone : 'friendly';
+}
+
+/** More examples and more agreement between them give more confidence: 3 similar ones about 0.5. */
+function confidence(sampleSize: number, consistency: number): number {
+  const size = sampleSize / (sampleSize + 2);
+  return round2(Math.max(0, Math.min(1, size * (0.4 + 0.6 * consistency))));
+}
+
+/**
+ * Learns structure, style and tone from the customer's saved edits. Pure: the same examples always
+ * give the same patterns. Needs at least 3 examples.
+ */
+export function learnPatterns(examples: Pick<TMessageExample, 'final_message'>[]): TLearningPatterns {
+  const messages = examples.map((e) => e.final_message.trim()).filter(Boolean);
+  if (messages.length < LEARNING_MIN_EXAMPLES) {
+    throw new AiError(
+      'not_enough_training_data',
+      `Not enough training data: learning needs at least ${LEARNING_MIN_EXAMPLES} saved edits, got ${messages.length}`,
+    );
+  }
+  const n = messages.length;
+  const lengths = messages.map((m) => m.length);
+  const sentenceLists = messages.map(splitSentences);
+  const sentenceCounts = sentenceLists.map((s) => s.length);
+
+  // Which (position, type) pairs appear, counted once per message.
+  const seen = new Map<string, number>();
+  for (const sentences of sentenceLists) {
+    const pairs = new Set<string>();
+    sentences.forEach((s, i) => {
+      for (const type of classifySentence(s)) pairs.add(`${positionOf(i, sentences.length)}:${type}`);
+    });
+    for (const p of pairs) seen.set(p, (seen.get(p) ?? 0) + 1);
+  }
+  const order: TSentencePosition[] = ['opening', 'body', 'closing'];
+  const sentencePatterns = [...seen.entries()]
+    .map(([key, count]) => {
+      const [position, type] = key.split(':') as [TSentencePosition, TSentenceType];
+      return {
+        position,
+        type,
+        description: `${POSITION_TEXT[position]} ${TYPE_TEXT[type]}`,
+        frequency: round2(count / n),
+      };
+    })
+    .filter((p) => p.frequency >= 0.3)
+    .sort((a, b) => order.indexOf(a.position) - order.indexOf(b.position) || b.frequency - a.frequency)
+    .slice(0, 10);
+
+  const transitionCounts = new Map<string, number>();
+  for (const sentences of sentenceLists) {
+    const found = sentences.map(transitionOf).filter((t): t is string => t !== null);
+    for (const t of new Set(found)) {
+      transitionCounts.set(t, (transitionCounts.get(t) ?? 0) + 1);
+    }
+  }
+  const transitionPhrases = [...transitionCounts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, TRANSITION_PHRASES_MAX)
+    .map(([t]) => t);
+
+  const preferredLength = Math.round(median(lengths));
+  const brevity = brevityOf(preferredLength);
+  const brevityAgreement = lengths.filter((l) => brevityOf(l) === brevity).length / n;
+  const formality = messages.map(formalityScore);
+  const enthusiasm = mean(messages.map(enthusiasmScore));
+  const lengthConsistency = 1 - Math.min(1, stdDev(lengths) / Math.max(1, mean(lengths)));
+
+  return {
+    structure: {
+      preferred_length: Math.min(400, preferredLength),
+      avg_sentence_count: Math.round(mean(sentenceCounts) * 10) / 10,
+      sentence_patterns: sentencePatterns,
+      confidence: confidence(n, lengthConsistency),
+      sample_size: n,
+    },
+    style: {
+      brevity_level: brevity,
+      transition_phrases: transitionPhrases,
+      confidence: confidence(n, brevityAgreement),
+      sample_size: n,
+    },
+    tone: {
+      dominant_tone: dominantTone(messages),
+      formality_score: round2(mean(formality)),
+      enthusiasm_level: enthusiasmLevel(enthusiasm),
+      confidence: confidence(n, 1 - Math.min(1, stdDev(formality) * 3)),
+      sample_size: n,
+    },
+  };
+}
