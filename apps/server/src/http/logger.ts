@@ -35,6 +35,8 @@ export const REDACT_PATHS = [
   '*.proxy_url',
   '*.accessToken',
   '*.refreshToken',
+  '*.apiKey',
+  '*.api_key',
 ];
 
 export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
