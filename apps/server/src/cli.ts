@@ -36,11 +36,14 @@ async function main(argv: string[]) {
     try {
       await database.migrate();
       const secrets = new SecretBox(config.secretKeys);
-      for (const r of await reencryptSecrets(database.db, secrets)) {
+      const reports = await reencryptSecrets(database.db, secrets);
+      for (const r of reports) {
         console.log(
-          `${r.table}.${r.column}: ${r.reencrypted} of ${r.rows} re-encrypted with key '${secrets.currentKeyId}'`,
+          `${r.table}.${r.column}: ${r.reencrypted} of ${r.rows} re-encrypted with key '${secrets.currentKeyId}'` +
+            (r.unreadable ? `; ${r.unreadable} could not be decrypted with the configured keys` : ''),
         );
       }
+      if (reports.some((r) => r.unreadable > 0)) return 1;
     } finally {
       await database.close();
     }

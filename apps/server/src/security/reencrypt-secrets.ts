@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { SecretBox } from './secrets';
+import { SecretDecryptError, type SecretBox } from './secrets';
 
 /**
  * Every encrypted column, with the expression that names its row in the associated data. A new encrypted
@@ -17,6 +17,8 @@ export interface ReencryptReport {
   column: string;
   rows: number;
   reencrypted: number;
+  /** Values no key of the ring opens (a key was removed too early); they are left as they are. */
+  unreadable: number;
 }
 
 /**
@@ -30,17 +32,26 @@ export async function reencryptSecrets(db: Db, secrets: SecretBox): Promise<Reen
       sql`select ${rowId} as row_id, ${sql.identifier(column)} as value from ${sql.identifier(table)}`,
     );
     let reencrypted = 0;
+    let unreadable = 0;
     for (const { row_id, value } of result.rows) {
       if (!secrets.isStale(value)) continue;
       const ref = { table, rowId: row_id, column };
-      const fresh = secrets.encrypt(secrets.decrypt(value, ref), ref);
+      let plaintext: string;
+      try {
+        plaintext = secrets.decrypt(value, ref);
+      } catch (error) {
+        if (!(error instanceof SecretDecryptError)) throw error;
+        unreadable++;
+        continue;
+      }
+      const fresh = secrets.encrypt(plaintext, ref);
       await db.execute(
         sql`update ${sql.identifier(table)} set ${sql.identifier(column)} = ${fresh}
             where ${rowId} = ${row_id} and ${sql.identifier(column)} = ${value}`,
       );
       reencrypted++;
     }
-    reports.push({ table, column, rows: result.rows.length, reencrypted });
+    reports.push({ table, column, rows: result.rows.length, reencrypted, unreadable });
   }
   return reports;
 }

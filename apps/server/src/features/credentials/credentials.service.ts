@@ -280,9 +280,14 @@ export async function checkAllProxies(ctx: AppContext): Promise<{ checked: numbe
   let failed = 0;
   for (const row of rows) {
     if (!(await findCredentialProxy(ctx.db, row.id))) continue;
-    const outcome = await checkProxy(ctx, owner(row));
     checked++;
-    if (!outcome.ok) failed++;
+    try {
+      if (!(await checkProxy(ctx, owner(row))).ok) failed++;
+    } catch (error) {
+      // One unreadable or broken proxy must not stop the others' checks.
+      failed++;
+      ctx.log.error({ err: error, credentialId: row.id }, 'proxy health check failed');
+    }
   }
   return { checked, failed };
 }

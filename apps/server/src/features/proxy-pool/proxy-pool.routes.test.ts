@@ -145,7 +145,10 @@ describe('proxy pool safety', () => {
       });
       expect(res.statusCode).toBe(409);
       expect(res.json().code).toBe('no_proxy_provider');
-      expect(await get(t, admin, '/api/v1/proxy-pool/details')).toMatchObject({ items: [], total: 0 });
+      const details = await get(t, admin, '/api/v1/proxy-pool/details?limit=500');
+      expect(details.items.map((d: { credential_id: string }) => d.credential_id)).not.toContain(
+        credential.id,
+      );
     } finally {
       await t.close();
     }
