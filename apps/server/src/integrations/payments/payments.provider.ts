@@ -1,4 +1,8 @@
-import type { TSubscriptionPlan, TSubscriptionStatus } from '@threadreach/contract';
+import {
+  SUBSCRIPTION_STATUSES,
+  type TSubscriptionPlan,
+  type TSubscriptionStatus,
+} from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 
 /**
@@ -73,17 +77,9 @@ export const ACCESS_STATUSES: readonly TSubscriptionStatus[] = ['active', 'trial
 
 /** Maps a provider's status string onto the contract's list; an unknown status gives no access. */
 export function toSubscriptionStatus(status: string): TSubscriptionStatus {
-  const known = [
-    'active',
-    'trialing',
-    'past_due',
-    'canceled',
-    'unpaid',
-    'incomplete',
-    'incomplete_expired',
-    'paused',
-  ] as const;
-  return (known as readonly string[]).includes(status) ? (status as TSubscriptionStatus) : 'incomplete';
+  return (SUBSCRIPTION_STATUSES as readonly string[]).includes(status)
+    ? (status as TSubscriptionStatus)
+    : 'incomplete';
 }
 
 /** A positive whole number of profiles from metadata, else 0. */
