@@ -117,6 +117,8 @@ export function dmPrompt(input: WriteDmInput, targets: WritingTargets): string {
     `Rules: at most ${DM_MAX_LENGTH} characters in total; name something specific they wrote (a phrase or detail`,
     'from their text) early on; say plainly that the customer makes the product; include the call to action',
     'word for word; one short paragraph, no subject line, no markdown, no links other than the call to action;',
+    'claim nothing the product information does not say (that the customer founded it, years of experience,',
+    'numbers of customers); every sentence complete, never cut off mid-clause;',
     `none of these phrases: ${SPAM_PHRASES.slice(0, 12).join(', ')}.`,
     `The customer describes their writing style as: "${product.writing_style}".`,
     'Writing targets:',

@@ -1,8 +1,8 @@
 import type { TDmSource } from '@threadreach/contract';
 import { describe, expect, it } from 'vitest';
 import { BRIEF_INFORMAL, COMMENT, DETAILED_FORMAL, POST, PRODUCT, PROFILE } from '../ai-test.fixtures';
-import type { WriteDmInput } from '../ai.provider';
-import { checkDm, findSpamPhrases } from '../dm-checks';
+import type { ProductInput, WriteDmInput } from '../ai.provider';
+import { checkDm, findSpamPhrases, readabilityIssues } from '../dm-checks';
 import { learnPatterns } from '../patterns/learn-patterns';
 import { formalityScore, mean } from '../patterns/text-metrics';
 import { composeDm } from './dm-composer';
@@ -103,5 +103,113 @@ describe('composeDm', () => {
     const started = performance.now();
     for (let variant = 0; variant < 20; variant++) composeDm(input(POST, { variant }));
     expect((performance.now() - started) / 20).toBeLessThan(100);
+  });
+});
+
+/*
+ * The four problems reported on real drafts of the old composer, with the inputs that produced them:
+ * the product clause cut mid-coordination ("... cancel and predicts."), "Dear" for a friendly style,
+ * a comment named by a verb ("about tried exit surveys"), and "I am the founder of" invented.
+ */
+describe('composeDm reads like a person wrote it', () => {
+  const CHURN: ProductInput = {
+    product_description:
+      'ChurnPilot tracks why SaaS customers cancel and predicts which accounts are about to churn, with Stripe and HubSpot integrations for small B2B teams.',
+    ideal_client_profile: 'Small B2B SaaS teams',
+    call_to_action: 'Happy to give you a free trial if you want to try it',
+    writing_style: 'friendly, short, no hard sell',
+  };
+  const ASKED: TDmSource = {
+    source_type: 'post',
+    id: 'p1',
+    title: 'How do you figure out why customers cancel?',
+    content: 'We lose 5% a month and have no idea why.',
+    author: 'jane_doe',
+    subreddit: 'SaaS',
+    matched_keywords: [],
+  };
+  const TRIED: TDmSource = {
+    source_type: 'comment',
+    id: 'c1',
+    content: 'We tried exit surveys but nobody fills them in.',
+    post_title: 'Churn',
+    author: 'bob',
+    subreddit: 'startups',
+    matched_keywords: [],
+  };
+  const CAROL: TDmSource = {
+    source_type: 'profile',
+    id: 'carol',
+    reddit_username: 'carol',
+    bio_content: 'Running customer success at a small B2B startup. Obsessed with churn and retention.',
+    matched_keywords: [],
+  };
+  const FORMAL: ProductInput = { ...CHURN, writing_style: 'Formal and professional, detailed.' };
+
+  /** The first draft and four regenerations, each replacing the one before. */
+  function drafts(source: TDmSource, product: ProductInput = CHURN): string[] {
+    const out: string[] = [];
+    for (let variant = 0; variant < 5; variant++) {
+      out.push(composeDm({ product, source, patterns: null, variant, previous: out.at(-1) ?? null }));
+    }
+    return out;
+  }
+
+  it('shortens the product only at a clean boundary: "which tracks why SaaS customers cancel", never "... and predicts."', () => {
+    for (const message of drafts(ASKED)) {
+      expect(message).not.toMatch(/\band predicts\./);
+      expect(message).toContain('ChurnPilot, which tracks why SaaS customers cancel');
+      expect(message).toContain('"How do you figure out why customers cancel?"');
+      expect(readabilityIssues(message, { writingStyle: CHURN.writing_style, product: CHURN })).toEqual([]);
+      expect(checkDm(message, ASKED, CHURN).ok).toBe(true);
+    }
+    // With room for it, the whole clause and its coordination stay.
+    for (const message of drafts(ASKED, FORMAL)) {
+      expect(message).toContain('and predicts which accounts are about to churn');
+    }
+  });
+
+  it('greets as the style asks: "Hi"/"Hey" when friendly and short, "Hello" when formal, never "Dear" unless the style says formal', () => {
+    for (const source of [ASKED, TRIED, CAROL]) {
+      const name = source.source_type === 'profile' ? source.reddit_username : source.author;
+      for (const message of drafts(source)) expect(message).toMatch(new RegExp(`^(Hi|Hey) ${name}[,!]`));
+      for (const message of drafts(source, FORMAL))
+        expect(message).toMatch(new RegExp(`^(Hello|Dear) ${name},`));
+      const professional = { ...CHURN, writing_style: 'Professional, clear and to the point.' };
+      for (const message of drafts(source, professional))
+        expect(message).toMatch(new RegExp(`^Hello ${name},`));
+    }
+    // Regenerating still gives a different draft each time.
+    const all = drafts(ASKED);
+    all.slice(1).forEach((m, i) => expect(m).not.toBe(all[i]));
+  });
+
+  it('names a comment by a clean noun phrase of it ("exit surveys"), not "about tried exit surveys"', () => {
+    for (const message of drafts(TRIED)) {
+      expect(message).toContain('exit surveys');
+      expect(message).not.toMatch(/\b(about|regarding|mentioned|mentioning) "?tried\b/i);
+      expect(
+        readabilityIssues(message, { writingStyle: CHURN.writing_style, product: CHURN, source: TRIED }),
+      ).toEqual([]);
+      expect(checkDm(message, TRIED, CHURN).ok).toBe(true);
+    }
+  });
+
+  it('claims nothing the product information does not say: no founder, years or customer counts', () => {
+    for (const product of [CHURN, FORMAL, { ...CHURN, writing_style: 'Very formal.' }]) {
+      for (const source of [ASKED, TRIED, CAROL]) {
+        for (const message of drafts(source, product)) {
+          expect(message).not.toMatch(/founder|founded|years? of experience|\d+ (customers|users|teams)/i);
+          expect(readabilityIssues(message, { product })).toEqual([]);
+        }
+      }
+    }
+    // Said in the description, it may be said in the DM.
+    const founder = {
+      ...FORMAL,
+      product_description: `${FORMAL.product_description} I am the founder and I answer every message myself.`,
+    };
+    for (const message of drafts(ASKED, founder))
+      expect(readabilityIssues(message, { product: founder })).toEqual([]);
   });
 });

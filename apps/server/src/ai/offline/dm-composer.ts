@@ -1,9 +1,10 @@
 import { DM_MAX_LENGTH, type TDmSource } from '@threadreach/contract';
 import type { ProductInput, WriteDmInput } from '../ai.provider';
-import { softenSpam } from '../dm-checks';
+import { checkDm, readabilityIssues, referencesSource, softenSpam } from '../dm-checks';
 import { recipientOf } from '../dm-draft';
 import { applyPatterns, targetsFromWritingStyle, type WritingTargets } from '../patterns/apply-patterns';
 import { formalityScore, splitSentences } from '../patterns/text-metrics';
+import { clauseCut, cleanShortenings } from './clauses';
 import { GENERIC_NOUNS, retag } from './keywords';
 import { nounPhrases, type Token, tokenize } from './nlp';
 
@@ -11,6 +12,11 @@ import { nounPhrases, type Token, tokenize } from './nlp';
  * The offline DM writer: a short, personal message built from what the person wrote, the product,
  * the call to action and the writing targets (the customer's style, moved by learned patterns).
  * Deterministic: every choice is drawn from a generator seeded by the input and the variant.
+ *
+ * It reads like a person wrote it: the product is shortened only at clause boundaries (clauses.ts),
+ * comments and profiles are named by a clean noun phrase of theirs, the greeting and the register
+ * follow the writing style and the learned patterns, and it claims nothing the product information
+ * does not say (no "I am the founder of ..." unless the description says so).
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -74,46 +80,44 @@ function finish(sentence: string, mark = '.'): string {
   return `${s}${mark}`;
 }
 
-/** Cuts at the last clause boundary (or word) that keeps it within `max` characters. */
-function cutToLength(text: string, max: number): string {
+/**
+ * The last resort for the 400-character limit: whole sentences first, then a clean shortening, then
+ * words. Never reached with a call to action within its 200 characters.
+ */
+function hardCut(text: string, max: number): string {
   if (text.length <= max) return text;
-  const head = text.slice(0, max + 1);
-  const boundaries = [
-    ', ',
-    ' that ',
-    ' which ',
-    ' and ',
-    ' so ',
-    ' with ',
-    ' to ',
-    ' in ',
-    ' for ',
-    ' from ',
-  ];
-  let best = -1;
-  for (const b of boundaries) {
-    const i = head.lastIndexOf(b);
-    if (i > best && i >= 20) best = i;
+  const sentences = splitSentences(text);
+  let kept = '';
+  for (const s of sentences) {
+    if (`${kept} ${s}`.trim().length > max) break;
+    kept = `${kept} ${s}`.trim();
   }
-  const cut = best > 0 ? text.slice(0, best) : head.slice(0, head.lastIndexOf(' '));
-  // Never end on a word that needs what was cut: "without a".
-  return cut
-    .replace(/(\s+(a|an|the|and|or|to|for|with|without|of|in|on|at|your|my|that|which))+$/i, '')
-    .replace(/[\s,;:-]+$/, '');
+  if (kept) return kept;
+  return clauseCut(text, max) ?? text.slice(0, text.lastIndexOf(' ', max)).replace(/[\s,;:-]+$/, '');
 }
 
 // ---------------------------------------------------------------------------------------------
 // What the person wrote
 
 interface Reference {
-  /** A short phrase from their text: "a CRM for a two-person SaaS". */
-  phrase: string;
+  /**
+   * A short phrase from their text, a noun phrase with its article ("a CRM for a two-person SaaS",
+   * "exit surveys") or what they asked for ("a way to track MRR"); null when none was found.
+   */
+  phrase: string | null;
   /** They asked for something (a tool, a recommendation): "looking for ...". */
   asking: boolean;
-  /** The post title, or for a comment or bio the focus sentence, when short enough to quote. */
+  /**
+   * Their own words to quote: a post's title, or for a comment or profile the noun phrase as they
+   * wrote it ("exit surveys" in `you mentioned "exit surveys"`).
+   */
   quote: string | null;
+  /** For a comment or profile, a short sentence of theirs, quoted when no good phrase was found. */
+  sentence: string | null;
   /** No good phrase was found: quoting them reads better. */
   weak: boolean;
+  /** The phrase in about 32 characters for very brief messages, still naming something of theirs. */
+  brief: string | null;
 }
 
 const ASKING =
@@ -125,15 +129,28 @@ const NOT_A_TASK =
   /^(does|do|did|is|are|was|were|has|have|had|will|would|can|could|works?|actually|really|just)$/i;
 const EXTENDERS = new Set(['for', 'with', 'without', 'on', 'in', 'to', 'of']);
 const DETS = new Set(['a', 'an', 'the', 'my', 'our']);
+const ARTICLES = new Set(['a', 'an', 'the']);
+const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it']);
 
-/** A sentence-initial capital is not a name: "Sleep regression" -> "sleep regression", "Mint" stays. */
-function spanText(tokens: Token[]): string {
-  const ordinary = (t: Token) =>
-    t.pos === 'DET' || (/^[A-Z][a-z]+$/.test(t.text) && (t.pos !== 'PROPN' || tokens.length > 1));
-  return tokens
-    .map((t, i) => (i === 0 && ordinary(t) ? t.text.toLowerCase() : t.text))
+const startsSentence = (tokens: Token[], i: number) =>
+  i === 0 || tokens[i - 1]!.sentence !== tokens[i]!.sentence;
+
+/**
+ * A phrase as it reads in a message to them: "my" becomes "your", and a capital that only opens their
+ * sentence is dropped ("Sleep regression" -> "sleep regression"; "Google Docs" and "Mint" stay).
+ */
+function spanText(tokens: Token[], first: number, span: Token[]): string {
+  const lead = span[0]!;
+  const ordinary =
+    lead.pos === 'DET' ||
+    (/^[A-Z][a-z]+$/.test(lead.text) &&
+      startsSentence(tokens, first) &&
+      (lead.pos !== 'PROPN' || (span.length > 1 && span[1]!.pos !== 'PROPN')));
+  return span
+    .map((t, i) => (i === 0 && ordinary ? t.text.toLowerCase() : t.text))
     .join(' ')
     .replace(/ ([,.!?])/g, '$1')
+    .replace(/ - /g, '-')
     .replace(/\bmy\b/gi, 'your')
     .replace(/\bour\b/gi, 'your');
 }
@@ -159,15 +176,38 @@ interface Span {
 }
 
 /**
+ * A verb the tagger read as an adjective opens the span: "We tried exit surveys" -> "exit surveys",
+ * "Tried exit surveys, nobody ..." too; "Failed payments doubled" keeps "failed".
+ */
+function withoutLeadingVerb(tokens: Token[], span: Span): Span {
+  let { start } = span;
+  while (start < span.end - 1) {
+    const t = tokens[start]!;
+    if (t.tag !== 'VERB' || t.lower.endsWith('ing')) break;
+    const prev = tokens[start - 1];
+    const after = tokens[span.end];
+    const afterSubject = !!prev && SUBJECT_PRONOUNS.has(prev.lower);
+    const openingVerb = startsSentence(tokens, start) && !(after && after.pos === 'VERB');
+    if (!afterSubject && !openingVerb) break;
+    start++;
+  }
+  return { start, end: span.end, words: span.words.slice(start - span.start) };
+}
+
+interface KeyPhrase {
+  /** As it reads in the message: "your failed payments". */
+  phrase: string;
+  /** As they wrote it, to quote: "failed payments", "a huge monthly fee" (never with "my" or "our"). */
+  words: string;
+  score: number;
+}
+
+/**
  * The noun phrase that best says what the text is about ("a running plan for a half marathon"), with
  * its article and at most one "for ..." tail, and how good it is: specific words and the person's
  * matched keywords count, vague words and imperatives ("Talk to ...") do not.
  */
-function keyPhrase(
-  text: string,
-  keywords: string[],
-  productWords: Set<string>,
-): { phrase: string; score: number } | null {
+function keyPhrase(text: string, keywords: string[], productWords: Set<string>): KeyPhrase | null {
   const tokens = retag(tokenize(text));
   const phrases = nounPhrases(tokens, 3);
   if (phrases.length === 0) return null;
@@ -197,7 +237,8 @@ function keyPhrase(
   }
   let best: Span | null = null;
   let bestScore = -Infinity;
-  for (const span of spans) {
+  for (const raw of spans) {
+    const span = withoutLeadingVerb(tokens, raw);
     const specific = span.words.filter((t) => !GENERIC_NOUNS.has(t.lemma) && !VAGUE.has(t.lemma)).length;
     const first = tokens[span.start]!;
     const prev = tokens[span.start - 1];
@@ -224,8 +265,25 @@ function keyPhrase(
   }
   if (!best) return null;
   let start = best.start;
-  if (start > 0 && DETS.has(tokens[start - 1]!.lower)) start--;
-  return { phrase: cutToLength(spanText(tokens.slice(start, best.end)), 70), score: bestScore };
+  if (
+    start > 0 &&
+    DETS.has(tokens[start - 1]!.lower) &&
+    tokens[start - 1]!.sentence === tokens[start]!.sentence
+  )
+    start--;
+  const phrase = spanText(tokens, start, tokens.slice(start, best.end));
+  // Quoted with its article ("a small B2B startup"), never with "my" or "our".
+  const quoteStart = start < best.start && ARTICLES.has(tokens[start]!.lower) ? start : best.start;
+  const firstWord = tokens[quoteStart]!;
+  const lastWord = tokens[best.end - 1]!;
+  let words = text.slice(firstWord.offset, lastWord.offset + lastWord.text.length);
+  if (
+    startsSentence(tokens, quoteStart) &&
+    /^[A-Z][a-z]+$/.test(firstWord.text) &&
+    (firstWord.pos !== 'PROPN' || tokens[quoteStart + 1]?.pos !== 'PROPN')
+  )
+    words = words.charAt(0).toLowerCase() + words.slice(1);
+  return { phrase: clauseCut(phrase, 70) ?? phrase, words, score: bestScore };
 }
 
 function referenceOf(source: TDmSource, product: ProductInput): Reference {
@@ -254,33 +312,66 @@ function referenceOf(source: TDmSource, product: ProductInput): Reference {
   const asking = ASKING.test(focus);
   const task = asking ? TASK.exec(focus) : null;
   const quotable = (s: string) => s.length <= 80 && !s.includes('"');
-  const quote = title
-    ? quotable(title)
-      ? title
-      : null
-    : quotable(focus)
-      ? focus.replace(/[.!]+$/, '')
-      : null;
+  // A comment or bio: its focus sentence, or a clean first part of it, to quote when nothing better.
+  const firstWords = (s: string) => `${s.slice(0, s.lastIndexOf(' ', 70)).replace(/[\s,;:-]+$/, '')}…`;
+  const cleanFocus = focus.replace(/[.!]+$/, '');
+  const sentence = title
+    ? null
+    : quotable(cleanFocus)
+      ? cleanFocus
+      : (clauseCut(cleanFocus.replace(/"/g, ''), 80) ?? firstWords(cleanFocus.replace(/"/g, '')));
+  // A long title is quoted up to a clean boundary.
+  const shortTitle = title && !title.includes('"') ? clauseCut(title, 80) : null;
+  const titleQuote = title && quotable(title) ? title : shortTitle;
   // "a tool that can track X" -> "a way to track X"; not "a tool that does this".
   const taskText = task?.[1]?.trim() ?? '';
   const taskWords = taskText.split(/\s+/);
-  if (taskWords.length >= 2 && !NOT_A_TASK.test(taskWords[0]!)) {
+  const cleanTask = taskWords.length >= 2 ? clauseCut(taskText.replace(/\bmy\b/gi, 'your'), 60) : null;
+  if (cleanTask && cleanTask.split(/\s+/).length >= 2 && !NOT_A_TASK.test(taskWords[0]!)) {
+    const phrase = `a way to ${cleanTask}`;
     return {
-      phrase: `a way to ${cutToLength(taskText.replace(/\bmy\b/gi, 'your'), 60)}`,
+      phrase,
       asking,
-      quote,
+      quote: titleQuote,
+      sentence,
       weak: false,
+      brief: briefOf(phrase, source, product),
     };
   }
   const found =
     keyPhrase(focus, source.matched_keywords, productWords) ??
     keyPhrase(main, source.matched_keywords, productWords);
-  if (found) return { phrase: found.phrase, asking, quote, weak: found.score < 1 };
-  return { phrase: cutToLength(focus.split(/\s+/).slice(0, 8).join(' '), 60), asking, quote, weak: true };
+  if (!found) return { phrase: null, asking, quote: titleQuote, sentence, weak: true, brief: null };
+  const weak = found.score < 1;
+  // Their words, quoted, for a comment or profile: only a phrase that says something by itself.
+  const mention =
+    !title && !weak && !/\b(i|me|my|our|we|us)\b/i.test(found.words) && found.words.length <= 50
+      ? found.words
+      : null;
+  return {
+    phrase: found.phrase,
+    asking,
+    quote: title ? titleQuote : mention,
+    sentence,
+    weak,
+    brief: briefOf(found.phrase, source, product),
+  };
+}
+
+/**
+ * A reference phrase shortened cleanly for a very brief message, keeping something that shows their
+ * text was read ("a way to track MRR and churn", not "a way to track MRR" when the product says MRR).
+ */
+function briefOf(phrase: string, source: TDmSource, product: ProductInput): string {
+  const shortenings = cleanShortenings(phrase);
+  const named = (max: number) =>
+    shortenings.find((s) => s.length <= max && referencesSource(`about ${s}`, source, product));
+  return named(32) ?? named(48) ?? phrase;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Templates. {ref}: the reference phrase, {sub}: subreddit, {quote}: the post title.
+// Templates. {ref}: the reference phrase, {sub}: subreddit, {quote}: the post title or, for a comment
+// or profile, their noun phrase as written ({sentence}: a short sentence of theirs).
 
 type Bank = Record<Register, readonly string[]>;
 
@@ -315,10 +406,18 @@ const COMMENT: Bank = {
   neutral: ['I saw your comment in r/{sub} about {ref}', 'I read your comment about {ref} in r/{sub}'],
   formal: ['I noticed your comment in r/{sub} regarding {ref}', 'I read your comment in r/{sub} about {ref}'],
 };
-const COMMENT_QUOTE: Bank = {
-  casual: ['saw your comment in r/{sub}: "{quote}"', 'your r/{sub} comment "{quote}" stood out'],
-  neutral: ['I read your comment in r/{sub}: "{quote}"', 'I saw your r/{sub} comment "{quote}"'],
-  formal: ['I read your comment in r/{sub}: "{quote}"', 'I noticed your comment in r/{sub}: "{quote}"'],
+const COMMENT_MENTION: Bank = {
+  casual: ['saw you mentioned "{quote}" in r/{sub}', 'your r/{sub} comment about "{quote}" stood out'],
+  neutral: ['I saw you mentioned "{quote}" in r/{sub}', 'I read your r/{sub} comment about "{quote}"'],
+  formal: [
+    'I noticed that you mentioned "{quote}" in r/{sub}',
+    'I read your comment in r/{sub} mentioning "{quote}"',
+  ],
+};
+const COMMENT_SENTENCE: Bank = {
+  casual: ['saw your comment in r/{sub}: "{sentence}"', 'your r/{sub} comment "{sentence}" stood out'],
+  neutral: ['I read your comment in r/{sub}: "{sentence}"', 'I saw your r/{sub} comment "{sentence}"'],
+  formal: ['I read your comment in r/{sub}: "{sentence}"', 'I noticed your comment in r/{sub}: "{sentence}"'],
 };
 const PROFILE: Bank = {
   casual: ['noticed you have been talking about {ref}', 'saw you mentioned {ref}'],
@@ -328,10 +427,15 @@ const PROFILE: Bank = {
     'I read your comments about {ref}',
   ],
 };
-const PROFILE_QUOTE: Bank = {
-  casual: ['saw you wrote "{quote}"', 'noticed you wrote "{quote}"'],
-  neutral: ['I saw you wrote "{quote}"', 'I noticed you wrote "{quote}"'],
-  formal: ['I noticed you wrote "{quote}"', 'I read your comment "{quote}"'],
+const PROFILE_MENTION: Bank = {
+  casual: ['saw you mentioned "{quote}"', 'noticed you brought up "{quote}"'],
+  neutral: ['I saw you mentioned "{quote}"', 'I noticed you mentioned "{quote}"'],
+  formal: ['I noticed that you mentioned "{quote}"', 'I read your comment mentioning "{quote}"'],
+};
+const PROFILE_SENTENCE: Bank = {
+  casual: ['saw you wrote "{sentence}"', 'noticed you wrote "{sentence}"'],
+  neutral: ['I saw you wrote "{sentence}"', 'I noticed you wrote "{sentence}"'],
+  formal: ['I noticed you wrote "{sentence}"', 'I read your comment "{sentence}"'],
 };
 const QUESTION: Bank = {
   casual: [
@@ -341,21 +445,30 @@ const QUESTION: Bank = {
   neutral: ['did you find a good answer on {ref}? I saw your post in r/{sub}'],
   formal: ['have you found a solution regarding {ref}? I read your post in r/{sub}'],
 };
-const GREETING: Record<Register, readonly string[]> = {
-  casual: ['Hey {name},', 'Hey {name}!', 'Hey {name},'],
-  neutral: ['Hi {name},', 'Hey {name},'],
-  formal: ['Hello {name},', 'Dear {name},'],
+/** Greeting words in the order each register prefers them. */
+const GREETING_ORDER: Record<Register, readonly string[]> = {
+  casual: ['Hey', 'Hi', 'Hello'],
+  neutral: ['Hi', 'Hey', 'Hello'],
+  formal: ['Hello', 'Dear', 'Hi'],
 };
+/**
+ * How the customer relates to the product, in words that claim nothing the product information does
+ * not say: "I built", "I work on", "we make"; "I am the founder of" only when the description says so.
+ */
 const MAKER: Record<Register, readonly string[]> = {
   casual: ['I built', 'I made', 'honestly, I built'],
-  neutral: ['I built', 'I work on'],
-  formal: ['I work on', 'I am the founder of'],
+  neutral: ['I built', 'I work on', 'we make'],
+  formal: ['I work on', 'I would like to mention'],
 };
-/** The product in a few words, for very brief messages. */
+const FOUNDER_MAKER = 'I am the founder of';
+/**
+ * The product in a few words, for very brief messages. {product} opens the sentence and may carry
+ * what it is ("PennyPlan, a budgeting app, might help."); {name} is its name alone.
+ */
 const BRIEF_PITCH: Record<Register, readonly string[]> = {
-  casual: ['{product} might be handy.', 'Built {product} for this, honestly.'],
-  neutral: ['{product} might help.', 'I built {product} for this.'],
-  formal: ['{product} may be of help.', 'I work on {product}, which may help.'],
+  casual: ['{product} might be handy.', 'Built {name} for this, honestly.'],
+  neutral: ['{product} might help.', 'I built {name} for this.'],
+  formal: ['{product} may be of help.', 'I work on {name}, which may help.'],
 };
 /** A sentence between the product and the call to action, for longer messages. */
 const BRIDGE: Record<Register, readonly string[]> = {
@@ -396,31 +509,53 @@ function productParts(description: string): { name: string | null; what: string;
   return { name: null, what: first.replace(/[.!]$/, ''), verb: null };
 }
 
+/** The description shortened cleanly to `budget` characters, or its shortest clean form when none fits. */
+function fit(text: string, budget: number): string {
+  return clauseCut(text, budget) ?? cleanShortenings(text).at(-1) ?? text;
+}
+
 /** One sentence saying what the product is, in at most `budget` characters for the description part. */
 function pitchOf(product: ProductInput, register: Register, maker: string, budget: number): string {
   const { name, what, verb } = productParts(product.product_description);
-  const short = cutToLength(softenSpam(what), budget);
-  if (name && verb) return `${maker} ${name}, which ${verb} ${short}`;
-  if (name) return `${maker} ${name}, ${lowerFirst(short)}`;
+  if (name && verb) {
+    // "tracks why SaaS customers cancel [and predicts ...]": the verb and its object are cut as one.
+    const clause = clauseCut(softenSpam(`${verb} ${what}`), budget + verb.length + 1);
+    return clause ? `${maker} ${name}, which ${clause}` : `${maker} ${name}`;
+  }
+  if (name) {
+    const short = clauseCut(softenSpam(what), budget);
+    return short ? `${maker} ${name}, ${lowerFirst(short)}` : `${maker} ${name}`;
+  }
+  const short = fit(softenSpam(what), budget);
   if (/^(a|an)\b/i.test(what)) return `${maker} ${lowerFirst(short)}`;
   if (/^(we|i|our|my)\b/i.test(what)) return short;
   return `${register === 'casual' ? "Here's" : 'Here is'} what I built: ${lowerFirst(short)}`;
 }
 
-/** The product as a noun for the very brief form: "ChurnPilot (a churn analytics tool ...)". */
-function productNoun(product: ProductInput, budget: number): string {
+/**
+ * The product as a noun for the very brief form, whole ("ChurnPilot, a churn analytics tool") and
+ * by name alone.
+ */
+function productNoun(product: ProductInput, budget: number): { full: string; name: string } {
   const { name, what, verb } = productParts(product.product_description);
-  if (name && budget < 25) return name;
-  const short = cutToLength(softenSpam(what), budget);
-  if (name && !verb) return `${name}, ${lowerFirst(short)}`;
-  if (name) return `${name}, which ${verb} ${short}`;
-  return lowerFirst(short);
+  if (name && budget < 25) return { full: name, name };
+  if (name) {
+    const clause = verb
+      ? clauseCut(softenSpam(`${verb} ${what}`), budget + verb.length + 1)
+      : clauseCut(softenSpam(what), budget);
+    if (!clause) return { full: name, name };
+    return { full: verb ? `${name}, which ${clause}` : `${name}, ${lowerFirst(clause)}`, name };
+  }
+  const short = lowerFirst(fit(softenSpam(what), budget));
+  return { full: short, name: short };
 }
 
-/** The second sentence of the description, if there is one: the detail. */
+/** The second sentence of the description, if there is one and it shortens cleanly: the detail. */
 function detailOf(product: ProductInput, budget: number): string | null {
   const second = splitSentences(product.product_description)[1];
-  return second ? cutToLength(softenSpam(second), budget) : null;
+  if (!second) return null;
+  const cut = clauseCut(softenSpam(second), budget);
+  return cut && cut.split(/\s+/).length >= 3 ? cut : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -451,9 +586,30 @@ interface Context {
   targets: WritingTargets;
   ref: Reference;
   base: number;
+  /** Learned transitions that read as transitions ("by the way"), not a piece of an old message. */
+  transitions: string[];
+  /** The description says the customer founded it: "I am the founder of" is no invention then. */
+  founder: boolean;
 }
 
-const REGISTERS: Register[] = ['casual', 'neutral', 'formal'];
+/**
+ * The registers a DM may be written in: the targets' formality decides, so a friendly style never
+ * reads like a letter ("Dear ..., I am ...") and a formal one never like a chat.
+ */
+function registersFor(formality: number): Register[] {
+  if (formality >= 0.65) return ['formal', 'neutral'];
+  if (formality >= 0.4) return ['neutral', 'casual'];
+  return ['casual', 'neutral'];
+}
+
+type QuoteKind = 'title' | 'mention' | 'sentence';
+
+/** What a quoted opening quotes: a post's title, their noun phrase, or (no good phrase) a sentence. */
+function quoteKindOf(source: TDmSource, ref: Reference): QuoteKind | null {
+  if (source.source_type === 'post') return ref.quote ? 'title' : null;
+  if (ref.quote && !ref.weak) return 'mention';
+  return ref.sentence ? 'sentence' : null;
+}
 
 /** One wording of the DM: `offset` picks the templates, `register` the word choice, `quote` the opening. */
 function compose(ctx: Context, register: Register, offset: number, quote: boolean): string {
@@ -467,10 +623,12 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
   const veryBrief = targets.brevity === 'very_brief';
 
   // Opening: a greeting and what they wrote, as a phrase or quoted.
+  const phrase = ref.phrase ?? '';
   const vars = {
-    ref: veryBrief ? cutToLength(ref.phrase, 32) : ref.phrase,
+    ref: veryBrief ? (ref.brief ?? phrase) : phrase,
     sub: source.source_type === 'profile' ? '' : source.subreddit,
-    quote: ref.quote ?? ref.phrase,
+    quote: ref.quote ?? '',
+    sentence: ref.sentence ?? '',
     name: recipientOf(source),
   };
   const plainBank =
@@ -483,21 +641,35 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
           : ref.asking
             ? POST_ASKING
             : POST_ABOUT;
+  const kind = quoteKindOf(source, ref);
   const quoteBank =
-    source.source_type === 'post'
+    kind === 'title'
       ? POST_QUOTE
-      : source.source_type === 'comment'
-        ? COMMENT_QUOTE
-        : PROFILE_QUOTE;
+      : kind === 'mention'
+        ? source.source_type === 'comment'
+          ? COMMENT_MENTION
+          : PROFILE_MENTION
+        : source.source_type === 'comment'
+          ? COMMENT_SENTENCE
+          : PROFILE_SENTENCE;
   // Very brief messages leave out where they wrote it.
   const where = (t: string) =>
     veryBrief ? t.replace(/ in r\/\w+/, '').replace(/r\/\w+ (post|comment|question)/, '$1') : t;
-  const plainText = where(fill(rotate(plainBank[register]), vars));
-  const quoteText = ref.quote ? where(fill(rotate(quoteBank[register]), vars)) : null;
-  let greeting = targets.greet ? fill(rotate(GREETING[register]), vars) : '';
-  if (greeting.endsWith('!') && !excited) greeting = greeting.replace(/!$/, ',');
+  const plainText = ref.phrase ? where(fill(rotate(plainBank[register]), vars)) : null;
+  const quoteText = kind ? where(fill(rotate(quoteBank[register]), vars)) : null;
+  // The greeting word fits the style and the patterns ("Hi", "Hey"; "Hello" when formal), and the
+  // register among those: "Hey" casual, "Hi" neutral, "Hello" (or "Dear", when allowed) formal.
+  // (Targets that went through an LLM prompt and back may lack them.)
+  const allowed = targets.greetings?.length ? targets.greetings : ['Hi'];
+  const fitting = GREETING_ORDER[register].filter((g) => allowed.includes(g));
+  const word = fitting.length ? (register === 'formal' ? rotate(fitting) : fitting[0]!) : allowed[0]!;
+  const greeting = !targets.greet
+    ? ''
+    : excited && word === 'Hey' && random() < 0.5
+      ? `Hey ${vars.name}!`
+      : `${word} ${vars.name},`;
   const opening = (withGreeting: boolean, quoted: boolean) => {
-    const body = finish(quoted && quoteText ? quoteText : plainText);
+    const body = finish((quoted && quoteText) || plainText || quoteText || '');
     if (!withGreeting || !greeting) return upperFirst(body);
     return greeting.endsWith('!') ? `${greeting} ${upperFirst(body)}` : `${greeting} ${lowerFirst(body)}`;
   };
@@ -508,20 +680,33 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
   const lead = IMPERATIVE.test(rawCta) && !veryBrief ? leadIn : '';
   const cta = finish(lead ? `${lead}${lowerFirst(rawCta)}` : upperFirst(rawCta), excited ? '!' : '.');
 
-  const transition = targets.transitions.length && random() < 0.75 ? rotate(targets.transitions) : null;
+  const transition = ctx.transitions.length && random() < 0.75 ? rotate(ctx.transitions) : null;
   const withTransition = (s: string) => (transition ? `${upperFirst(transition)}, ${lowerFirst(s)}` : s);
   const closingLine = rotate(CLOSING[register]);
   const closing = calm ? closingLine.replace(/!$/, '.') : closingLine;
   const bridge = rotate(BRIDGE[register]);
-  const maker = rotate(MAKER[register]);
+  const maker = rotate(
+    ctx.founder && register === 'formal' ? [...MAKER[register], FOUNDER_MAKER] : MAKER[register],
+  );
   const briefPitch = rotate(BRIEF_PITCH[register]);
   // Very brief: the product in a few words, no detail.
   const short = veryBrief || targets.sentences <= 2;
 
   const build = (budget: number, withGreeting: boolean, quoted: boolean): Parts => {
     if (short) {
-      const named = fill(briefPitch, { product: productNoun(product, budget) });
-      return { opening: opening(withGreeting, quoted), pitch: named, detail: null, cta, closing: null };
+      const noun = productNoun(product, budget);
+      // "PennyPlan, a budgeting app, might help.": the description closes with a comma.
+      const named = fill(briefPitch, {
+        product: noun.full.includes(',') ? `${noun.full},` : noun.full,
+        name: noun.name,
+      });
+      return {
+        opening: opening(withGreeting, quoted),
+        pitch: upperFirst(named),
+        detail: null,
+        cta,
+        closing: null,
+      };
     }
     return {
       opening: opening(withGreeting, quoted),
@@ -541,7 +726,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
     budget -= 15;
     parts = build(budget, true, quoted);
   }
-  if (render(parts).length > limit && quoted && (veryBrief || !ref.weak))
+  if (render(parts).length > limit && quoted && plainText && (veryBrief || !ref.weak))
     parts = build(budget, true, (quoted = false));
   if (render(parts).length > limit && veryBrief) parts = build(budget, false, quoted);
 
@@ -554,6 +739,11 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
     parts = { ...parts, detail: parts.detail ? `${parts.detail} ${bridge}` : bridge };
   }
   if ((targets.signOff || count() < targets.sentences) && room(closing)) parts = { ...parts, closing };
+  else if (targets.signOff) {
+    // The patterns sign off: the shortest closing line that still fits.
+    const shortest = [...CLOSING[register]].sort((a, b) => a.length - b.length)[0]!;
+    if (room(shortest)) parts = { ...parts, closing: calm ? shortest.replace(/!$/, '.') : shortest };
+  }
 
   let text = render(parts);
   if (register === 'casual') text = contract(text);
@@ -561,7 +751,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
   if (text.length > DM_MAX_LENGTH) text = render({ ...parts, detail: null, closing: null });
   if (text.length > DM_MAX_LENGTH) text = render(build(35, false, false));
   if (text.length > DM_MAX_LENGTH) text = `${opening(false, false)} ${cta}`;
-  if (text.length > DM_MAX_LENGTH) text = cutToLength(text, DM_MAX_LENGTH);
+  if (text.length > DM_MAX_LENGTH) text = hardCut(text, DM_MAX_LENGTH);
   return text;
 }
 
@@ -580,34 +770,51 @@ function distance(text: string, targets: WritingTargets, weakPhrase: boolean): n
 
 const WORDINGS_PER_VARIANT = 3;
 
+/** Learned transitions that read as one: short, and not words of the product's own texts. */
+function usableTransitions(targets: WritingTargets, product: ProductInput): string[] {
+  const own = `${product.product_description} ${product.call_to_action}`.toLowerCase();
+  return targets.transitions.filter(
+    (t) => t.split(/\s+/).length <= 4 && !own.includes(t.toLowerCase()) && !/\b(is|are|was|i|we)\b/i.test(t),
+  );
+}
+
 /**
- * Writes the DM text: several wordings (templates x register) are composed and the one closest to
- * the writing targets (by default the product's style moved by the learned patterns) wins. Variant n
- * draws from its own templates, and never repeats `previous`.
+ * Writes the DM text: several wordings (templates x the registers the targets allow) are composed
+ * and, of those that meet every constraint and read cleanly (`readabilityIssues`), the one closest
+ * to the writing targets (by default the product's style moved by the learned patterns) wins.
+ * Variant n draws from its own templates, and never repeats `previous`.
  * Same input and variant, same text.
  */
 export function composeDm(input: WriteDmInput, targets: WritingTargets = targetsFor(input)): string {
+  const ref = referenceOf(input.source, input.product);
   const ctx: Context = {
     input,
     targets,
-    ref: referenceOf(input.source, input.product),
+    ref,
     base: hash32(JSON.stringify([input.source, input.product, input.patterns])),
+    transitions: usableTransitions(targets, input.product),
+    founder: /\bfound(er|ed)\b/i.test(input.product.product_description),
   };
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  const quoting = ctx.ref.quote ? [false, true] : [false];
+  const candidates: { text: string; distance: number }[] = [];
+  const quoting = !quoteKindOf(input.source, ref) ? [false] : ref.phrase ? [false, true] : [true];
   for (let k = 0; k < WORDINGS_PER_VARIANT; k++) {
-    for (const register of REGISTERS) {
+    for (const register of registersFor(targets.formality)) {
       for (const quote of quoting) {
         const text = compose(ctx, register, input.variant * WORDINGS_PER_VARIANT + k, quote);
-        if (text === input.previous) continue;
-        const d = distance(text, ctx.targets, ctx.ref.weak && !quote);
-        if (d < bestDistance) {
-          bestDistance = d;
-          best = text;
-        }
+        if (text === input.previous || candidates.some((c) => c.text === text)) continue;
+        candidates.push({ text, distance: distance(text, targets, ref.weak && !quote) });
       }
     }
   }
-  return best ?? compose(ctx, 'neutral', (input.variant + 1) * WORDINGS_PER_VARIANT, false);
+  // Closest first (a stable sort: ties keep their order); the first that meets everything wins.
+  candidates.sort((a, b) => a.distance - b.distance);
+  const meets = (text: string) => checkDm(text, input.source, input.product).ok;
+  const reads = (text: string) =>
+    readabilityIssues(text, { greetings: targets.greetings, product: input.product, source: input.source })
+      .length === 0;
+  const best =
+    candidates.find((c) => meets(c.text) && reads(c.text)) ??
+    candidates.find((c) => meets(c.text)) ??
+    candidates[0];
+  return best?.text ?? compose(ctx, 'neutral', (input.variant + 1) * WORDINGS_PER_VARIANT, false);
 }

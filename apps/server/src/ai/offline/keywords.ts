@@ -177,6 +177,8 @@ const VERB_LIKE = new Set(
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'your', 'my', 'our', 'their', 'his', 'her', 'its']);
 
 const NOUNISH = new Set(['NOUN', 'PROPN']);
+/** Pronouns that are the subject of the verb after them. */
+const SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', 'who']);
 
 /**
  * Fixes the tags that matter for phrases: participles before a noun are adjectives ("failed payments",
@@ -195,7 +197,10 @@ export function retag(tokens: Token[]): Token[] {
       return { ...t, pos: 'VERB' };
     }
     if (t.pos === 'VERB' && beforeNoun && !verbLike) {
-      if (t.lower.endsWith('ed')) return { ...t, pos: 'ADJ', lemma: t.lower };
+      // "failed payments", but "we tried exit surveys": after a subject it stays a verb.
+      if (t.lower.endsWith('ed') && !(prev && SUBJECTS.has(prev.lower))) {
+        return { ...t, pos: 'ADJ', lemma: t.lower };
+      }
       // A gerund names a thing: "budgeting app", "paying customers".
       if (t.lower.endsWith('ing') && !afterNoun) return { ...t, pos: 'NOUN', lemma: t.lower };
       if (nounLemmas.has(t.lemma)) return { ...t, pos: 'NOUN' };

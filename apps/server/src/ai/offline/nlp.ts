@@ -8,10 +8,14 @@ export interface Token {
   /** Lower-case base form: "payments" -> "payment". */
   lemma: string;
   pos: string;
+  /** The tagger's own part of speech, before any fix (`retag` changes `pos` only). */
+  tag: string;
   stop: boolean;
   /** word, number, punctuation, url, email, ... */
   kind: string;
   sentence: number;
+  /** Where the word starts in the text, in characters. */
+  offset: number;
 }
 
 /** A run of adjectives and nouns that ends in a noun: "churn analytics tool", "small SaaS teams". */
@@ -67,8 +71,12 @@ export function tokenize(text: string): Token[] {
   });
 
   const tokens: Token[] = [];
+  let cursor = 0;
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!;
+    const found = text.indexOf(value, cursor);
+    const offset = found >= 0 ? found : cursor;
+    cursor = offset + value.length;
     const prev = tokens.at(-1);
     const next = values[i + 1];
     // "two-person", "e-commerce", "follow-up": one word, tagged as its last part.
@@ -80,8 +88,11 @@ export function tokenize(text: string): Token[] {
         lower: merged.toLowerCase(),
         lemma: `${prev.lower}-${lemmas[i + 1]!.toLowerCase()}`,
         pos: pos[i + 1] === 'VERB' ? 'ADJ' : pos[i + 1]!,
+        tag: pos[i + 1] === 'VERB' ? 'ADJ' : pos[i + 1]!,
         stop: false,
       };
+      const end = text.indexOf(next, cursor);
+      if (end >= 0) cursor = end + next.length;
       i++;
       continue;
     }
@@ -93,9 +104,11 @@ export function tokenize(text: string): Token[] {
       lower,
       lemma,
       pos: pos[i]!,
+      tag: pos[i]!,
       stop: stops[i]!,
       kind: kinds[i]!,
       sentence: sentenceOf[i] ?? 0,
+      offset,
     });
   }
   return tokens;

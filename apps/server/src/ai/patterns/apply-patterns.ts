@@ -13,6 +13,11 @@ export interface WritingTargets {
   brevity: TBrevityLevel;
   /** Opens with a greeting ("Hey Sam, ..."). */
   greet: boolean;
+  /**
+   * Greeting words that fit, most fitting first: "Hi"/"Hey" for a casual, friendly or short style,
+   * "Hello" for a formal or professional one, "Dear" only when the style says formal.
+   */
+  greetings: Greeting[];
   /** Opens with a question about what the person wrote rather than a statement. */
   openWithQuestion: boolean;
   /** Ends with a short closing line after the call to action. */
@@ -21,6 +26,27 @@ export interface WritingTargets {
 }
 
 const has = (text: string, re: RegExp) => re.test(text.toLowerCase());
+
+export type Greeting = 'Hey' | 'Hi' | 'Hello' | 'Dear';
+
+const SAYS_FORMAL = /\b(formal|very formal)\b/;
+const PROFESSIONAL = /\b(professional|polite|respectful|business|corporate)\b/;
+const CASUAL =
+  /\b(casual|relaxed|informal|chill|laid[- ]back|fun|down to earth|buddy|fellow|like a friend)\b/;
+const WARM =
+  /\b(friendly|warm|kind|short|brief|concise|cheerful|upbeat|gentle|encouraging|helpful|straightforward|empathetic|plain)\b/;
+
+/** The greeting words that fit a writing style, most fitting first ("Dear" only for a formal one). */
+export function greetingsForStyle(style: string): Greeting[] {
+  const formal = has(style, SAYS_FORMAL);
+  const professional = formal || has(style, PROFESSIONAL);
+  const casual = has(style, CASUAL);
+  const warm = has(style, WARM);
+  if (professional && (casual || warm)) return ['Hi', 'Hello'];
+  if (professional) return formal ? ['Hello', 'Dear'] : ['Hello'];
+  if (casual) return ['Hey', 'Hi'];
+  return ['Hi', 'Hey'];
+}
 
 /** Targets read from the customer's own description of their writing style (step 1). */
 export function targetsFromWritingStyle(style: string): WritingTargets {
@@ -56,6 +82,7 @@ export function targetsFromWritingStyle(style: string): WritingTargets {
     sentences,
     brevity,
     greet: true,
+    greetings: greetingsForStyle(style),
     openWithQuestion: false,
     signOff: brevity === 'detailed' || formality >= 0.7,
     transitions: [],
@@ -79,8 +106,19 @@ export function applyPatterns(base: WritingTargets, patterns: TLearningPatterns 
     from + (0.5 + 0.5 * confidence) * (to - from);
   const { structure, style, tone } = patterns;
   const length = Math.round(blend(base.length, structure.preferred_length, structure.confidence));
+  const formality = round2(blend(base.formality, tone.formality_score, tone.confidence));
+  // Learned formality moves the greeting too; "Dear" still only when the style allowed it.
+  const formalGreetings = base.greetings.filter((g) => g === 'Hello' || g === 'Dear');
+  const greetings: Greeting[] =
+    formality >= 0.65
+      ? formalGreetings.length
+        ? formalGreetings
+        : ['Hello']
+      : formality < 0.4
+        ? ['Hey', 'Hi']
+        : base.greetings;
   return {
-    formality: round2(blend(base.formality, tone.formality_score, tone.confidence)),
+    formality,
     enthusiasm: round2(blend(base.enthusiasm, ENTHUSIASM_OF_LEVEL[tone.enthusiasm_level], tone.confidence)),
     length: Math.min(400, length),
     sentences: Math.max(
@@ -89,6 +127,7 @@ export function applyPatterns(base: WritingTargets, patterns: TLearningPatterns 
     ),
     brevity: style.confidence >= 0.3 ? style.brevity_level : brevityOf(length),
     greet: frequency(patterns, 'opening', 'greeting') >= 0.5,
+    greetings,
     openWithQuestion: frequency(patterns, 'opening', 'question') >= 0.5,
     signOff: frequency(patterns, 'closing', 'sign_off') >= 0.5,
     transitions: style.transition_phrases,
@@ -109,7 +148,7 @@ export function describeTargets(t: WritingTargets): string[] {
     `Register: ${register} (formality ${t.formality} on a 0-1 scale).`,
     `Energy: ${energy}.`,
     t.greet
-      ? 'Open with a short greeting using their username.'
+      ? `Open with a short greeting using their username: ${t.greetings.map((g) => `"${g} <username>,"`).join(' or ')}.`
       : 'Do not open with a greeting; start with what they wrote.',
   ];
   if (t.openWithQuestion) lines.push('Open with a question about their situation.');
