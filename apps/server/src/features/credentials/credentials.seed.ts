@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { TCredentialType } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { findCredentialByClientId } from './credentials.repository';
-import { createCredential } from './credentials.service';
+import { createCredential, updateCredentialById } from './credentials.service';
+
+const secretRef = (id: string) => ({ table: 'reddit_credentials', rowId: id, column: 'client_secret' });
 
 const DEMO_CREDENTIALS = [
   {
@@ -37,15 +39,16 @@ export async function seedDemoCredentials(
       });
       row = (await findCredentialByClientId(ctx.db, demo.client_id))!;
     }
-    seeded.push({
-      clientId: row.clientId,
-      clientSecret: ctx.secrets.decrypt(row.clientSecret, {
-        table: 'reddit_credentials',
-        rowId: row.id,
-        column: 'client_secret',
-      }),
-      type: row.type,
-    });
+    let clientSecret: string;
+    try {
+      clientSecret = ctx.secrets.decrypt(row.clientSecret, secretRef(row.id));
+    } catch {
+      // The key it was sealed with is gone (DATA_DIR or SECRETS_KEYS changed): the simulator takes any
+      // secret, so the demo credential simply gets a new one.
+      clientSecret = randomBytes(24).toString('base64url');
+      await updateCredentialById(ctx, row.id, { client_secret: clientSecret });
+    }
+    seeded.push({ clientId: row.clientId, clientSecret, type: row.type });
   }
   return seeded;
 }
