@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TCredentialType } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { findCredentialByClientId } from './credentials.repository';
-import { createCredential, updateCredentialById } from './credentials.service';
-
-const secretRef = (id: string) => ({ table: 'reddit_credentials', rowId: id, column: 'client_secret' });
+import { createCredential, readClientSecret, updateCredentialById } from './credentials.service';
 
 const DEMO_CREDENTIALS = [
   {
@@ -41,7 +39,7 @@ export async function seedDemoCredentials(
     }
     let clientSecret: string;
     try {
-      clientSecret = ctx.secrets.decrypt(row.clientSecret, secretRef(row.id));
+      clientSecret = readClientSecret(ctx, row);
     } catch {
       // The key it was sealed with is gone (DATA_DIR or SECRETS_KEYS changed): the simulator takes any
       // secret, so the demo credential simply gets a new one.

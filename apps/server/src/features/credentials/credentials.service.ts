@@ -22,6 +22,7 @@ import {
   assignProxy,
   checkProxy,
   dispatcherFor,
+  findCredentialProxies,
   findCredentialProxy,
   recordProxyOutcome,
   releaseProxy,
@@ -45,6 +46,11 @@ import type { CredentialRow } from './credentials.table';
 const secretRef = (id: string) => ({ table: 'reddit_credentials', rowId: id, column: 'client_secret' });
 
 export const credentialNotFound = () => notFound('Credential not found');
+
+/** The credential's client secret in clear, for the Reddit client; throws SecretDecryptError. */
+export function readClientSecret(ctx: AppContext, row: CredentialRow): string {
+  return ctx.secrets.decrypt(row.clientSecret, secretRef(row.id));
+}
 const duplicateClientId = () =>
   new AppError(409, 'duplicate_client_id', 'A credential with this client ID already exists.');
 
@@ -241,7 +247,7 @@ export async function redditClientFor(
   const row = typeof credential === 'string' ? await requireCredential(ctx, credential) : credential;
   const endpoints = ctx.reddit.endpoints;
   if (!endpoints) throw new AppError(503, 'reddit_unavailable', 'Reddit is not configured on this server.');
-  const clientSecret = ctx.secrets.decrypt(row.clientSecret, secretRef(row.id));
+  const clientSecret = readClientSecret(ctx, row);
   return new RedditClient(
     {
       endpoints,
@@ -276,10 +282,18 @@ export async function pickCredential(ctx: AppContext, type: TCredentialType): Pr
 /** Health check of every credential's proxy (the scheduled job). */
 export async function checkAllProxies(ctx: AppContext): Promise<{ checked: number; failed: number }> {
   const rows = await listEnabledCredentials(ctx.db);
+  const proxied = new Set(
+    (
+      await findCredentialProxies(
+        ctx.db,
+        rows.map((r) => r.id),
+      )
+    ).map((p) => p.credentialId),
+  );
   let checked = 0;
   let failed = 0;
   for (const row of rows) {
-    if (!(await findCredentialProxy(ctx.db, row.id))) continue;
+    if (!proxied.has(row.id)) continue;
     checked++;
     try {
       if (!(await checkProxy(ctx, owner(row))).ok) failed++;

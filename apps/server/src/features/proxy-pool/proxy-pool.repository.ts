@@ -1,4 +1,4 @@
-import { count, desc, eq, gt, max, sql } from 'drizzle-orm';
+import { count, desc, eq, gt, inArray, max, sql } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { credentialProxies, proxyReplacements, type CredentialProxyRow } from './proxy-pool.table';
@@ -13,10 +13,7 @@ export async function findProxy(db: DbOrTx, credentialId: string): Promise<Crede
 
 export async function findProxies(db: DbOrTx, credentialIds: string[]): Promise<CredentialProxyRow[]> {
   if (credentialIds.length === 0) return [];
-  return db
-    .select()
-    .from(credentialProxies)
-    .where(sql`${credentialProxies.credentialId} in ${credentialIds}`);
+  return db.select().from(credentialProxies).where(inArray(credentialProxies.credentialId, credentialIds));
 }
 
 export async function listAllProxies(db: DbOrTx): Promise<CredentialProxyRow[]> {
