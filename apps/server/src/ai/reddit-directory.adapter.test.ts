@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { type RedditTestRig, startRedditRig } from '../integrations/reddit/reddit-test-support';
-import { openTestDatabase } from '../test/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useRedditRig } from '../integrations/reddit/use-reddit-rig';
 import { PRODUCT } from './ai-test.fixtures';
 import { createOfflineProvider } from './offline/offline.provider';
 import { createRedditSubredditDirectory } from './reddit-directory.adapter';
 import type { SubredditDirectory } from './subreddit-directory';
 
 /** The offline engine on the server's Reddit client against the simulator's corpus. */
-let database: Database;
-let rig: RedditTestRig;
+const env = useRedditRig();
 let directory: SubredditDirectory;
 let clientId: string;
 
-beforeAll(async () => {
-  database = await openTestDatabase();
-  rig = await startRedditRig(database.db);
+beforeAll(() => {
   clientId = `ai-directory-${Date.now()}`;
-  directory = createRedditSubredditDirectory(rig.client({ clientId }).app);
-});
-
-afterAll(async () => {
-  await rig.sim.close();
-  await database.close();
+  directory = createRedditSubredditDirectory(env.rig.client({ clientId }).app);
 });
 
 describe('subreddit directory over the Reddit client', () => {
@@ -49,6 +39,6 @@ describe('subreddit directory over the Reddit client', () => {
       expect.arrayContaining(['SaaSFounders', 'startups']),
     );
     // Well within Reddit's budget of 100 requests a minute per client.
-    expect(rig.sim.inspect.maxRequestsInWindow(clientId)).toBeLessThan(30);
+    expect(env.rig.sim.inspect.maxRequestsInWindow(clientId)).toBeLessThan(30);
   });
 });

@@ -1,21 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
-import { openTestDatabase } from '../../test/test-app';
+import { describe, expect, it } from 'vitest';
 import { RequestBudget } from './rate-budget';
-import { startRedditRig, type RedditTestRig } from './reddit-test-support';
+import { useRedditRig } from './use-reddit-rig';
 
-let database: Database;
-let rig: RedditTestRig;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  rig = await startRedditRig(database.db);
-});
-afterAll(async () => {
-  await rig.sim.close();
-  await database.close();
-});
+const env = useRedditRig();
 
 /** `callers` concurrent loops of `each` reads, spread over `processes` client instances of one credential. */
 async function hammer(options: { callers: number; each: number; processes: number; budgetLimit?: number }) {
@@ -26,10 +14,10 @@ async function hammer(options: { callers: number; each: number; processes: numbe
   };
   // Each "process" has its own client and budget object: only the database is shared.
   const clients = Array.from({ length: options.processes }, () =>
-    rig.client(credential, {
+    env.rig.client(credential, {
       budget: new RequestBudget(
-        database.db,
-        rig.clock,
+        env.database.db,
+        env.rig.clock,
         options.budgetLimit ? { limit: options.budgetLimit } : {},
       ),
       maxAttempts: 1,
@@ -41,10 +29,10 @@ async function hammer(options: { callers: number; each: number; processes: numbe
       for (let n = 0; n < options.each; n++) await client.app.listNew(['startups'], { limit: 1 });
     }),
   );
-  const log = rig.sim.inspect
+  const log = env.rig.sim.inspect
     .requestLog({ clientId: credential.clientId })
     .filter((r) => !r.endpoint.includes('access_token'));
-  return { results, log, maxInMinute: rig.sim.inspect.maxRequestsInWindow(credential.clientId, 60_000) };
+  return { results, log, maxInMinute: env.rig.sim.inspect.maxRequestsInWindow(credential.clientId, 60_000) };
 }
 
 describe('shared request budget', () => {
@@ -63,12 +51,12 @@ describe('shared request budget', () => {
   });
 
   it('blocks a client until the instant Reddit named', async () => {
-    const budget = new RequestBudget(database.db, rig.clock);
+    const budget = new RequestBudget(env.database.db, env.rig.clock);
     const key = `block-${randomUUID()}`;
-    const start = rig.clock.now();
+    const start = env.rig.clock.now();
     await budget.blockUntil(key, start + 12_345);
     await budget.blockUntil(key, start + 1_000); // an earlier instant never shortens the block
     await budget.acquire(key);
-    expect(rig.clock.now()).toBeGreaterThanOrEqual(start + 12_345);
+    expect(env.rig.clock.now()).toBeGreaterThanOrEqual(start + 12_345);
   });
 });

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
-import { openTestDatabase } from '../../test/test-app';
+import { describe, expect, it } from 'vitest';
 import { redditUserAgent, type RedditClient } from './reddit.client';
 import { RedditAuthError, RedditUnavailableError, RedditUnknownOutcomeError } from './reddit.errors';
-import { startRedditRig, type RedditTestRig } from './reddit-test-support';
+import { useRedditRig } from './use-reddit-rig';
 import { requestTotals } from './request-stats';
 
 /** Contract tests: the server's Reddit client against the simulator, endpoint by endpoint. */
-let database: Database;
-let rig: RedditTestRig;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  rig = await startRedditRig(database.db);
-});
-afterAll(async () => {
-  await rig.sim.close();
-  await database.close();
-});
+const env = useRedditRig();
 
 /** Connects `username` through the consent page and returns the account's refresh token. */
 async function connectAccount(client: RedditClient, username: string): Promise<string> {
@@ -33,7 +21,7 @@ async function connectAccount(client: RedditClient, username: string): Promise<s
     form.set(m[1]!, m[2]!.replace(/&amp;/g, '&'));
   form.set('username', username);
   form.set('authorize', 'Approve');
-  const approved = await fetch(new URL('/api/v1/authorize', rig.sim.url), {
+  const approved = await fetch(new URL('/api/v1/authorize', env.rig.sim.url), {
     method: 'POST',
     body: form,
     redirect: 'manual',
@@ -58,7 +46,7 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('reads new posts of one subreddit and of a multireddit, page by page', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const search = await client.app.searchSubreddits('saas', { limit: 5 });
     const names = search.data.children.map((c) => c.data.display_name);
     expect(names.length).toBeGreaterThan(1);
@@ -83,7 +71,7 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('reads the newest comments of a multireddit', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const listing = await client.app.listComments(['startups', 'SaaS'], { limit: 25 });
     expect(listing.data.children[0]!.kind).toBe('t1');
     const comment = listing.data.children[0]!.data;
@@ -93,7 +81,7 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('searches site-wide and inside one subreddit, and finds subreddits with their members', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const site = await client.app.search({ q: 'recommend', sort: 'new', t: 'all', limit: 25 });
     expect(site.data.children.length).toBeGreaterThan(0);
     const inSub = await client.app.search({ q: 'tool', subreddit: 'startups', sort: 'new', limit: 25 });
@@ -107,7 +95,7 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('reads authors: about, submitted and comments; suspended and unknown accounts', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const posts = await client.app.listNew(['startups'], { limit: 5 });
     const author = posts.data.children[0]!.data.author;
     const about = await client.app.aboutUser(author);
@@ -128,7 +116,7 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('connects an account, sends DMs and reads sent messages and replies', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const refreshToken = await connectAccount(client, 'demo_founder');
     const account = client.forAccount({ id: 'acct-1', refreshToken });
     expect((await account.me()).name).toBe('demo_founder');
@@ -149,7 +137,7 @@ describe('Reddit client against the simulator', () => {
     }
     expect(sentTo).not.toBeNull();
     expect(refusedBy).not.toBeNull();
-    expect(rig.sim.inspect.messages({ to: sentTo!, from: 'demo_founder' })).toHaveLength(1);
+    expect(env.rig.sim.inspect.messages({ to: sentTo!, from: 'demo_founder' })).toHaveLength(1);
 
     const unknown = await account.compose({ to: 'nobody_by_this_name', subject: 's', text: 't' });
     expect(unknown).toMatchObject({ ok: false, code: 'USER_DOESNT_EXIST' });
@@ -157,7 +145,7 @@ describe('Reddit client against the simulator', () => {
     const sent = await account.sent({ limit: 100 });
     expect(sent.data.children.some((c) => c.data.dest === sentTo)).toBe(true);
 
-    rig.clock.t += 7 * 3600_000; // replies arrive within 6 hours of sim time
+    env.rig.clock.t += 7 * 3600_000; // replies arrive within 6 hours of sim time
     const inbox = await account.inbox({ limit: 100 });
     expect(inbox.data.children.length).toBeGreaterThan(0);
     expect(inbox.data.children[0]!.data.subject).toMatch(/^re: /);
@@ -165,7 +153,7 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('reports a suspended sender and a fresh account over its compose limit', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const suspended = client.forAccount({
       id: 's',
       refreshToken: await connectAccount(client, 'suspended_seller'),
@@ -184,74 +172,74 @@ describe('Reddit client against the simulator', () => {
   });
 
   it('renews an expired app token and counts each token as a client created', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     await client.app.listNew(['startups'], { limit: 1 });
-    rig.clock.t += 3600_000 + 1000;
+    env.rig.clock.t += 3600_000 + 1000;
     await client.app.listNew(['startups'], { limit: 1 });
-    const totals = (await requestTotals(database.db, [client.credentialId])).get(client.credentialId)!;
+    const totals = (await requestTotals(env.database.db, [client.credentialId])).get(client.credentialId)!;
     expect(totals.tokensIssued).toBe(2);
     expect(totals.total).toBe(4);
     expect(totals.successes).toBe(4);
   });
 
   it('refuses a wrong client secret with a clear error', async () => {
-    const good = rig.client();
+    const good = env.rig.client();
     await good.app.listNew(['startups'], { limit: 1 }); // pins the secret in the simulator
-    const bad = rig.client({ clientId: good.clientId, clientSecret: 'wrong' });
+    const bad = env.rig.client({ clientId: good.clientId, clientSecret: 'wrong' });
     await expect(bad.app.listNew(['startups'], { limit: 1 })).rejects.toBeInstanceOf(RedditAuthError);
     expect((await bad.testConnection()).canConnect).toBe(false);
     expect((await good.testConnection()).canConnect).toBe(true);
   });
 
   it('retries 5xx answers and resets on reads, with backoff, and counts every attempt', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     await client.app.listNew(['startups'], { limit: 1 });
-    rig.sim.faults.add({ kind: 'status', status: 503, count: 2, clientId: client.clientId });
-    rig.sim.faults.add({ kind: 'reset', count: 1, clientId: client.clientId, path: '/r/*/about' });
-    const before = rig.clock.t;
+    env.rig.sim.faults.add({ kind: 'status', status: 503, count: 2, clientId: client.clientId });
+    env.rig.sim.faults.add({ kind: 'reset', count: 1, clientId: client.clientId, path: '/r/*/about' });
+    const before = env.rig.clock.t;
     await client.app.listNew(['startups'], { limit: 1 });
-    expect(rig.clock.t).toBeGreaterThan(before); // backed off between attempts
+    expect(env.rig.clock.t).toBeGreaterThan(before); // backed off between attempts
     expect(await client.app.aboutSubreddit('startups')).not.toBeNull();
-    const log = rig.sim.inspect.requestLog({ clientId: client.clientId });
+    const log = env.rig.sim.inspect.requestLog({ clientId: client.clientId });
     expect(log.filter((r) => r.status === 503)).toHaveLength(2);
-    const totals = (await requestTotals(database.db, [client.credentialId])).get(client.credentialId)!;
+    const totals = (await requestTotals(env.database.db, [client.credentialId])).get(client.credentialId)!;
     expect(totals.failures).toBe(3);
   });
 
   it('gives up on reads after bounded retries', async () => {
-    const client = rig.client({}, { maxAttempts: 3 });
+    const client = env.rig.client({}, { maxAttempts: 3 });
     await client.app.listNew(['startups'], { limit: 1 });
-    rig.sim.faults.add({ kind: 'status', status: 500, count: 5, clientId: client.clientId });
+    env.rig.sim.faults.add({ kind: 'status', status: 500, count: 5, clientId: client.clientId });
     await expect(client.app.listNew(['startups'], { limit: 1 })).rejects.toBeInstanceOf(
       RedditUnavailableError,
     );
     expect(
-      rig.sim.inspect.requestLog({ clientId: client.clientId }).filter((r) => r.status === 500),
+      env.rig.sim.inspect.requestLog({ clientId: client.clientId }).filter((r) => r.status === 500),
     ).toHaveLength(3);
-    rig.sim.faults.clear();
+    env.rig.sim.faults.clear();
   });
 
   it('never resends a DM whose connection broke after Reddit took it', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     const account = client.forAccount({
       id: 'r',
       refreshToken: await connectAccount(client, 'growth_marketer'),
     });
-    rig.sim.faults.add({ kind: 'reset', count: 1, path: '/api/compose', clientId: client.clientId });
+    env.rig.sim.faults.add({ kind: 'reset', count: 1, path: '/api/compose', clientId: client.clientId });
     await expect(
       account.compose({ to: 'demo_founder', subject: 'once', text: 'only once' }),
     ).rejects.toBeInstanceOf(RedditUnknownOutcomeError);
     expect(
-      rig.sim.inspect.messages({ from: 'growth_marketer' }).filter((m) => m.subject === 'once'),
+      env.rig.sim.inspect.messages({ from: 'growth_marketer' }).filter((m) => m.subject === 'once'),
     ).toHaveLength(1);
   });
 
   it('holds back when X-Ratelimit-Remaining reaches 0 until X-Ratelimit-Reset, without a 429', async () => {
     const clientSecret = 'shared-window-secret';
-    const client = rig.client({ clientSecret });
+    const client = env.rig.client({ clientSecret });
     await client.app.listNew(['startups'], { limit: 1 });
     // Another consumer of the same client id (outside this budget) uses up the rest of the window.
-    const tokenRes = await fetch(new URL('/api/v1/access_token', rig.sim.url), {
+    const tokenRes = await fetch(new URL('/api/v1/access_token', env.rig.sim.url), {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString('base64')}`,
@@ -261,25 +249,25 @@ describe('Reddit client against the simulator', () => {
     });
     const { access_token } = (await tokenRes.json()) as { access_token: string };
     for (let i = 0; i < 98; i++) {
-      await fetch(new URL('/r/startups/about', rig.sim.url), {
+      await fetch(new URL('/r/startups/about', env.rig.sim.url), {
         headers: { authorization: `bearer ${access_token}`, 'user-agent': 'other-tool/1.0 (by /u/someone)' },
       });
     }
     await client.app.listNew(['startups'], { limit: 1 }); // the 100th: Remaining 0
-    const before = rig.clock.t;
+    const before = env.rig.clock.t;
     await client.app.listNew(['startups'], { limit: 1 });
-    expect(rig.clock.t - before).toBeGreaterThan(1000);
+    expect(env.rig.clock.t - before).toBeGreaterThan(1000);
     expect(
-      rig.sim.inspect.requestLog({ clientId: client.clientId }).filter((r) => r.status === 429),
+      env.rig.sim.inspect.requestLog({ clientId: client.clientId }).filter((r) => r.status === 429),
     ).toHaveLength(0);
   });
 
   it('waits out a 429 until its Retry-After before the next request', async () => {
-    const client = rig.client();
+    const client = env.rig.client();
     await client.app.listNew(['startups'], { limit: 1 });
-    rig.sim.faults.add({ kind: 'rate-limit', retryAfter: 30, count: 1, clientId: client.clientId });
+    env.rig.sim.faults.add({ kind: 'rate-limit', retryAfter: 30, count: 1, clientId: client.clientId });
     await client.app.listNew(['startups'], { limit: 1 });
-    const log = rig.sim.inspect.requestLog({ clientId: client.clientId });
+    const log = env.rig.sim.inspect.requestLog({ clientId: client.clientId });
     const limited = log.findIndex((r) => r.status === 429);
     expect(limited).toBeGreaterThan(-1);
     expect(log[limited + 1]!.at - log[limited]!.at).toBeGreaterThanOrEqual(30_000);
