@@ -8,16 +8,12 @@
  */
 import { buildProject, buildUser, validProductInfo } from '../../apps/server/src/test/factories';
 import { createTestApp } from '../../apps/server/src/test/test-app';
+import { summarize, type LatencySummary } from '../lib/latency';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 
-interface Result {
-  name: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
+interface Result extends LatencySummary {
   errors: number;
 }
 
@@ -37,17 +33,7 @@ async function run(name: string, send: () => Promise<Response>): Promise<Result>
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return {
-    name,
-    requests: latencies.length,
-    rps: latencies.length / elapsed,
-    p50: at(0.5),
-    p99: at(0.99),
-    errors,
-  };
+  return { ...summarize(name, latencies, performance.now() - started), errors };
 }
 
 async function main() {

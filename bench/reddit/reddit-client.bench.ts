@@ -11,19 +11,12 @@
 import { request } from 'undici';
 import { openDatabase } from '../../apps/server/src/db/client';
 import { startRedditRig } from '../../apps/server/src/integrations/reddit/reddit-test-support';
+import { summarize, type LatencySummary } from '../lib/latency';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 
-interface Result {
-  name: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-}
-
-async function run(name: string, call: () => Promise<void>): Promise<Result> {
+async function run(name: string, call: () => Promise<void>): Promise<LatencySummary> {
   const latencies: number[] = [];
   let remaining = REQUESTS;
   const started = performance.now();
@@ -36,10 +29,7 @@ async function run(name: string, call: () => Promise<void>): Promise<Result> {
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { name, requests: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
+  return summarize(name, latencies, performance.now() - started);
 }
 
 async function main() {
@@ -62,7 +52,7 @@ async function main() {
   const { access_token } = (await tokenRes.body.json()) as { access_token: string };
   const about = new URL('/r/startups/about?raw_json=1', rig.sim.url);
 
-  const results: Result[] = [];
+  const results: LatencySummary[] = [];
   results.push(
     await run('bare undici request (baseline)', async () => {
       const res = await request(about, {
