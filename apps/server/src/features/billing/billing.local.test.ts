@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users/users.service';
+import { startCheckout } from './billing.test-support';
 
 /** The embedded default: plans from configuration and the local checkout page, no card charged. */
 let t: TestApp;
@@ -16,21 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function checkout(user: TestUser, priceId: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/billing/create-checkout-session',
-    headers: user.auth,
-    payload: { price_id: priceId },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as {
-    session_id: string;
-    customer_id: string;
-    checkout_url: string;
-    profiles_limit: number;
-  };
-}
+const checkout = (user: TestUser, priceId: string) => startCheckout(t, user, priceId);
 
 const pathOf = (url: string) => new URL(url).pathname;
 const post = (url: string) =>

@@ -4,6 +4,7 @@ import { FakeStripe } from '../../integrations/payments/fake-stripe.server';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users/users.service';
+import { startCheckout } from './billing.test-support';
 import { applyEndedSubscriptions } from './billing.service';
 
 /**
@@ -43,21 +44,7 @@ afterAll(async () => {
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
 
-async function checkout(user: TestUser, priceId: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/billing/create-checkout-session',
-    headers: user.auth,
-    payload: { price_id: priceId },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as {
-    session_id: string;
-    customer_id: string;
-    checkout_url: string;
-    profiles_limit: number;
-  };
-}
+const checkout = (user: TestUser, priceId: string) => startCheckout(t, user, priceId);
 
 function deliver(event: Record<string, unknown>, options: { timestamp?: number; secret?: string } = {}) {
   const { payload, header } = stripe.sign(event, options);
