@@ -42,16 +42,12 @@ export async function listCredentials(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
-/** Every enabled credential of a type (few rows: one per Reddit app). */
-export async function listEnabledCredentials(db: DbOrTx, type?: TCredentialType): Promise<CredentialRow[]> {
+/** Every enabled credential (few rows: one per Reddit app). */
+export async function listEnabledCredentials(db: DbOrTx): Promise<CredentialRow[]> {
   return db
     .select()
     .from(redditCredentials)
-    .where(
-      type
-        ? and(eq(redditCredentials.enabled, true), eq(redditCredentials.type, type))
-        : eq(redditCredentials.enabled, true),
-    )
+    .where(eq(redditCredentials.enabled, true))
     .orderBy(redditCredentials.createdAt);
 }
 

@@ -45,7 +45,7 @@ import type { CredentialRow } from './credentials.table';
 
 const secretRef = (id: string) => ({ table: 'reddit_credentials', rowId: id, column: 'client_secret' });
 
-export const credentialNotFound = () => notFound('Credential not found');
+const credentialNotFound = () => notFound('Credential not found');
 
 /** The credential's client secret in clear, for the Reddit client; throws SecretDecryptError. */
 export function readClientSecret(ctx: AppContext, row: CredentialRow): string {
@@ -270,13 +270,6 @@ export async function redditClientFor(
       },
     },
   );
-}
-
-/** The enabled credential of a type to use next: the least recently used one. */
-export async function pickCredential(ctx: AppContext, type: TCredentialType): Promise<CredentialRow | null> {
-  const rows = await listEnabledCredentials(ctx.db, type);
-  rows.sort((a, b) => (a.lastUsedAt?.getTime() ?? 0) - (b.lastUsedAt?.getTime() ?? 0));
-  return rows[0] ?? null;
 }
 
 /** Health check of every credential's proxy (the scheduled job). */

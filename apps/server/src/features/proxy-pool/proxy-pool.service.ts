@@ -194,7 +194,7 @@ export async function listProxyDetails(ctx: AppContext, page: TPageQuery): Promi
   return { items: rows.map(presentProxyDetail), total, limit: page.limit, offset: page.offset };
 }
 
-export function presentProxyDetail(row: CredentialProxyRow) {
+function presentProxyDetail(row: CredentialProxyRow) {
   return {
     credential_id: row.credentialId,
     proxy_masked: row.proxyMasked,

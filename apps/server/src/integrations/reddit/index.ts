@@ -1,6 +1,6 @@
 export * from './reddit.client';
 export * from './reddit.errors';
-export { RequestBudget, REDDIT_REQUESTS_PER_WINDOW, REDDIT_WINDOW_MS } from './rate-budget';
+export { RequestBudget } from './rate-budget';
 export { systemClock, type Clock } from './clock';
 export { requestTotals, deleteRequestStats, type RequestTotals } from './request-stats';
 export { TokenStore, activeTokenCounts, deleteTokens } from './token-store';
