@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime } from './common.schema';
+import { ZIsoDateTime, ZText } from './common.schema';
 
 export const TOKEN_TYPE_ACCESS = 'access';
 
@@ -24,7 +24,7 @@ export const ZAuthUser = z.object({
 export type TAuthUser = z.infer<typeof ZAuthUser>;
 
 export const ZSsoStartQuery = z.object({
-  redirect_to: z.string().max(2000).optional(),
+  redirect_to: ZText().max(2000).optional(),
 });
 export const ZSsoStartResponse = z.object({
   sso_url: z.string(),
@@ -33,10 +33,10 @@ export const ZSsoStartResponse = z.object({
 export type TSsoStartResponse = z.infer<typeof ZSsoStartResponse>;
 
 export const ZAuthCallbackQuery = z.object({
-  ver: z.string().min(1, { error: 'Missing SSO callback parameters (ver token).' }).max(8000),
-  redirect_to: z.string().max(2000).optional(),
-  add: z.string().max(200).optional(),
-  v2: z.string().max(200).optional(),
+  ver: ZText().min(1, { error: 'Missing SSO callback parameters (ver token).' }).max(8000),
+  redirect_to: ZText().max(2000).optional(),
+  add: ZText().max(200).optional(),
+  v2: ZText().max(200).optional(),
 });
 
 /**
@@ -65,7 +65,7 @@ export const ZRefreshResponse = ZAuthTokenResponse.pick({
 export type TRefreshResponse = z.infer<typeof ZRefreshResponse>;
 
 export const ZV3LoginQuery = z.object({
-  v3: z.string().min(1).max(4000),
+  v3: ZText().min(1).max(4000),
 });
 export const ZV3LoginResponse = z.object({
   token: z.string(),

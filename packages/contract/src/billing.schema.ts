@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime } from './common.schema';
+import { ZIsoDateTime, ZText } from './common.schema';
 
 /** Billing intervals of a plan; a plan without one is paid once ('one-time'). */
 export const BILLING_INTERVALS = ['day', 'week', 'month', 'year'] as const;
@@ -35,8 +35,7 @@ export const ZAvailablePlansResponse = z.array(ZSubscriptionPlan);
 export type TAvailablePlansResponse = z.infer<typeof ZAvailablePlansResponse>;
 
 export const ZCreateCheckoutSessionRequest = z.object({
-  price_id: z
-    .string({ error: 'price_id is required' })
+  price_id: ZText({ error: 'price_id is required' })
     .trim()
     .min(1, { error: 'price_id is required' })
     .max(255),

@@ -36,6 +36,21 @@ export interface TPage<T> {
 }
 
 export const ZUuid = z.uuid();
+
+/**
+ * NUL (U+0000) and the control characters other than tab and line breaks: PostgreSQL cannot store NUL,
+ * and none of them belongs in text a person typed.
+ */
+const CONTROL_CHARACTERS = new RegExp('^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$');
+export const CONTROL_CHARACTERS_MESSAGE = 'Invalid text: NUL and control characters are not allowed';
+
+/**
+ * Text that may reach the database: every text field, path parameter and query string of the API uses
+ * it, so a NUL or control character is a 400 instead of a failed query.
+ */
+export function ZText(options?: Parameters<typeof z.string>[0]) {
+  return z.string(options).regex(CONTROL_CHARACTERS, { error: CONTROL_CHARACTERS_MESSAGE });
+}
 export const ZIsoDateTime = z.string().meta({ format: 'date-time' });
 
 export const ZMessageResponse = z.object({ message: z.string() });

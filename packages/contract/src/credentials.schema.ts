@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime, ZPage, ZPageQuery } from './common.schema';
+import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
 
 /** search: app-only OAuth for discovery; send: a web-app OAuth client through which accounts connect. */
 export const CREDENTIAL_TYPES = ['search', 'send'] as const;
@@ -41,14 +41,12 @@ export const ZProxyPreferences = z.object({
 export type TProxyPreferences = z.infer<typeof ZProxyPreferences>;
 
 const required = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
+  ZText({ error: `${label} is required` })
     .trim()
     .min(1, { error: `${label} is required` })
     .max(max, { error: `${label} must be at most ${max} characters` });
 
-const ZDescription = z
-  .string()
+const ZDescription = ZText()
   .trim()
   .max(CREDENTIAL_DESCRIPTION_MAX, {
     error: `Description must be at most ${CREDENTIAL_DESCRIPTION_MAX} characters`,

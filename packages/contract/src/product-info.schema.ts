@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime } from './common.schema';
+import { ZIsoDateTime, ZText } from './common.schema';
 
 /** Product text limits (spec sections 5 and 9). */
 export const PRODUCT_INFO_LIMITS = {
@@ -20,8 +20,7 @@ const LABELS: Record<TProductInfoField, string> = {
 function field(name: TProductInfoField) {
   const { min, max } = PRODUCT_INFO_LIMITS[name];
   const label = LABELS[name];
-  return z
-    .string({ error: `${label} is required` })
+  return ZText({ error: `${label} is required` })
     .trim()
     .min(min, { error: min > 1 ? `${label} must be at least ${min} characters` : `${label} is required` })
     .max(max, { error: `${label} must be at most ${max} characters` });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime, ZPage, ZPageQuery } from './common.schema';
+import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 export const PROJECT_NAME_MAX = 100;
@@ -23,13 +23,11 @@ export const ZProjectList = ZPage(ZProject);
 export type TProjectList = z.infer<typeof ZProjectList>;
 export const ZListProjectsQuery = ZPageQuery;
 
-const ZProjectName = z
-  .string({ error: 'Project name is required' })
+const ZProjectName = ZText({ error: 'Project name is required' })
   .trim()
   .min(1, { error: 'Project name is required' })
   .max(PROJECT_NAME_MAX, { error: `Project name must be at most ${PROJECT_NAME_MAX} characters` });
-const ZProjectDescription = z
-  .string()
+const ZProjectDescription = ZText()
   .trim()
   .max(PROJECT_DESCRIPTION_MAX, {
     error: `Description must be at most ${PROJECT_DESCRIPTION_MAX} characters`,

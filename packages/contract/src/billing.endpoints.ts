@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import {
+  ZAvailablePlansResponse,
+  ZCheckoutSessionResponse,
+  ZCreateCheckoutSessionRequest,
+  ZUserSubscriptionParams,
+  ZUserSubscriptionResponse,
+  ZWebhookResponse,
+} from './billing.schema';
+import { ZText } from './common.schema';
+import { endpoint, scope } from './endpoint';
+
+const tags = ['billing'];
+
+export const LOCAL_CHECKOUT_PATH = '/billing/local-checkout';
+const ZLocalCheckoutParams = z.object({ sessionId: ZText().min(1).max(200) });
+const ZHtml = z.string().meta({ description: 'An HTML page' });
+
+export const billingEndpoints = {
+  availablePlans: endpoint({
+    method: 'GET',
+    path: '/api/v1/billing/available-plans',
+    summary: 'Plans on sale, cheapest first (no sign-in needed)',
+    tags,
+    scope: scope.public(),
+    responses: { 200: ZAvailablePlansResponse },
+  }),
+  // Buying changes the account: READONLY accounts cannot.
+  createCheckoutSession: endpoint({
+    method: 'POST',
+    path: '/api/v1/billing/create-checkout-session',
+    summary: "Start the provider's checkout for a plan (READONLY accounts cannot buy)",
+    tags,
+    scope: scope.user('write'),
+    body: ZCreateCheckoutSessionRequest,
+    responses: { 200: ZCheckoutSessionResponse },
+  }),
+  userSubscription: endpoint({
+    method: 'GET',
+    path: '/api/v1/users/:userId/subscription',
+    summary: "A user's limit and subscription (the user themself, or an admin; others get 404)",
+    tags,
+    scope: scope.user('read', { in: 'params', name: 'userId' }),
+    params: ZUserSubscriptionParams,
+    responses: { 200: ZUserSubscriptionResponse },
+  }),
+  webhook: endpoint({
+    method: 'POST',
+    path: '/api/v1/billing/webhook',
+    summary: "The payment provider's signed events (Stripe-Signature verified on the raw body)",
+    tags,
+    scope: scope.public(),
+    rawBody: true,
+    responses: { 200: ZWebhookResponse },
+  }),
+  /** The embedded default's checkout page, where the browser goes instead of Stripe. */
+  localCheckoutPage: endpoint({
+    method: 'GET',
+    path: `${LOCAL_CHECKOUT_PATH}/:sessionId`,
+    summary: 'Local checkout page (embedded default; no card is charged)',
+    tags,
+    scope: scope.public(),
+    params: ZLocalCheckoutParams,
+    responses: { 200: ZHtml, 303: null, 404: ZHtml, 410: ZHtml },
+    hide: true,
+  }),
+  localCheckoutComplete: endpoint({
+    method: 'POST',
+    path: `${LOCAL_CHECKOUT_PATH}/:sessionId/complete`,
+    summary: 'Local checkout: pay',
+    tags,
+    scope: scope.public(),
+    params: ZLocalCheckoutParams,
+    responses: { 303: null, 404: ZHtml, 410: ZHtml },
+    hide: true,
+  }),
+  localCheckoutCancel: endpoint({
+    method: 'POST',
+    path: `${LOCAL_CHECKOUT_PATH}/:sessionId/cancel`,
+    summary: 'Local checkout: cancel',
+    tags,
+    scope: scope.public(),
+    params: ZLocalCheckoutParams,
+    responses: { 303: null },
+    hide: true,
+  }),
+};

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a route does with the data it reaches: READONLY accounts and admins on others' projects only read. */
+export type TAccess = 'read' | 'write';
+
+/** Where a request names an id: a path parameter, a query parameter or a body field (a string or an array). */
+export interface TIdField {
+  in: 'params' | 'query' | 'body';
+  name: string;
+}
+
+/**
+ * Who may call a route, enforced by the server before the handler runs and checked by the generated
+ * tenant-isolation test:
+ * - `public`: anyone, with or without a token;
+ * - `user`: any signed-in account; with `self`, an id that must be the caller's own (admins: anyone's);
+ * - `moderator`, `admin`: that rank or higher;
+ * - `project`: the project named by `project` must be the caller's (admins may read others');
+ * - `child`: the owning project of the resource id(s) in `id` is loaded and checked like `project`;
+ *   with `project` as well, the resource must belong to that very project.
+ */
+export type TScope =
+  | { kind: 'public' }
+  | { kind: 'user'; access: TAccess; self?: TIdField }
+  | { kind: 'moderator'; access: TAccess }
+  | { kind: 'admin'; access: TAccess }
+  | { kind: 'project'; access: TAccess; project: TIdField }
+  | { kind: 'child'; access: TAccess; resource: string; id: TIdField; project?: TIdField };
+
+export type TScopeKind = TScope['kind'];
+
+const PROJECT_PARAM: TIdField = { in: 'params', name: 'projectId' };
+
+/** Scope constructors, so a declaration reads as `scope: scope.project('write')`. */
+export const scope = {
+  public: (): TScope => ({ kind: 'public' }),
+  user: (access: TAccess, self?: TIdField): TScope => ({ kind: 'user', access, ...(self ? { self } : {}) }),
+  moderator: (access: TAccess): TScope => ({ kind: 'moderator', access }),
+  admin: (access: TAccess): TScope => ({ kind: 'admin', access }),
+  project: (access: TAccess, project: TIdField = PROJECT_PARAM): TScope => ({
+    kind: 'project',
+    access,
+    project,
+  }),
+  child: (resource: string, access: TAccess, id: TIdField, project?: TIdField): TScope => ({
+    kind: 'child',
+    access,
+    resource,
+    id,
+    ...(project ? { project } : {}),
+  }),
+};
+
+/** A response status and its body schema; `null` for answers without a JSON body (204, redirects, HTML). */
+export type TResponses = Partial<Record<number, z.ZodType | null>>;
+
+/** One route of the API: the single source of its path, its types and who may call it. */
+export interface TEndpoint {
+  method: THttpMethod;
+  /** Full path with `:name` parameters, e.g. `/api/v1/projects/:projectId`. */
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  responses: TResponses;
+  scope: TScope;
+  /** Left out of the OpenAPI document (browser redirects, provider callbacks). */
+  hide?: boolean;
+  /** The body is kept as raw bytes (signed webhooks) instead of parsed JSON. */
+  rawBody?: boolean;
+}
+
+/** Declares an endpoint, keeping its literal types for the server and the web client. */
+export function endpoint<const E extends TEndpoint>(definition: E): E {
+  return definition;
+}
+
+type TSchemaOut<S> = S extends z.ZodType ? z.output<S> : undefined;
+type TSchemaIn<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** Statuses that mean success. */
+type TSuccessStatus = 200 | 201 | 202 | 204;
+
+/** What a successful call returns: the body of the endpoint's success status, or void without one. */
+export type TEndpointResult<E extends TEndpoint> = {
+  [S in keyof E['responses'] & TSuccessStatus]: E['responses'][S] extends z.ZodType
+    ? z.output<E['responses'][S]>
+    : void;
+}[keyof E['responses'] & TSuccessStatus];
+
+/** The handler's view of a validated request. */
+export interface TEndpointInput<E extends TEndpoint> {
+  params: TSchemaOut<E['params']>;
+  query: TSchemaOut<E['query']>;
+  body: TSchemaOut<E['body']>;
+}
+
+type TOptionalIfEmpty<K extends string, T> = T extends undefined
+  ? { [P in K]?: undefined }
+  : // A query whose every field is optional may be left out.
+    {} extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+/** What the web client sends: the schemas' input types. */
+export type TEndpointRequest<E extends TEndpoint> = TOptionalIfEmpty<'params', TSchemaIn<E['params']>> &
+  TOptionalIfEmpty<'query', TSchemaIn<E['query']>> &
+  TOptionalIfEmpty<'body', TSchemaIn<E['body']>>;
+
+/** The schema of an endpoint's success answer, or null when it has no JSON body. */
+export function successSchema(e: TEndpoint): { status: number; schema: z.ZodType | null } {
+  for (const status of [200, 201, 202, 204] as const) {
+    if (status in e.responses) return { status, schema: e.responses[status] ?? null };
+  }
+  throw new Error(`${e.method} ${e.path} declares no success response`);
+}
+
+/** The path with its parameters filled in and encoded. */
+export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:(\w+)/g, (_m, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null)
+      throw new Error(`Missing path parameter '${name}' for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** `METHOD /path`, the key tests and logs name a route by. */
+export function endpointKey(e: Pick<TEndpoint, 'method' | 'path'>): string {
+  return `${e.method} ${e.path}`;
+}

@@ -1,0 +1,17 @@
+import { authEndpoints, usersEndpoints } from './auth.endpoints';
+import { billingEndpoints } from './billing.endpoints';
+import { credentialsEndpoints } from './credentials.endpoints';
+import type { TEndpoint } from './endpoint';
+import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
+import { systemEndpoints } from './system.endpoints';
+
+/** Every route of the server, each declared once. */
+export const ALL_ENDPOINTS: readonly TEndpoint[] = [
+  systemEndpoints,
+  authEndpoints,
+  usersEndpoints,
+  projectsEndpoints,
+  productInfoEndpoints,
+  credentialsEndpoints,
+  billingEndpoints,
+].flatMap((group) => Object.values(group) as TEndpoint[]);
