@@ -41,6 +41,7 @@ export const ZUuid = z.uuid();
  * NUL (U+0000) and the control characters other than tab and line breaks: PostgreSQL cannot store NUL,
  * and none of them belongs in text a person typed.
  */
+// eslint-disable-next-line no-control-regex -- the point is to find control characters
 const CONTROL_CHARACTERS = new RegExp('^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$');
 export const CONTROL_CHARACTERS_MESSAGE = 'Invalid text: NUL and control characters are not allowed';
 

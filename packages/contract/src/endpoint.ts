@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -102,7 +102,7 @@ export interface TEndpointInput<E extends TEndpoint> {
 type TOptionalIfEmpty<K extends string, T> = T extends undefined
   ? { [P in K]?: undefined }
   : // A query whose every field is optional may be left out.
-    {} extends T
+    Record<never, never> extends T
     ? { [P in K]?: T }
     : { [P in K]: T };
 
