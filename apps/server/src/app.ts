@@ -15,20 +15,17 @@ import {
 import type { Config } from './config/config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
-import { authRoutes } from './features/auth/auth.routes';
-import { billingRoutes, localCheckoutRoutes } from './features/billing/billing.routes';
-import { createSsoClient, type SsoClient } from './features/auth/sso.client';
-import { devIdentityProvider } from './features/dev-idp/dev-idp.plugin';
-import { credentialsRoutes } from './features/credentials/credentials.routes';
-import { productInfoRoutes } from './features/product-info/product-info.routes';
-import { proxyPoolRoutes } from './features/proxy-pool/proxy-pool.routes';
-import { projectsRoutes } from './features/projects/projects.routes';
-import { systemRoutes } from './features/system/system.routes';
-import { usersRoutes } from './features/users/users.routes';
-import { registerAuthGuard } from './http/auth-guard';
+import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from './features/auth';
+import { billingRoutes, localCheckoutRoutes } from './features/billing';
+import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
+import { devIdentityProvider } from './features/dev-idp';
+import { productInfoRoutes } from './features/product-info';
+import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { systemRoutes } from './features/system';
+import { usersRoutes } from './features/users';
+import { requireDeclaredRoutes } from './http/endpoints';
 import { registerErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logger';
-import { registerProjectScope } from './http/project-scope';
 import { systemClock, type Clock, type RedditEndpoints } from './integrations/reddit';
 import type { JobQueue } from './jobs/queue';
 import { SecretBox } from './security/secrets';
@@ -38,6 +35,9 @@ import { isLocalProvider } from './integrations/payments/local.provider';
 import type { PaymentsProvider } from './integrations/payments/payments.provider';
 
 export const API_PREFIX = '/api/v1';
+
+/** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
+const CHILD_RESOURCES: readonly ChildResource[] = [];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -116,24 +116,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   registerErrorHandling(app);
+  requireDeclaredRoutes(app, API_PREFIX);
+  registerAuthGuard(app, config);
+  registerProjectScope(app, ctx.db, CHILD_RESOURCES);
 
   const sso = options.sso ?? createSsoClient(config);
   const payments = options.payments ?? createPaymentsProvider(config, database.db);
-  await app.register(
-    async (api) => {
-      registerAuthGuard(api, config);
-      registerProjectScope(api);
-      await api.register(systemRoutes);
-      await api.register(authRoutes(sso));
-      await api.register(usersRoutes);
-      await api.register(projectsRoutes);
-      await api.register(productInfoRoutes);
-      await api.register(credentialsRoutes);
-      await api.register(proxyPoolRoutes);
-      await api.register(billingRoutes(payments));
-    },
-    { prefix: API_PREFIX },
-  );
+  for (const routes of [
+    systemRoutes,
+    authRoutes(sso),
+    usersRoutes,
+    projectsRoutes,
+    productInfoRoutes,
+    credentialsRoutes,
+    proxyPoolRoutes,
+    billingRoutes(payments),
+  ]) {
+    await app.register(routes);
+  }
 
   if (config.sso.kind === 'dev') await app.register(devIdentityProvider(config, sso.redirectUri));
   if (isLocalProvider(payments)) await app.register(localCheckoutRoutes(payments));

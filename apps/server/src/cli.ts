@@ -4,8 +4,8 @@ import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/client';
 import { reencryptSecrets } from './security/reencrypt-secrets';
 import { SecretBox } from './security/secrets';
-import { issueV3Link } from './features/auth/auth.service';
-import { V3_TTL_SECONDS } from './features/auth/tokens';
+import { issueV3Link } from './features/auth';
+import { V3_TTL_SECONDS } from './features/auth';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

@@ -3,11 +3,11 @@ import { startRedditSim } from '@threadreach/reddit-sim';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/client';
-import { cleanupAuthTokensJob } from './features/auth/cleanup-auth-tokens.job';
-import { expireSubscriptionsJob } from './features/billing/expire-subscriptions.job';
-import { checkProxiesJob } from './features/credentials/check-proxies.job';
-import { seedDemoCredentials } from './features/credentials/credentials.seed';
-import { seedDemoUsers } from './features/dev-idp/dev-idp.seed';
+import { cleanupAuthTokensJob } from './features/auth';
+import { expireSubscriptionsJob } from './features/billing';
+import { checkProxiesJob } from './features/credentials';
+import { seedDemoCredentials } from './features/credentials';
+import { seedDemoUsers } from './features/dev-idp';
 import { registerJobs, startQueue, type JobQueue } from './jobs/queue';
 
 /** Every job the workers run. */

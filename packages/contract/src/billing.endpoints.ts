@@ -14,7 +14,6 @@ const tags = ['billing'];
 
 export const LOCAL_CHECKOUT_PATH = '/billing/local-checkout';
 const ZLocalCheckoutParams = z.object({ sessionId: ZText().min(1).max(200) });
-const ZHtml = z.string().meta({ description: 'An HTML page' });
 
 export const billingEndpoints = {
   availablePlans: endpoint({
@@ -53,7 +52,7 @@ export const billingEndpoints = {
     rawBody: true,
     responses: { 200: ZWebhookResponse },
   }),
-  /** The embedded default's checkout page, where the browser goes instead of Stripe. */
+  /** The embedded default's checkout page (HTML), where the browser goes instead of Stripe. */
   localCheckoutPage: endpoint({
     method: 'GET',
     path: `${LOCAL_CHECKOUT_PATH}/:sessionId`,
@@ -61,7 +60,7 @@ export const billingEndpoints = {
     tags,
     scope: scope.public(),
     params: ZLocalCheckoutParams,
-    responses: { 200: ZHtml, 303: null, 404: ZHtml, 410: ZHtml },
+    responses: { 200: null, 303: null, 404: null, 410: null },
     hide: true,
   }),
   localCheckoutComplete: endpoint({
@@ -71,7 +70,7 @@ export const billingEndpoints = {
     tags,
     scope: scope.public(),
     params: ZLocalCheckoutParams,
-    responses: { 303: null, 404: ZHtml, 410: ZHtml },
+    responses: { 303: null, 404: null, 410: null },
     hide: true,
   }),
   localCheckoutCancel: endpoint({

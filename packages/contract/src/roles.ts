@@ -5,6 +5,8 @@ export const ROLES = Object.keys(ROLE_RANKS) as TRole[];
 
 export const RANK_MODERATOR = ROLE_RANKS.MODERATOR;
 export const RANK_USER = ROLE_RANKS.USER;
+export const RANK_ADMIN = ROLE_RANKS.ADMIN;
+export const RANK_READONLY = ROLE_RANKS.READONLY;
 
 /** A single string counts as a one-item list; anything else that is not a list gives no roles. */
 export function normalizeRoles(value: unknown): string[] {

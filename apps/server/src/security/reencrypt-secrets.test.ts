@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../features/credentials/credentials.service';
+import { createCredential } from '../features/credentials';
 import { TokenStore, systemClock } from '../integrations/reddit';
 import { createTestApp, type TestApp } from '../test/test-app';
 import { ENCRYPTED_COLUMNS, reencryptSecrets } from './reencrypt-secrets';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../test/sso-browser';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { seedDemoUsers } from '../dev-idp/dev-idp.seed';
+import { seedDemoUsers } from '../dev-idp';
 import { issueV3Link } from './auth.service';
 import { REFRESH_COOKIE } from './auth.routes';
 

@@ -9,7 +9,7 @@ import {
   insertUser,
   linkIdentity,
   type UserRow,
-} from '../users/users.service';
+} from '../users';
 import {
   consumeRefreshToken,
   findRefreshToken,

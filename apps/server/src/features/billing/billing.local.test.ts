@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { findUserById } from '../users/users.service';
+import { findUserById } from '../users';
 import { startCheckout } from './billing.test-support';
 
 /** The embedded default: plans from configuration and the local checkout page, no card charged. */

@@ -16,9 +16,9 @@ import {
   type PaymentEvent,
   type PaymentsProvider,
 } from '../../integrations/payments/payments.provider';
-import type { AuthUser } from '../auth/tokens';
-import { countProjectsOfUser } from '../projects/projects.service';
-import { findUserById, updateProfilesLimit } from '../users/users.service';
+import type { AuthUser } from '../auth';
+import { countUserProjects } from '../projects';
+import { findUserById, updateProfilesLimit } from '../users';
 import {
   claimEvent,
   findCheckoutSession,
@@ -301,7 +301,7 @@ export async function getUserSubscription(
     user_email: user.email,
     profiles_limit: user.profilesLimit,
     projects_limit: user.profilesLimit,
-    projects_used: await countProjectsOfUser(db, user.id),
+    projects_used: await countUserProjects(db, user.id),
     unlimited: isModerator(user.roles),
     has_active_subscription: user.profilesLimit > 0,
     subscription: shown

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../integrations/payments/fake-stripe.server';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { findUserById } from '../users/users.service';
+import { findUserById } from '../users';
 import { startCheckout } from './billing.test-support';
 import { applyEndedSubscriptions } from './billing.service';
 

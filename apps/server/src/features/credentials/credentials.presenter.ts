@@ -1,6 +1,6 @@
 import type { TCredential, TCredentialDetailed } from '@threadreach/contract';
 import type { RequestTotals } from '../../integrations/reddit';
-import type { CredentialProxyRow } from '../proxy-pool/proxy-pool.table';
+import type { CredentialProxyRow } from './proxy-pool.table';
 import type { CredentialRow } from './credentials.table';
 
 export interface CredentialUsage {

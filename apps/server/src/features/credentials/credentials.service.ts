@@ -22,13 +22,12 @@ import {
   assignProxy,
   checkProxy,
   dispatcherFor,
-  findCredentialProxies,
-  findCredentialProxy,
   recordProxyOutcome,
   releaseProxy,
   replaceProxy,
   type ProxyOwner,
-} from '../proxy-pool/proxy-pool.service';
+} from './proxy-pool.service';
+import { findProxies, findProxy } from './proxy-pool.repository';
 import {
   deleteCredential,
   findCredential,
@@ -206,7 +205,7 @@ export async function deleteCredentialById(ctx: AppContext, id: string): Promise
 
 export async function getCredentialDetailed(ctx: AppContext, id: string): Promise<TCredentialDetailed> {
   const row = await requireCredential(ctx, id);
-  const [usage, proxy] = await Promise.all([usageOf(ctx, [id]), findCredentialProxy(ctx.db, id)]);
+  const [usage, proxy] = await Promise.all([usageOf(ctx, [id]), findProxy(ctx.db, id)]);
   return presentCredentialDetailed(row, usage.get(id)!, proxy);
 }
 
@@ -277,7 +276,7 @@ export async function checkAllProxies(ctx: AppContext): Promise<{ checked: numbe
   const rows = await listEnabledCredentials(ctx.db);
   const proxied = new Set(
     (
-      await findCredentialProxies(
+      await findProxies(
         ctx.db,
         rows.map((r) => r.id),
       )

@@ -1,7 +1,7 @@
 import { DEFAULT_PROJECT_NAME } from '@threadreach/contract';
 import type { Db } from '../../db/client';
-import { countProjectsOfUser, createProject } from '../projects/projects.service';
-import { ensureUser } from '../users/users.service';
+import { countUserProjects, createProject } from '../projects';
+import { ensureUser } from '../users';
 import { DEMO_USERS } from './demo-users';
 
 /**
@@ -15,7 +15,7 @@ export async function seedDemoUsers(db: Db): Promise<void> {
       roles: [demo.role],
       profilesLimit: demo.profilesLimit,
     });
-    if (demo.role === 'READONLY' && (await countProjectsOfUser(db, user.id)) === 0) {
+    if (demo.role === 'READONLY' && (await countUserProjects(db, user.id)) === 0) {
       await createProject(
         db,
         { id: user.id, email: user.email, roles: user.roles, profilesLimit: user.profilesLimit },

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   isAdmin,
   isModerator,
+  type TAccess,
   type TCreateProjectRequest,
   type TPageQuery,
   type TProject,
@@ -10,8 +11,7 @@ import {
 } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import { AppError, forbidden, projectNotFound } from '../../http/errors';
-import { isWriteMethod } from '../../http/methods';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../auth';
 import { users } from '../users/users.table';
 import { presentProject } from './projects.presenter';
 import {
@@ -24,23 +24,26 @@ import {
   type ProjectWithOwner,
 } from './projects.repository';
 
-export { countProjectsOfUser, type ProjectWithOwner };
+/** How many projects a user owns (the figure their limit is checked against). */
+export function countUserProjects(db: Db, userId: string): Promise<number> {
+  return countProjectsOfUser(db, userId);
+}
 
 /**
- * The project if the caller may reach it: owners always, admins read anyone's.
+ * The project if the caller may reach it for what they mean to do: owners always, admins read anyone's.
  * Anyone else gets the same 404 as for a project that does not exist.
  */
 export async function getAccessibleProject(
   db: Db,
   caller: AuthUser,
   projectId: string,
-  method: string,
+  access: TAccess,
 ): Promise<ProjectWithOwner> {
   const project = await findProjectById(db, projectId);
   if (!project) throw projectNotFound();
   if (project.userId === caller.id) return project;
   if (!isAdmin(caller.roles)) throw projectNotFound();
-  if (isWriteMethod(method)) {
+  if (access === 'write') {
     throw forbidden('You can only modify your own projects.', 'not_project_owner');
   }
   return project;

@@ -1,20 +1,9 @@
 import type { TMeResponse } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import { notFound } from '../../http/errors';
-import type { AuthUser } from '../auth/tokens';
-import { countProjectsOfUser } from '../projects/projects.service';
+import type { AuthUser } from '../auth';
+import { countUserProjects } from '../projects';
 import { findUserById } from './users.repository';
-
-export {
-  findUserById,
-  findUserByEmail,
-  findUserByIdentity,
-  ensureUser,
-  insertUser,
-  linkIdentity,
-  updateProfilesLimit,
-} from './users.repository';
-export type { UserRow } from './users.table';
 
 /** The caller as stored now: roles and limit may have changed since the token was issued. */
 export async function getMe(db: Db, caller: AuthUser): Promise<TMeResponse> {
@@ -25,6 +14,6 @@ export async function getMe(db: Db, caller: AuthUser): Promise<TMeResponse> {
     email: user.email,
     roles: user.roles,
     profiles_limit: user.profilesLimit,
-    projects_used: await countProjectsOfUser(db, user.id),
+    projects_used: await countUserProjects(db, user.id),
   };
 }

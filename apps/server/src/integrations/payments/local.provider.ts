@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { TSubscriptionPlan } from '@threadreach/contract';
+import { LOCAL_CHECKOUT_PATH, type TSubscriptionPlan } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { sortPlans } from './billing-plans';
 import { localPaymentSubscriptions } from './local-payments.table';
 import { toSubscriptionStatus, type PaymentsProvider, type ProviderSubscription } from './payments.provider';
 
-export const LOCAL_CHECKOUT_PATH = '/billing/local-checkout';
 const SESSION_PREFIX = 'cs_local_';
 
 /** The embedded default's payment provider: plans from configuration and a checkout page that charges nothing. */

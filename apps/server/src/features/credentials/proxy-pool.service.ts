@@ -205,8 +205,3 @@ function presentProxyDetail(row: CredentialProxyRow) {
     last_error: row.lastError,
   };
 }
-
-export {
-  findProxy as findCredentialProxy,
-  findProxies as findCredentialProxies,
-} from './proxy-pool.repository';

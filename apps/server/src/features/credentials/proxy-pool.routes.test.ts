@@ -3,7 +3,7 @@ import { Server as ProxyServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { checkAllProxies } from '../credentials/credentials.service';
+import { checkAllProxies } from './credentials.service';
 
 let proxy: ProxyServer;
 const tunnels: string[] = [];

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { redditCredentials } from '../credentials/credentials.table';
+import { redditCredentials } from './credentials.table';
 
 /** The proxy a credential's traffic currently leaves through. proxy_url holds ciphertext. */
 export const credentialProxies = pgTable('credential_proxies', {

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  highestRank,
+  isAdmin,
+  isReadOnly,
+  RANK_ADMIN,
+  RANK_MODERATOR,
+  RANK_READONLY,
+  RANK_USER,
+  ZUuid,
+} from '@threadreach/contract';
+import type { Config } from '../../config/config';
+import { endpointOf, rawIdValue } from '../../http/endpoints';
+import { AppError, forbidden, notFound, unauthorized } from '../../http/errors';
+import { verifyAccessToken, type AuthUser } from './tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+const MIN_RANK = { user: RANK_READONLY, project: RANK_READONLY, child: RANK_READONLY } as const;
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/** The signed-in user, or 401. Routes whose scope is not public always have one. */
+export function requireUser(request: { user: AuthUser | null }): AuthUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+function rankDenied(minRank: number): AppError {
+  return forbidden(
+    minRank >= RANK_MODERATOR
+      ? minRank >= RANK_ADMIN
+        ? 'This action is restricted to ADMIN roles.'
+        : 'This action is restricted to MODERATOR or ADMIN roles.'
+      : minRank >= RANK_USER
+        ? 'This action needs a USER account or higher.'
+        : 'You do not have access to this action.',
+    'insufficient_role',
+  );
+}
+
+/**
+ * Authentication and the role part of each route's declared scope: a bearer token on every route that is
+ * not public, the rank the scope names, READONLY accounts refused where the scope writes, and a `self` id
+ * that must be the caller's own (admins: anyone's; others get the same 404 as for a user that does not exist).
+ */
+export function registerAuthGuard(app: FastifyInstance, config: Config) {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRequest', async (request) => {
+    const endpoint = endpointOf(request);
+    if (!endpoint) return;
+    const isPublic = endpoint.scope.kind === 'public';
+    const token = bearerToken(request);
+    if (!token) {
+      if (isPublic) return;
+      throw unauthorized();
+    }
+    try {
+      request.user = await verifyAccessToken(config, token);
+    } catch {
+      if (isPublic) return;
+      throw new AppError(401, 'invalid_token', 'Invalid or expired token.');
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const scope = endpointOf(request)?.scope;
+    if (!scope || scope.kind === 'public') return;
+    const user = requireUser(request);
+    const rank = highestRank(user.roles);
+    if (rank < RANK_READONLY) {
+      throw forbidden('Your account has no role that gives access to Threadreach.', 'no_role');
+    }
+    const minRank =
+      scope.kind === 'moderator'
+        ? RANK_MODERATOR
+        : scope.kind === 'admin'
+          ? RANK_ADMIN
+          : MIN_RANK[scope.kind];
+    if (rank < minRank) throw rankDenied(minRank);
+    if (scope.access === 'write' && isReadOnly(user.roles)) {
+      throw forbidden('READONLY access: your account cannot modify data.', 'read_only');
+    }
+    if (scope.kind === 'user' && scope.self) {
+      const id = rawIdValue(request, scope.self);
+      const valid = typeof id === 'string' && ZUuid.safeParse(id).success;
+      if (!valid || (id !== user.id && !isAdmin(user.roles))) throw notFound('User not found');
+    }
+  });
+}

@@ -1,0 +1,2 @@
+export { billingRoutes, localCheckoutRoutes } from './billing.routes';
+export { expireSubscriptionsJob } from './expire-subscriptions.job';

@@ -1,0 +1,1 @@
+export { productInfoRoutes } from './product-info.routes';

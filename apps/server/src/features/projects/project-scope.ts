@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { endpointKey, ZUuid, type TAccess } from '@threadreach/contract';
+import type { Db } from '../../db/client';
+import { endpointOf, rawIdValue } from '../../http/endpoints';
+import { notFound, projectNotFound } from '../../http/errors';
+import { requireUser } from '../auth';
+import type { ProjectWithOwner } from './projects.repository';
+import { getAccessibleProject } from './projects.service';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The project the request names (directly or through a resource it owns), already checked. */
+    project: ProjectWithOwner | null;
+  }
+}
+
+/**
+ * A resource that lives inside a project (a keyword, a post, a DM, an account): `child` scopes name it, and
+ * its loader tells which project owns each id. Ids it does not know are left out of the answer.
+ */
+export interface ChildResource {
+  name: string;
+  /** The 404 detail for an id the caller may not reach, e.g. 'Keyword not found'. */
+  notFoundDetail: string;
+  ownersOf(db: Db, ids: string[]): Promise<Map<string, string>>;
+}
+
+function idsOf(value: unknown): string[] | null {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0) return null;
+  for (const id of list) if (typeof id !== 'string' || !ZUuid.safeParse(id).success) return null;
+  return [...new Set(list as string[])];
+}
+
+async function checkChild(
+  db: Db,
+  request: FastifyRequest,
+  resource: ChildResource,
+  ids: string[] | null,
+  namedProject: unknown,
+  access: TAccess,
+): Promise<ProjectWithOwner> {
+  const denied = () => notFound(resource.notFoundDetail);
+  if (!ids) throw denied();
+  const owners = await resource.ownersOf(db, ids);
+  const projectIds = new Set(ids.map((id) => owners.get(id)));
+  const [owner] = projectIds;
+  if (projectIds.size !== 1 || !owner) throw denied();
+  // Through a project the caller does own, a resource of another project is still not there.
+  if (namedProject !== undefined && namedProject !== owner) throw denied();
+  try {
+    return await getAccessibleProject(db, requireUser(request), owner, access);
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) throw denied();
+    throw error;
+  }
+}
+
+/**
+ * Tenant isolation in one place, from each route's declared scope: before validation runs, the project a
+ * request names, or the project owning the resources it names, must be the caller's (admins may read
+ * others'). Otherwise the answer is the same 404 as for something that does not exist, whatever else is
+ * wrong with the request. A `child` route whose resource has no loader stops the server at start.
+ */
+export function registerProjectScope(app: FastifyInstance, db: Db, resources: readonly ChildResource[]) {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  app.decorateRequest('project', null);
+  app.addHook('onRoute', (options) => {
+    const scope = options.config?.endpoint?.scope;
+    if (scope?.kind === 'child' && !byName.has(scope.resource)) {
+      throw new Error(
+        `${endpointKey(options.config!.endpoint!)} names resource '${scope.resource}', which has no owner loader`,
+      );
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    const scope = endpointOf(request)?.scope;
+    if (!scope) return;
+    if (scope.kind === 'project') {
+      const id = rawIdValue(request, scope.project);
+      if (typeof id !== 'string' || !ZUuid.safeParse(id).success) throw projectNotFound();
+      request.project = await getAccessibleProject(db, requireUser(request), id, scope.access);
+    } else if (scope.kind === 'child') {
+      const namedProject = scope.project ? rawIdValue(request, scope.project) : undefined;
+      if (scope.project && (typeof namedProject !== 'string' || !ZUuid.safeParse(namedProject).success)) {
+        throw projectNotFound();
+      }
+      const ids = idsOf(rawIdValue(request, scope.id));
+      request.project = await checkChild(
+        db,
+        request,
+        byName.get(scope.resource)!,
+        ids,
+        namedProject,
+        scope.access,
+      );
+    }
+  });
+}
+
+/** The project checked by the scope; routes with a `project` or `child` scope always have one. */
+export function requireProject(request: { project: ProjectWithOwner | null }): ProjectWithOwner {
+  if (!request.project) throw projectNotFound();
+  return request.project;
+}
