@@ -24,7 +24,7 @@ import { projectsRoutes, registerProjectScope, type ChildResource } from './feat
 import { systemRoutes } from './features/system';
 import { usersRoutes } from './features/users';
 import { requireDeclaredRoutes } from './http/endpoints';
-import { registerErrorHandling } from './http/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logger';
 import { systemClock, type Clock, type RedditEndpoints } from './integrations/reddit';
 import type { JobQueue } from './jobs/queue';
@@ -72,6 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(options.logger ? { stream: options.logger.stream } : {}),
           },
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
     trustProxy: config.env === 'production',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -45,6 +45,11 @@ export const ZUuid = z.uuid();
 const CONTROL_CHARACTERS = new RegExp('^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$');
 export const CONTROL_CHARACTERS_MESSAGE = 'Invalid text: NUL and control characters are not allowed';
 
+/** True when a value holds NUL or another control character the text type refuses. */
+export function hasControlCharacters(value: string): boolean {
+  return !CONTROL_CHARACTERS.test(value);
+}
+
 /**
  * Text that may reach the database: every text field, path parameter and query string of the API uses
  * it, so a NUL or control character is a 400 instead of a failed query.

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /** A failure with the status, machine code and human detail the client sees. */
@@ -69,4 +71,38 @@ export function registerErrorHandling(app: FastifyInstance) {
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ detail: 'Internal server error', code: 'internal' });
   });
+}
+
+/**
+ * Errors Fastify answers before a route is found (a bad URL encoding, a path parameter over the length
+ * limit): the same `{detail, code}` envelope as every other error.
+ */
+export function frameworkErrors(error: FastifyError, _request: unknown, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send({ detail: 'A path parameter is too long.', code: 'uri_too_long' });
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.status(400).send({ detail: 'The address is not valid URL encoding.', code: 'bad_url' });
+  }
+  return reply.status(400).send({ detail: 'The request could not be routed.', code: 'bad_request' });
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; detail: string; code: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, detail: 'Request headers are too large.', code: 'headers_too_large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, detail: 'The request took too long to arrive.', code: 'timeout' },
+};
+
+/** Malformed requests Node's HTTP parser refuses before Fastify sees them, answered in the envelope too. */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const known = (error.code && CLIENT_ERRORS[error.code]) || {
+    status: 400,
+    detail: 'The request is malformed.',
+    code: 'bad_request',
+  };
+  const body = JSON.stringify({ detail: known.detail, code: known.code });
+  socket.end(
+    `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { isModerator, type TAuthUser, type TRefreshResponse } from '@threadreach/contract';
+import {
+  hasControlCharacters,
+  isModerator,
+  type TAuthUser,
+  type TRefreshResponse,
+} from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, unauthorized } from '../../http/errors';
 import {
@@ -129,7 +134,7 @@ export async function completeSso(
     );
   }
   const state = params.get('state');
-  if (!state || !params.get('code'))
+  if (!state || !params.get('code') || hasControlCharacters(state))
     throw badRequest('Missing SSO callback parameters (ver token).', 'sso_invalid');
   const stored = await takeSsoState(ctx.db, state);
   if (!stored) {

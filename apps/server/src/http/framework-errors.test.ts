@@ -1,0 +1,105 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProject } from '../test/factories';
+import { createTestApp, type TestApp } from '../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ listen: true });
+});
+afterAll(() => t.close());
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${t.url}${path}`, { headers });
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+describe("the framework's own errors", () => {
+  it('answers a path parameter over the length limit with 414 in the envelope', async () => {
+    expect(await get(`/api/v1/projects/${'a'.repeat(150)}`)).toEqual({
+      status: 414,
+      body: { detail: 'A path parameter is too long.', code: 'uri_too_long' },
+    });
+  });
+
+  it('answers a bad URL encoding with 400 in the envelope', async () => {
+    for (const path of ['/api/v1/projects/%C0%AF', '/nope%']) {
+      expect(await get(path)).toEqual({
+        status: 400,
+        body: { detail: 'The address is not valid URL encoding.', code: 'bad_url' },
+      });
+    }
+  });
+
+  it('answers headers over the size limit with 431 in the envelope', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${t.url}/api/v1/health`,
+        { headers: { 'x-big': 'a'.repeat(20_000) } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body)).toEqual({
+      detail: 'Request headers are too large.',
+      code: 'headers_too_large',
+    });
+  });
+
+  it('answers unknown API routes with 404 in the envelope', async () => {
+    expect(await get('/api/v1/nope')).toEqual({
+      status: 404,
+      body: { detail: 'Route GET /api/v1/nope not found', code: 'not_found' },
+    });
+  });
+});
+
+describe('NUL and control characters', () => {
+  it('refuse with 400, even without a token, wherever text reaches the database', async () => {
+    const ver = Buffer.from('code=x&state=%00').toString('base64url');
+    for (const path of [
+      '/api/v1/auth/sso/return?state=%00',
+      `/api/v1/auth/callback?ver=${ver}`,
+      '/api/v1/auth/v3-login?v3=%00',
+      '/billing/local-checkout/%00',
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toMatchObject({ code: expect.stringMatching(/validation_error|sso_invalid/) });
+    }
+    for (const path of ['/billing/local-checkout/%00/complete', '/billing/local-checkout/%00/cancel']) {
+      const res = await fetch(`${t.url}${path}`, { method: 'POST', redirect: 'manual' });
+      expect(res.status, path).toBe(400);
+    }
+  });
+
+  it('refuse in every stored text field with 400 and store nothing', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const headers = { ...project.owner.auth, 'content-type': 'application/json' };
+    const send = (method: string, path: string, body: unknown) =>
+      fetch(`${t.url}${path}`, { method, headers, body: JSON.stringify(body) });
+    const info = {
+      product_description: 'A tool that finds people on Reddit who ask for what you sell, every day.',
+      ideal_client_profile: 'Founders of small software companies who sell to businesses.',
+      call_to_action: 'Reply for a trial.',
+      writing_style: 'Friendly.',
+    };
+    for (const [method, path, body] of [
+      ['POST', '/api/v1/projects', { name: 'a\u0000b' }],
+      ['PUT', `/api/v1/projects/${project.id}`, { description: 'x\u0007' }],
+      ['PUT', `/api/v1/projects/${project.id}/product-info`, { ...info, writing_style: 'Friendly\u0000' }],
+    ] as const) {
+      const res = await send(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'validation_error' });
+    }
+    const ok = await send('PUT', `/api/v1/projects/${project.id}`, { description: 'Tabs\tand\nlines stay.' });
+    expect(ok.status).toBe(200);
+  });
+});
