@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Anchor, Container, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { PlaceholderPanel } from '../../../components/ui/placeholder-panel';
-import { ModeratorOnly } from '../../../components/ui/moderator-only';
+import { ModeratorOnly } from '../../auth';
 
 function AdminShell({ children }: { children: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Container, Stack, Tabs, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { ModeratorOnly } from '../../../components/ui/moderator-only';
+import { ModeratorOnly } from '../../auth';
 import { DEFAULT_CREDENTIAL_FILTERS, listParamsOf, type TCredentialFilters } from '../credential-filters';
 import { useCredentials } from '../hooks/use-credentials';
 import { CredentialsTab } from './credentials-tab';

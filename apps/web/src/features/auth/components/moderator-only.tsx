@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Anchor, Container, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import { useAuth } from '../../features/auth';
+import { useAuth } from '../hooks/use-auth';
 
 export const ACCESS_DENIED_TEXT =
   'Access Denied - This page is only accessible to administrators and moderators.';
