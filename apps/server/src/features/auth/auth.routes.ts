@@ -1,3 +1,4 @@
+import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authEndpoints as e } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
