@@ -1,13 +1,44 @@
+import { randomUUID } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
 
-/** Goes through the development identity provider's page, as a person would, and picks an account. */
-export async function pickAccount(page: Page, email: string) {
+/** Opens the development identity provider's page, as a person would. */
+async function openSignIn(page: Page) {
   await page.goto('/');
   await expect(page.getByText('Authentication Required')).toBeVisible();
   await expect(page.getByText('Please log in to access this application.')).toBeVisible();
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Threadreach' })).toBeVisible();
+}
+
+/** Picks one of the demo accounts on the identity provider's page. */
+export async function pickAccount(page: Page, email: string) {
+  await openSignIn(page);
   await page.getByRole('button', { name: `Sign in as ${email}` }).click();
+}
+
+/** An e-mail no other test signs in with, so its account starts empty whatever ran before. */
+export function uniqueEmail(prefix = 'customer'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** Signs in with a new e-mail: a customer without a subscription, who lands on the plans. */
+export async function signInAsNewCustomer(page: Page, email = uniqueEmail()): Promise<string> {
+  await openSignIn(page);
+  await page.getByLabel('Other e-mail').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/subscribe$/);
+  return email;
+}
+
+/** A new customer who bought a plan through the local checkout (no card), on an empty workspace. */
+export async function signInAsSubscriber(page: Page, plan: 'Starter' | 'Growth' = 'Growth'): Promise<string> {
+  const email = await signInAsNewCustomer(page);
+  await page.getByRole('region', { name: plan }).getByRole('button', { name: 'Select Plan' }).click();
+  await expect(page.getByText('Demo checkout — no card is charged')).toBeVisible();
+  await page.getByRole('button', { name: 'Complete purchase' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  return email;
 }
 
 /** Signs in and waits for the workspace. */

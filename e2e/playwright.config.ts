@@ -35,12 +35,6 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: 'app', testIgnore: /subscription\.spec\.ts$/ },
-    // Buys a plan for new@demo.local, whom the other specs expect to have none. With one worker the
-    // projects run in this order; no `dependencies`, so `test:e2e -- subscription` runs this file alone.
-    { name: 'subscription', testMatch: /subscription\.spec\.ts$/ },
-  ],
   webServer: {
     command: 'npm run start -w @threadreach/server',
     cwd: path.resolve(import.meta.dirname, '..'),

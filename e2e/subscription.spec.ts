@@ -1,13 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { pickAccount } from './fixtures';
+import { signInAsNewCustomer } from './fixtures';
 
-// Buys a plan for new@demo.local: playwright.config.ts runs this file after the others, which expect
-// that account to have no subscription.
 test('a new customer chooses a plan, completes the local checkout and reaches the dashboard', async ({
   page,
 }) => {
-  await pickAccount(page, 'new@demo.local');
-  await expect(page).toHaveURL(/\/subscribe$/);
+  await signInAsNewCustomer(page);
   await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
 
   const growth = page.getByRole('region', { name: 'Growth' });
@@ -33,11 +30,7 @@ test('a new customer chooses a plan, completes the local checkout and reaches th
 });
 
 test('cancelling the local checkout returns to the plans without a subscription', async ({ page }) => {
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByLabel('Other e-mail').fill(`buyer-${Date.now()}@example.com`);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/subscribe$/);
+  await signInAsNewCustomer(page);
 
   await page.getByRole('region', { name: 'Starter' }).getByRole('button', { name: 'Select Plan' }).click();
   await expect(page.getByText('Demo checkout — no card is charged')).toBeVisible();
@@ -47,4 +40,8 @@ test('cancelling the local checkout returns to the plans without a subscription'
   await page.getByRole('link', { name: 'Back to plans' }).click();
   await expect(page).toHaveURL(/\/subscribe$/);
   await expect(page.getByRole('region', { name: 'Starter' })).toBeVisible();
+
+  // Still without a plan: the workspace sends them back to the plans.
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/subscribe$/);
 });

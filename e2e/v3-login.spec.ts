@@ -16,7 +16,10 @@ test('a moderator signs in with a v3 link, which is removed from the address and
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
   await expect(page).not.toHaveURL(/v3=/);
 
+  // Logging out ends the session on the server and then reloads the page; the link is opened after that.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: 'Logout' }).click();
+  await reloaded;
   await expect(page.getByText('Authentication Required')).toBeVisible();
   await page.goto(link);
   await expect(page.getByText(/V3 Login Error: .*already used/)).toBeVisible();

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { pickAccount, PRODUCT_INFO, signInAs } from './fixtures';
+import { pickAccount, PRODUCT_INFO, signInAs, signInAsSubscriber } from './fixtures';
 
 test('a customer signs in, creates a project, saves step 1 and finds it after a reload', async ({ page }) => {
-  await signInAs(page, 'user@demo.local');
+  await signInAsSubscriber(page, 'Growth');
   await expect(page.getByText('Demo mode — simulated Reddit')).toBeVisible();
   await expect(page.getByText('Projects 0/3')).toBeVisible();
 
@@ -50,7 +50,8 @@ for (const email of ['admin@demo.local', 'moderator@demo.local', 'user@demo.loca
   });
 }
 
-test('a user without a subscription is sent to /subscribe', async ({ page }) => {
+test('the demo account without a subscription is sent to /subscribe', async ({ page }) => {
+  // No test buys a plan for this account; buyers sign in with their own e-mail.
   await pickAccount(page, 'new@demo.local');
   await expect(page).toHaveURL(/\/subscribe$/);
 });

@@ -4,6 +4,7 @@ export interface LatencySummary {
   requests: number;
   rps: number;
   p50: number;
+  p95: number;
   p99: number;
 }
 
@@ -16,6 +17,7 @@ export function summarize(name: string, latencies: number[], elapsedMs: number):
     requests: sorted.length,
     rps: sorted.length / (elapsedMs / 1000),
     p50: at(0.5),
+    p95: at(0.95),
     p99: at(0.99),
   };
 }

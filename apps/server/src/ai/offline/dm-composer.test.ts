@@ -98,12 +98,6 @@ describe('composeDm', () => {
       for (const m of [short[i]!, long[i]!]) expect(checkDm(m, source, PRODUCT).ok).toBe(true);
     });
   });
-
-  it('takes well under a second', () => {
-    const started = performance.now();
-    for (let variant = 0; variant < 20; variant++) composeDm(input(POST, { variant }));
-    expect((performance.now() - started) / 20).toBeLessThan(100);
-  });
 });
 
 /*
