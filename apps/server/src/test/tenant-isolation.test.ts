@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointKey } from '@threadreach/contract';
+import { ALL_ENDPOINTS, endpointKey } from '@threadreach/contract';
 import { buildProject, buildUser, validProductInfo, type TestUser } from './factories';
 import { createTestApp, type TestApp } from './test-app';
 import {
@@ -42,6 +42,8 @@ describe('tenant isolation, generated from every declared route', () => {
       );
     expect(registered.filter((key) => !declared.has(key))).toEqual([]);
     expect(declared.size).toBeGreaterThanOrEqual(30);
+    // And the contract declares nothing the server does not serve.
+    expect(ALL_ENDPOINTS.map(endpointKey).filter((key) => !declared.has(key))).toEqual([]);
   });
 
   it("refuses every other tenant's reach on every route and changes none of the victim's rows", async () => {
