@@ -1,8 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, mockApi } from '../test/fetch-mock';
+import { delay, HttpResponse } from 'msw';
+import {
+  authEndpoints,
+  credentialsEndpoints,
+  projectsEndpoints,
+  usersEndpoints,
+  type TMeResponse,
+  type TProject,
+  type TRefreshResponse,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint, sentRequests } from '../test/api-mock.test-support';
 import { makeToken } from '../test/tokens';
-import { api } from './api-client';
-import { ApiError } from './api-error';
+import { call } from './api-client';
+import { ApiError, ContractMismatchError } from './api-error';
 import { setSsoProcessing, clearSsoProcessingLater, isSsoProcessing } from './auth-session';
 import { getToken, setToken } from './token-storage';
 import type * as NavigationModule from './navigation';
@@ -21,7 +31,6 @@ beforeEach(() => {
 afterEach(() => {
   setSsoProcessing(false);
   vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 function deferred<T>() {
@@ -30,75 +39,177 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-describe('API client', () => {
+const PROJECT_ID = '0d9a3c52-6f4e-4b1a-9c3d-5e6f7a8b9c0d';
+const CREDENTIAL_ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
+
+const PROJECT: TProject = {
+  id: PROJECT_ID,
+  user_id: 'user-1',
+  name: 'A',
+  description: null,
+  without_keywords: false,
+  created_at: '2030-01-01T00:00:00Z',
+  updated_at: '2030-01-01T00:00:00Z',
+};
+
+const me = (userId = 'user-1'): TMeResponse => ({
+  user_id: userId,
+  email: 'user@example.com',
+  roles: ['USER'],
+  profiles_limit: 3,
+  projects_used: 0,
+});
+
+const refreshed = (token: string): TRefreshResponse => ({
+  token,
+  refresh_token: null,
+  user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: 3 },
+  expires_at: '2030-01-01T00:00:00Z',
+  refresh_expires_at: '2030-01-02T00:00:00Z',
+});
+
+const expired = () => errorReply(401, 'expired', 'unauthorized');
+
+describe('call', () => {
+  it('fills the path parameters and returns the answer', async () => {
+    const get = mockEndpoint(projectsEndpoints.get, ({ params }) => ({ ...PROJECT, id: params.projectId }));
+    await expect(call(projectsEndpoints.get, { params: { projectId: PROJECT_ID } })).resolves.toEqual(
+      PROJECT,
+    );
+    expect(get.calls[0]!.params).toEqual({ projectId: PROJECT_ID });
+    expect(get.calls[0]!.url.pathname.endsWith(`/projects/${PROJECT_ID}`)).toBe(true);
+  });
+
+  it('sends the query without empty values', async () => {
+    const list = mockEndpoint(credentialsEndpoints.list, { items: [], total: 0, limit: 20, offset: 40 });
+    await call(credentialsEndpoints.list, {
+      query: { include_disabled: 'true', credential_type: undefined, limit: 20, offset: 40 },
+    });
+    expect(list.calls[0]!.url.search).toBe('?include_disabled=true&limit=20&offset=40');
+    expect(list.calls[0]!.query).toEqual({ include_disabled: true, limit: 20, offset: 40 });
+  });
+
   it('sends JSON with the bearer token and credentials', async () => {
     const token = makeToken();
     setToken(token);
-    const { calls } = mockApi({ 'POST /projects': [201, { id: 'p1' }] });
-    await expect(api.post('/projects', { name: 'A' })).resolves.toEqual({ id: 'p1' });
-    const call = calls[0]!;
-    expect(call.url.pathname).toBe('/api/v1/projects');
-    expect(call.headers.get('Authorization')).toBe(`Bearer ${token}`);
-    expect(call.headers.get('Content-Type')).toBe('application/json');
-    expect(call.init.credentials).toBe('include');
-    expect(call.body).toEqual({ name: 'A' });
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const create = mockEndpoint(projectsEndpoints.create, PROJECT);
+    await expect(call(projectsEndpoints.create, { body: { name: 'A' } })).resolves.toEqual(PROJECT);
+    const sent = create.calls[0]!;
+    expect(sent.headers.get('Authorization')).toBe(`Bearer ${token}`);
+    expect(sent.headers.get('Content-Type')).toBe('application/json');
+    expect(fetchSpy.mock.calls[0]![1]!.credentials).toBe('include');
+    expect(sent.rawBody).toEqual({ name: 'A' });
   });
 
+  it('sends no body when the endpoint takes none, and resolves a 204 to nothing', async () => {
+    const test = mockEndpoint(credentialsEndpoints.test, {
+      can_connect: true,
+      response_time_ms: 5,
+      error: null,
+    });
+    mockEndpoint(projectsEndpoints.delete, undefined);
+    await call(credentialsEndpoints.test, { params: { id: CREDENTIAL_ID } });
+    expect(test.calls[0]!.rawBody).toBeUndefined();
+    expect(test.calls[0]!.headers.has('Content-Type')).toBe(false);
+    await expect(
+      call(projectsEndpoints.delete, { params: { projectId: PROJECT_ID } }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses an answer that does not match the contract', async () => {
+    mockEndpoint(usersEndpoints.me, HttpResponse.json({ user_id: 7, email: 'a@b' }));
+    const error = await call(usersEndpoints.me).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractMismatchError);
+    expect((error as Error).message).toMatch(
+      /^GET \S+\/me answered 200 with a body its contract does not allow: /,
+    );
+    expect((error as Error).message).toContain('user_id');
+  });
+
+  it('refuses a success status that the contract does not declare', async () => {
+    mockEndpoint(projectsEndpoints.create, HttpResponse.json(PROJECT, { status: 200 }));
+    await expect(call(projectsEndpoints.create, { body: { name: 'A' } })).rejects.toThrow(
+      /answered 200, a status its contract does not declare/,
+    );
+  });
+
+  it('is typed by the contract', () => {
+    // Checked by the type checker only: the calls are never made.
+    const typeChecks = () => [
+      // @ts-expect-error the project id is required
+      call(projectsEndpoints.get),
+      // @ts-expect-error the body must be a project request
+      call(projectsEndpoints.create, { body: { title: 'A' } }),
+      // @ts-expect-error `enabled` travels as text
+      call(credentialsEndpoints.setEnabled, { params: { id: CREDENTIAL_ID }, query: { enabled: true } }),
+    ];
+    expect(typeChecks).toBeTypeOf('function');
+  });
+});
+
+describe('API client sessions and errors', () => {
   it('on concurrent 401s refreshes once and retries each request once with the new token', async () => {
     const oldToken = makeToken({ sub: 'old' });
     const newToken = makeToken({ sub: 'new' });
     setToken(oldToken);
-    const refreshGate = deferred<Response>();
-    const { callsTo } = mockApi({
-      'GET /me': (req) =>
-        req.headers.get('Authorization') === `Bearer ${newToken}`
-          ? jsonResponse(200, { user_id: 'new' })
-          : jsonResponse(401, { detail: 'expired', code: 'unauthorized' }),
-      'GET /projects': (req) =>
-        req.headers.get('Authorization') === `Bearer ${newToken}`
-          ? jsonResponse(200, { items: [] })
-          : jsonResponse(401, { detail: 'expired', code: 'unauthorized' }),
-      'POST /auth/refresh-with-token': () => refreshGate.promise,
+    const refreshGate = deferred<void>();
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const fresh = (request: Request) => request.headers.get('Authorization') === `Bearer ${newToken}`;
+    const getMe = mockEndpoint(usersEndpoints.me, ({ request }) => (fresh(request) ? me('new') : expired()));
+    const list = mockEndpoint(projectsEndpoints.list, ({ request }) =>
+      fresh(request) ? { items: [], total: 0, limit: 100, offset: 0 } : expired(),
+    );
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, async () => {
+      await refreshGate.promise;
+      return refreshed(newToken);
     });
 
-    const results = Promise.all([api.get('/me'), api.get('/projects'), api.get('/me')]);
-    await vi.waitFor(() => expect(callsTo('POST /auth/refresh-with-token')).toHaveLength(1));
-    refreshGate.resolve(jsonResponse(200, { token: newToken, refresh_token: null }));
+    const results = Promise.all([
+      call(usersEndpoints.me),
+      call(projectsEndpoints.list),
+      call(usersEndpoints.me),
+    ]);
+    await vi.waitFor(() => expect(refresh.calls).toHaveLength(1));
+    // Every first attempt has had its 401 before the refresh answers.
+    await Promise.all(fetchSpy.mock.results.slice(0, 3).map((result) => result.value));
+    await new Promise((resolve) => setImmediate(resolve));
+    refreshGate.resolve();
 
-    await expect(results).resolves.toEqual([{ user_id: 'new' }, { items: [] }, { user_id: 'new' }]);
-    expect(callsTo('POST /auth/refresh-with-token')).toHaveLength(1);
-    expect(callsTo('GET /me')).toHaveLength(4);
-    expect(callsTo('GET /projects')).toHaveLength(2);
-    expect(callsTo('POST /auth/refresh-with-token')[0]!.init.credentials).toBe('include');
+    await expect(results).resolves.toEqual([
+      me('new'),
+      { items: [], total: 0, limit: 100, offset: 0 },
+      me('new'),
+    ]);
+    expect(refresh.calls).toHaveLength(1);
+    expect(getMe.calls).toHaveLength(4);
+    expect(list.calls).toHaveLength(2);
+    expect(fetchSpy.mock.calls.every(([, init]) => init?.credentials === 'include')).toBe(true);
     expect(getToken()).toBe(newToken);
   });
 
   it('retries only once: a second 401 is an error', async () => {
     setToken(makeToken({ sub: 'old' }));
-    const { callsTo } = mockApi({
-      'GET /me': [401, { detail: 'nope', code: 'unauthorized' }],
-      'POST /auth/refresh-with-token': [200, { token: makeToken({ sub: 'new' }) }],
-    });
-    await expect(api.get('/me')).rejects.toMatchObject({ status: 401 });
-    expect(callsTo('GET /me')).toHaveLength(2);
-    expect(callsTo('POST /auth/refresh-with-token')).toHaveLength(1);
+    const getMe = mockEndpoint(usersEndpoints.me, errorReply(401, 'nope', 'unauthorized'));
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, refreshed(makeToken({ sub: 'new' })));
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({ status: 401 });
+    expect(getMe.calls).toHaveLength(2);
+    expect(refresh.calls).toHaveLength(1);
   });
 
   it('logs out and goes to the login page with a redirect when the refresh fails', async () => {
     window.history.replaceState(null, '', '/some/page?x=1');
     setToken(makeToken());
-    const { callsTo } = mockApi({
-      'GET /me': [401, { detail: 'expired', code: 'unauthorized' }],
-      'POST /auth/refresh-with-token': [401, { detail: 'no cookie', code: 'unauthorized' }],
-      'POST /auth/logout': [204],
-    });
-    await expect(api.get('/me')).rejects.toBeInstanceOf(ApiError);
+    mockEndpoint(usersEndpoints.me, expired());
+    mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'no cookie', 'unauthorized'));
+    const logout = mockEndpoint(authEndpoints.logout, undefined);
+    await expect(call(usersEndpoints.me)).rejects.toBeInstanceOf(ApiError);
     expect(getToken()).toBeNull();
     expect(navigation.navigateTo).toHaveBeenCalledWith(
       `/login?redirect=${encodeURIComponent('/some/page?x=1')}`,
       { replace: true },
     );
-    await vi.waitFor(() => expect(callsTo('POST /auth/logout')).toHaveLength(1));
+    await vi.waitFor(() => expect(logout.calls).toHaveLength(1));
     window.history.replaceState(null, '', '/');
   });
 
@@ -106,37 +217,34 @@ describe('API client', () => {
     const expiring = makeToken({ exp: Math.floor(Date.now() / 1000) + 60 });
     const fresh = makeToken({ sub: 'fresh' });
     setToken(expiring);
-    const { callsTo } = mockApi({
-      'POST /auth/refresh-with-token': [200, { token: fresh }],
-      'GET /me': (req) => jsonResponse(200, { auth: req.headers.get('Authorization') }),
-    });
-    const [a, b] = await Promise.all([api.get('/me'), api.get('/me')]);
-    expect(callsTo('POST /auth/refresh-with-token')).toHaveLength(1);
-    expect(a).toEqual({ auth: `Bearer ${fresh}` });
-    expect(b).toEqual({ auth: `Bearer ${fresh}` });
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, refreshed(fresh));
+    const getMe = mockEndpoint(usersEndpoints.me, me());
+    await Promise.all([call(usersEndpoints.me), call(usersEndpoints.me)]);
+    expect(refresh.calls).toHaveLength(1);
+    expect(getMe.calls.map((c) => c.headers.get('Authorization'))).toEqual([
+      `Bearer ${fresh}`,
+      `Bearer ${fresh}`,
+    ]);
   });
 
   it('removes a malformed token before the request', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('authToken', 'garbage');
-    const { calls } = mockApi({ 'GET /me': [200, {}] });
-    await api.get('/me');
-    expect(calls[0]!.headers.get('Authorization')).toBeNull();
+    const getMe = mockEndpoint(usersEndpoints.me, me());
+    await call(usersEndpoints.me);
+    expect(getMe.calls[0]!.headers.get('Authorization')).toBeNull();
     expect(localStorage.getItem('authToken')).toBeNull();
   });
 
   it('neither refreshes nor retries while SSO processing is flagged, until the delayed clear', async () => {
     vi.useFakeTimers();
     setToken(makeToken({ exp: Math.floor(Date.now() / 1000) + 10 }));
-    const { callsTo } = mockApi({
-      'GET /me': [401, { detail: 'expired', code: 'unauthorized' }],
-      'POST /auth/refresh-with-token': [401, {}],
-    });
+    const getMe = mockEndpoint(usersEndpoints.me, expired());
     setSsoProcessing(true);
     clearSsoProcessingLater();
-    await expect(api.get('/me')).rejects.toMatchObject({ status: 401 });
-    expect(callsTo('POST /auth/refresh-with-token')).toHaveLength(0);
-    expect(callsTo('GET /me')).toHaveLength(1);
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({ status: 401 });
+    expect(getMe.calls).toHaveLength(1);
+    // No refresh handler: a refresh would fail the test as an unhandled request.
+    expect(sentRequests()).toHaveLength(1);
     vi.advanceTimersByTime(999);
     expect(isSsoProcessing()).toBe(true);
     vi.advanceTimersByTime(1);
@@ -146,8 +254,8 @@ describe('API client', () => {
   it('maps 402 to the subscription message and goes to /subscribe after 100 ms', async () => {
     vi.useFakeTimers();
     setToken(makeToken());
-    mockApi({ 'POST /projects': [402, { detail: 'Subscription required', code: 'payment_required' }] });
-    const error = await api.post('/projects', { name: 'x' }).catch((e: unknown) => e);
+    mockEndpoint(projectsEndpoints.create, errorReply(402, 'Subscription required', 'payment_required'));
+    const error = await call(projectsEndpoints.create, { body: { name: 'x' } }).catch((e: unknown) => e);
     expect(error).toMatchObject({
       status: 402,
       detail: 'Subscription required',
@@ -159,14 +267,16 @@ describe('API client', () => {
     expect(navigation.navigateTo).toHaveBeenCalledWith('/subscribe');
   });
 
-  it('maps 403 by method and path', async () => {
+  it('maps 403 by the endpoint', async () => {
     setToken(makeToken());
-    mockApi({ 'DELETE /projects/p1': [403, { detail: 'not yours', code: 'forbidden' }] });
-    await expect(api.delete('/projects/p1')).rejects.toMatchObject({
-      status: 403,
-      detail: 'not yours',
-      message: "You don't have permission to delete this project. You can only delete your own projects.",
-    });
+    mockEndpoint(projectsEndpoints.delete, errorReply(403, 'not yours', 'forbidden'));
+    await expect(call(projectsEndpoints.delete, { params: { projectId: PROJECT_ID } })).rejects.toMatchObject(
+      {
+        status: 403,
+        detail: 'not yours',
+        message: "You don't have permission to delete this project. You can only delete your own projects.",
+      },
+    );
   });
 
   it.each([
@@ -175,25 +285,23 @@ describe('API client', () => {
     [{ message: 'the message' }, 'the message'],
     [null, 'Request failed with status code 500'],
   ])('chooses the error message from %j', async (body, expected) => {
-    mockApi({ 'GET /x': [500, body ?? undefined] });
-    await expect(api.get('/x')).rejects.toMatchObject({ status: 500, message: expected });
+    mockEndpoint(
+      usersEndpoints.me,
+      body ? HttpResponse.json(body, { status: 500 }) : new HttpResponse(null, { status: 500 }),
+    );
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({ status: 500, message: expected });
   });
 
   it('reports network failures and timeouts with the client messages', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('fetch failed')));
-    await expect(api.get('/x')).rejects.toMatchObject({ status: 0, message: 'Network Error' });
+    mockEndpoint(usersEndpoints.me, HttpResponse.error());
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({ status: 0, message: 'Network Error' });
 
     vi.useFakeTimers();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(
-        (_url: string, init: RequestInit) =>
-          new Promise((_resolve, reject) =>
-            init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-          ),
-      ),
-    );
-    const pending = api.get('/slow').catch((e: unknown) => e);
+    mockEndpoint(usersEndpoints.me, async () => {
+      await delay('infinite');
+      return me();
+    });
+    const pending = call(usersEndpoints.me).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(30_000);
     await expect(pending).resolves.toMatchObject({ status: 0, message: 'timeout of 30000ms exceeded' });
   });

@@ -1,7 +1,21 @@
-import { ApiError, CLIENT_MESSAGES, chooseErrorMessage, serverDetail } from './api-error';
+import {
+  endpointKey,
+  fillPath,
+  type TEndpoint,
+  type TEndpointRequest,
+  type TEndpointResult,
+} from '@threadreach/contract';
+import {
+  ApiError,
+  CLIENT_MESSAGES,
+  ContractMismatchError,
+  chooseErrorMessage,
+  errorBodyField,
+  serverDetail,
+} from './api-error';
 import { endSessionAndGoToLogin, isSsoProcessing, refreshAccessToken } from './auth-session';
 import { statusMessage } from './error-messages';
-import { apiUrl, fetchWithTimeout, readJson, type TQueryValue } from './http';
+import { fetchWithTimeout, queryString, readJson } from './http';
 import { isTokenExpiringSoon } from './jwt';
 import { navigateTo } from './navigation';
 import { getToken } from './token-storage';
@@ -10,12 +24,7 @@ export const SUBSCRIBE_PATH = '/subscribe';
 /** Delay before a 402 answer sends the user to /subscribe (spec section 9). */
 export const SUBSCRIBE_REDIRECT_DELAY_MS = 100;
 
-export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface TRequestOptions {
-  method?: THttpMethod;
-  query?: Record<string, TQueryValue>;
-  body?: unknown;
+export interface TCallOptions {
   /**
    * Bearer token, refresh before the call, 401 refresh-and-retry, 402/403 messages and the
    * 402 redirect. Default true; false for the calls made before or during sign-in.
@@ -23,6 +32,18 @@ export interface TRequestOptions {
   auth?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+/** The request may be left out when the endpoint needs no params, query or body. */
+type TCallArgs<E extends TEndpoint> =
+  Record<never, never> extends TEndpointRequest<E>
+    ? [request?: TEndpointRequest<E>, options?: TCallOptions]
+    : [request: TEndpointRequest<E>, options?: TCallOptions];
+
+interface TRequestParts {
+  params?: Record<string, unknown>;
+  query?: object;
+  body?: unknown;
 }
 
 async function prepareToken(): Promise<string | null> {
@@ -34,16 +55,21 @@ async function prepareToken(): Promise<string | null> {
   return token;
 }
 
-function send(path: string, options: TRequestOptions, token: string | null): Promise<Response> {
+function send(
+  endpoint: TEndpoint,
+  request: TRequestParts,
+  options: TCallOptions,
+  token: string | null,
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   return fetchWithTimeout(
-    apiUrl(path, options.query),
+    fillPath(endpoint.path, request.params) + queryString(request.query),
     {
-      method: options.method ?? 'GET',
+      method: endpoint.method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: options.signal,
     },
     options.timeoutMs,
@@ -56,13 +82,12 @@ function scheduleSubscribeRedirect(): void {
   }, SUBSCRIBE_REDIRECT_DELAY_MS);
 }
 
-async function toApiError(response: Response, path: string, options: TRequestOptions): Promise<ApiError> {
+async function toApiError(response: Response, endpoint: TEndpoint, auth: boolean): Promise<ApiError> {
   const body = await readJson(response);
   const detail = serverDetail(body);
-  const code = (body as { code?: unknown } | null)?.code;
-  const method = options.method ?? 'GET';
-  const mapped = options.auth === false ? null : statusMessage(response.status, method, path, detail);
-  if (response.status === 402 && options.auth !== false) scheduleSubscribeRedirect();
+  const code = errorBodyField(body, 'code');
+  const mapped = auth ? statusMessage(response.status, endpoint, detail) : null;
+  if (response.status === 402 && auth) scheduleSubscribeRedirect();
   const message = mapped ?? chooseErrorMessage(body, CLIENT_MESSAGES.status(response.status));
   return new ApiError(
     message,
@@ -74,36 +99,57 @@ async function toApiError(response: Response, path: string, options: TRequestOpt
   );
 }
 
-/** The one API client: JSON over fetch to /api/v1, typed by the contract's types. */
-export async function apiRequest<T>(path: string, options: TRequestOptions = {}): Promise<T> {
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Throws when a success answer is not what the endpoint declares: the server and the contract drifted. */
+function checkAnswer(endpoint: TEndpoint, status: number, body: unknown): void {
+  const schema = endpoint.responses[status];
+  if (schema === undefined) {
+    throw new ContractMismatchError(
+      `${endpointKey(endpoint)} answered ${status}, a status its contract does not declare`,
+    );
+  }
+  if (schema === null) return;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new ContractMismatchError(
+      `${endpointKey(endpoint)} answered ${status} with a body its contract does not allow: ${describeIssues(result.error.issues)}`,
+    );
+  }
+}
+
+/**
+ * Calls one endpoint of the contract: fills its path, sends the query and the JSON body, and resolves
+ * the success answer's body. Errors reject with an ApiError carrying the message to show.
+ */
+export function call<E extends TEndpoint>(endpoint: E, ...args: TCallArgs<E>): Promise<TEndpointResult<E>>;
+export async function call(
+  endpoint: TEndpoint,
+  request: TRequestParts = {},
+  options: TCallOptions = {},
+): Promise<unknown> {
   const auth = options.auth !== false;
-  let response = await send(path, options, auth ? await prepareToken() : null);
+  let response = await send(endpoint, request, options, auth ? await prepareToken() : null);
 
   if (response.status === 401 && auth && !isSsoProcessing()) {
     if (await refreshAccessToken()) {
-      response = await send(path, options, getToken());
+      response = await send(endpoint, request, options, getToken());
     } else {
-      const error = await toApiError(response, path, options);
+      const error = await toApiError(response, endpoint, auth);
       endSessionAndGoToLogin();
       throw error;
     }
   }
 
-  if (!response.ok) throw await toApiError(response, path, options);
-  if (response.status === 204) return undefined as T;
-  return (await readJson(response)) as T;
+  if (!response.ok) throw await toApiError(response, endpoint, auth);
+  const body = response.status === 204 ? undefined : await readJson(response);
+  // Development and tests check every answer; production builds leave the check out. The body is
+  // returned as received either way, so tests see what production sees.
+  if (import.meta.env.DEV || import.meta.env.MODE === 'test') checkAnswer(endpoint, response.status, body);
+  return body;
 }
-
-type TBodyOptions = Omit<TRequestOptions, 'method' | 'body'>;
-
-export const api = {
-  get: <T>(path: string, options?: TBodyOptions) => apiRequest<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: TBodyOptions) =>
-    apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: TBodyOptions) =>
-    apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, options?: TBodyOptions) =>
-    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
-  delete: <T = void>(path: string, options?: TBodyOptions) =>
-    apiRequest<T>(path, { ...options, method: 'DELETE' }),
-};

@@ -13,6 +13,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A success answer that its endpoint's contract does not allow (checked in development and tests). */
+export class ContractMismatchError extends Error {
+  override readonly name = 'ContractMismatchError';
+}
+
 export const CLIENT_MESSAGES = {
   network: 'Network Error',
   aborted: 'Request aborted',
@@ -20,9 +25,13 @@ export const CLIENT_MESSAGES = {
   status: (status: number) => `Request failed with status code ${status}`,
 } as const;
 
+/** One field of an error body, whatever the body turned out to be. */
+export function errorBodyField(body: unknown, name: string): unknown {
+  return body !== null && typeof body === 'object' ? Reflect.get(body, name) : undefined;
+}
+
 function field(body: unknown, name: string): string | null {
-  if (body === null || typeof body !== 'object') return null;
-  const value = (body as Record<string, unknown>)[name];
+  const value = errorBodyField(body, name);
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 

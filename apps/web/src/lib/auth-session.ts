@@ -1,5 +1,6 @@
+import { authEndpoints } from '@threadreach/contract';
+import { call } from './api-client';
 import { ApiError, chooseErrorMessage } from './api-error';
-import { apiUrl, fetchWithTimeout, readJson } from './http';
 import { logger } from './logger';
 import { currentAddress, navigateTo, reloadPage } from './navigation';
 import { removeToken, setToken } from './token-storage';
@@ -38,23 +39,19 @@ let loggingOut = false;
 
 async function runRefresh(): Promise<boolean> {
   try {
-    const response = await fetchWithTimeout(apiUrl('/auth/refresh-with-token'), {
-      method: 'POST',
-      headers: { Accept: 'application/json' },
-    });
-    const body = await readJson(response);
-    if (!response.ok) {
-      logger.warn(chooseErrorMessage(body, `Token refresh failed with status ${response.status}`));
-      return false;
-    }
-    const token = (body as { token?: unknown } | null)?.token;
-    if (typeof token !== 'string' || token === '') {
+    const data = await call(authEndpoints.refreshWithToken, {}, { auth: false });
+    const token = data?.token;
+    if (!token) {
       logger.warn('No JWT token received from refresh.');
       return false;
     }
     return setToken(token);
   } catch (error) {
-    logger.warn('Token refresh failed', error instanceof ApiError ? error.message : error);
+    if (error instanceof ApiError && error.status > 0) {
+      logger.warn(chooseErrorMessage(error.data, `Token refresh failed with status ${error.status}`));
+    } else {
+      logger.warn('Token refresh failed', error instanceof Error ? error.message : error);
+    }
     return false;
   }
 }
@@ -75,7 +72,7 @@ export function refreshAccessToken(): Promise<boolean> {
 
 async function callServerLogout(): Promise<void> {
   try {
-    await fetchWithTimeout(apiUrl('/auth/logout'), { method: 'POST' });
+    await call(authEndpoints.logout, {}, { auth: false });
   } catch (error) {
     logger.warn('Logout request failed', error);
   }

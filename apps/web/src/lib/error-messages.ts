@@ -1,3 +1,5 @@
+import { projectsEndpoints, type TEndpoint } from '@threadreach/contract';
+
 /** Texts of spec section 8, "Request errors". */
 export const SUBSCRIPTION_REQUIRED_MESSAGE =
   'This feature requires an active subscription. Please upgrade your account to continue.';
@@ -15,34 +17,37 @@ export const FORBIDDEN_MESSAGES = {
     "You don't have permission to perform this action. Please check your account status or contact support.",
 } as const;
 
-function pathOnly(path: string): string {
-  const withoutQuery = path.split('?')[0] ?? '';
-  return withoutQuery.replace(/^\/api\/v1/, '').replace(/\/+$/, '');
-}
+/** What the 403 texts are chosen by: the route's method and its path pattern. */
+export type TRouteRef = Pick<TEndpoint, 'method' | 'path'>;
 
-/** The message for a 403 answer, chosen by method and path, then by the server's detail. */
-export function forbiddenMessage(method: string, path: string, detail: string | null): string {
+const PROJECT_MESSAGES = new Map<TRouteRef, string>([
+  [projectsEndpoints.list, FORBIDDEN_MESSAGES.viewProject],
+  [projectsEndpoints.get, FORBIDDEN_MESSAGES.viewProject],
+  [projectsEndpoints.create, FORBIDDEN_MESSAGES.createProject],
+  [projectsEndpoints.update, FORBIDDEN_MESSAGES.editProject],
+  [projectsEndpoints.delete, FORBIDDEN_MESSAGES.deleteProject],
+]);
+
+/** Keyword and subreddit routes of a project, whatever their name under it. */
+const PROJECT_CONTENT = /\/[^/]*(keywords|subreddits)/;
+
+/** The message for a 403 answer, chosen by the route, then by the server's detail. */
+export function forbiddenMessage(route: TRouteRef, detail: string | null): string {
   const text = detail ?? '';
   if (text.includes('READONLY')) return FORBIDDEN_MESSAGES.readOnly;
-  const m = method.toUpperCase();
-  const p = pathOnly(path);
-  if (/\/[^/]*(keywords|subreddits)/.test(p)) {
-    return m === 'POST' ? FORBIDDEN_MESSAGES.generateContent : FORBIDDEN_MESSAGES.projectContent;
+  if (PROJECT_CONTENT.test(route.path)) {
+    return route.method === 'POST' ? FORBIDDEN_MESSAGES.generateContent : FORBIDDEN_MESSAGES.projectContent;
   }
-  if (/^\/projects(\/[^/]+)?$/.test(p)) {
-    if (m === 'POST') return FORBIDDEN_MESSAGES.createProject;
-    if (m === 'PUT' || m === 'PATCH') return FORBIDDEN_MESSAGES.editProject;
-    if (m === 'DELETE') return FORBIDDEN_MESSAGES.deleteProject;
-    return FORBIDDEN_MESSAGES.viewProject;
-  }
+  const projectMessage = PROJECT_MESSAGES.get(route);
+  if (projectMessage) return projectMessage;
   if (text.includes('MODERATOR') || text.includes('ADMIN')) return FORBIDDEN_MESSAGES.moderatorsOnly;
   if (/subscription|profiles_limit/i.test(text)) return SUBSCRIPTION_REQUIRED_MESSAGE;
   return FORBIDDEN_MESSAGES.default;
 }
 
 /** The message for a 402 or 403 answer, or null for other statuses. */
-export function statusMessage(status: number, method: string, path: string, detail: string | null) {
+export function statusMessage(status: number, route: TRouteRef, detail: string | null) {
   if (status === 402) return SUBSCRIPTION_REQUIRED_MESSAGE;
-  if (status === 403) return forbiddenMessage(method, path, detail);
+  if (status === 403) return forbiddenMessage(route, detail);
   return null;
 }

@@ -1,20 +1,19 @@
 import { ApiError, CLIENT_MESSAGES } from './api-error';
 
-export const API_PREFIX = '/api/v1';
 /** Timeout of every API call (spec section 9). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-export type TQueryValue = string | number | boolean | null | undefined;
-
-/** `/api/v1` + path + the query, leaving out empty values. */
-export function apiUrl(path: string, query?: Record<string, TQueryValue>): string {
+/** The query string of a request (with its `?`), leaving out empty values; arrays repeat their key. */
+export function queryString(query: object | undefined): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    params.set(key, String(value));
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined || item === null) continue;
+      params.append(key, String(item));
+    }
   }
   const qs = params.toString();
-  return `${API_PREFIX}${path}${qs ? `?${qs}` : ''}`;
+  return qs ? `?${qs}` : '';
 }
 
 /**

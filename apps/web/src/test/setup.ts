@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { apiServer, takeApiProblems } from './api-mock.test-support';
 
 // jsdom lacks these browser APIs that Mantine uses.
 Object.defineProperty(window, 'matchMedia', {
@@ -25,8 +26,14 @@ class ResizeObserverStub {
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
 
-afterEach(() => {
+// Only the API answers a test gives exist; anything else is an error, never a real request.
+beforeAll(() => apiServer.listen({ onUnhandledFrame: 'error' }));
+afterAll(() => apiServer.close());
+
+afterEach(async () => {
   cleanup();
   notifications.clean();
   window.localStorage.clear();
+  const problems = await takeApiProblems();
+  if (problems.length > 0) throw new Error(`API mock problems:\n${problems.join('\n')}`);
 });

@@ -5,8 +5,9 @@ import type {
   TSsoStartResponse,
   TV3LoginResponse,
 } from '@threadreach/contract';
-import { api } from '../../../lib/api-client';
-import { ApiError } from '../../../lib/api-error';
+import { authEndpoints, systemEndpoints, usersEndpoints } from '@threadreach/contract';
+import { call } from '../../../lib/api-client';
+import { ApiError, errorBodyField } from '../../../lib/api-error';
 import { clearSsoProcessingLater, setSsoProcessing } from '../../../lib/auth-session';
 import { setToken } from '../../../lib/token-storage';
 
@@ -27,21 +28,18 @@ export const AUTH_MESSAGES = {
 } as const;
 
 export function getPublicConfig(): Promise<TPublicConfig> {
-  return api.get<TPublicConfig>('/public-config', { auth: false });
+  return call(systemEndpoints.publicConfig, {}, { auth: false });
 }
 
 export function getMe(): Promise<TMeResponse> {
-  return api.get<TMeResponse>('/me');
+  return call(usersEndpoints.me);
 }
 
 /** Asks the server where to sign in; resolves the provider's URL. */
 export async function startSso(redirectTo?: string): Promise<string> {
   let data: TSsoStartResponse | null;
   try {
-    data = await api.get<TSsoStartResponse>('/auth/sso/start', {
-      auth: false,
-      query: { redirect_to: redirectTo },
-    });
+    data = await call(authEndpoints.ssoStart, { query: { redirect_to: redirectTo } }, { auth: false });
   } catch (error) {
     if (error instanceof ApiError && error.status > 0) {
       throw new Error(error.detail ?? AUTH_MESSAGES.ssoStartFailed(error.status), { cause: error });
@@ -71,21 +69,29 @@ export interface TSsoCallbackResult {
   error_message?: string;
 }
 
-async function runSsoCallback(params: TSsoCallbackParams): Promise<TSsoCallbackResult> {
+async function runSsoCallback(ver: string, params: TSsoCallbackParams): Promise<TSsoCallbackResult> {
   let data: TAuthTokenResponse | null;
   try {
-    data = await api.get<TAuthTokenResponse>('/auth/callback', {
-      auth: false,
-      query: { ver: params.ver, redirect_to: params.redirect_to, add: params.add, v2: params.v2 },
-    });
+    data = await call(
+      authEndpoints.callback,
+      {
+        query: {
+          ver,
+          redirect_to: params.redirect_to ?? undefined,
+          add: params.add ?? undefined,
+          v2: params.v2 ?? undefined,
+        },
+      },
+      { auth: false },
+    );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 0) throw error;
-    const body = (error.data ?? {}) as { requires_subscription?: unknown; subscribe_url?: unknown };
-    if (error.status === 402 || body.requires_subscription === true) {
+    if (error.status === 402 || errorBodyField(error.data, 'requires_subscription') === true) {
+      const subscribeUrl = errorBodyField(error.data, 'subscribe_url');
       return {
         success: false,
         requires_subscription: true,
-        subscribe_url: typeof body.subscribe_url === 'string' ? body.subscribe_url : DEFAULT_SUBSCRIBE_PATH,
+        subscribe_url: typeof subscribeUrl === 'string' ? subscribeUrl : DEFAULT_SUBSCRIBE_PATH,
       };
     }
     if (error.status === 500) {
@@ -126,7 +132,7 @@ export function completeSsoCallback(params: TSsoCallbackParams): Promise<TSsoCal
   let pending = callbacksInFlight.get(ver);
   if (!pending) {
     setSsoProcessing(true);
-    pending = runSsoCallback(params).finally(() => clearSsoProcessingLater());
+    pending = runSsoCallback(ver, params).finally(() => clearSsoProcessingLater());
     callbacksInFlight.set(ver, pending);
   }
   return pending;
@@ -145,7 +151,7 @@ export function v3ErrorMessage(error: unknown): string {
 const v3InFlight = new Map<string, Promise<TV3LoginResponse>>();
 
 async function runV3Login(v3: string): Promise<TV3LoginResponse> {
-  const data = await api.get<TV3LoginResponse>('/auth/v3-login', { auth: false, query: { v3 } });
+  const data = await call(authEndpoints.v3Login, { query: { v3 } }, { auth: false });
   if (!data?.token || !setToken(data.token)) throw new Error(AUTH_MESSAGES.v3Failed);
   return data;
 }

@@ -1,7 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, mockApi, type TMockHandler } from '../../../test/fetch-mock';
+import { HttpResponse } from 'msw';
+import {
+  authEndpoints,
+  billingEndpoints,
+  projectsEndpoints,
+  systemEndpoints,
+  usersEndpoints,
+  type TAuthTokenResponse,
+  type TPublicConfig,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
@@ -20,37 +30,39 @@ vi.mock('../../../lib/navigation', async (importOriginal) => {
   };
 });
 
-const CONFIG = { demo_mode: true, main_app_url: null, support_chat_script_url: null };
+const CONFIG: TPublicConfig = { demo_mode: true, main_app_url: null, support_chat_script_url: null };
 const EMPTY_PROJECTS = { items: [], total: 0, limit: 500, offset: 0 };
 
-function api(extra: Record<string, TMockHandler | [number, unknown?]> = {}) {
-  return mockApi({
-    'GET /public-config': [200, CONFIG],
-    'POST /auth/refresh-with-token': [401, { detail: 'No refresh cookie', code: 'unauthorized' }],
-    'GET /me': [
-      200,
-      { user_id: 'user-1', email: 'user@example.com', roles: ['USER'], profiles_limit: 3, projects_used: 0 },
-    ],
-    'GET /projects': [200, EMPTY_PROJECTS],
-    ...extra,
+/** The answers every page load needs; a test adds or replaces its own afterwards. */
+function mockSignedOutApp() {
+  mockEndpoint(systemEndpoints.publicConfig, CONFIG);
+  mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'No refresh cookie', 'unauthorized'));
+  mockEndpoint(usersEndpoints.me, {
+    user_id: 'user-1',
+    email: 'user@example.com',
+    roles: ['USER'],
+    profiles_limit: 3,
+    projects_used: 0,
   });
+  mockEndpoint(projectsEndpoints.list, EMPTY_PROJECTS);
 }
 
 beforeEach(() => {
   external.assigned.length = 0;
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('authentication gate', () => {
   it('shows the checking spinner, then the login screen when no session can be restored', async () => {
     let releaseRefresh!: () => void;
-    api({
-      'POST /auth/refresh-with-token': () =>
+    mockSignedOutApp();
+    mockEndpoint(
+      authEndpoints.refreshWithToken,
+      () =>
         new Promise((resolve) => {
-          releaseRefresh = () => resolve(jsonResponse(401, { detail: 'x', code: 'unauthorized' }));
+          releaseRefresh = () => resolve(errorReply(401, 'x', 'unauthorized'));
         }),
-    });
+    );
     renderApp('/');
     expect(screen.getByText('Checking authentication...')).toBeTruthy();
     await waitFor(() => expect(releaseRefresh).toBeTypeOf('function'));
@@ -62,47 +74,52 @@ describe('authentication gate', () => {
   });
 
   it('restores the session silently with the refresh cookie', async () => {
-    api({ 'POST /auth/refresh-with-token': [200, { token: makeToken(), refresh_token: null }] });
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.refreshWithToken, {
+      token: makeToken(),
+      refresh_token: null,
+      user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: 3 },
+      expires_at: '2030-01-01T00:00:00Z',
+      refresh_expires_at: '2030-01-02T00:00:00Z',
+    });
     renderApp('/');
     expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
   });
 
   it('Log In starts SSO with the current address and shows Redirecting...', async () => {
-    const { callsTo } = api({
-      'GET /auth/sso/start': [
-        200,
-        { sso_url: 'http://idp.test/authorize?x=1', callback_url: '/auth/callback' },
-      ],
+    mockSignedOutApp();
+    const ssoStart = mockEndpoint(authEndpoints.ssoStart, {
+      sso_url: 'http://idp.test/authorize?x=1',
+      callback_url: '/auth/callback',
     });
     renderApp('/logs?level=ERROR');
     await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
     expect(await screen.findByText('Redirecting...')).toBeTruthy();
-    expect(callsTo('GET /auth/sso/start')[0]!.url.searchParams.get('redirect_to')).toBe('/logs?level=ERROR');
+    expect(ssoStart.calls[0]!.query.redirect_to).toBe('/logs?level=ERROR');
     expect(external.assigned).toEqual(['http://idp.test/authorize?x=1']);
   });
 
   it('does not send redirect_to from the root page', async () => {
-    const { callsTo } = api({
-      'GET /auth/sso/start': [200, { sso_url: 'http://idp.test/a', callback_url: '' }],
-    });
+    mockSignedOutApp();
+    const ssoStart = mockEndpoint(authEndpoints.ssoStart, { sso_url: 'http://idp.test/a', callback_url: '' });
     renderApp('/');
     await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
     await screen.findByText('Redirecting...');
-    expect(callsTo('GET /auth/sso/start')[0]!.url.searchParams.has('redirect_to')).toBe(false);
+    expect(ssoStart.calls[0]!.url.searchParams.has('redirect_to')).toBe(false);
   });
 
   it('shows Server Error when SSO cannot start and there is no main app', async () => {
-    api({ 'GET /auth/sso/start': [500, { detail: 'OIDC issuer unreachable', code: 'internal' }] });
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.ssoStart, errorReply(500, 'OIDC issuer unreachable', 'internal'));
     renderApp('/');
     await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Server Error: OIDC issuer unreachable');
   });
 
   it("goes to the main app's login when SSO cannot start and main_app_url is set", async () => {
-    api({
-      'GET /public-config': [200, { ...CONFIG, main_app_url: 'https://main.test/' }],
-      'GET /auth/sso/start': [200, {}],
-    });
+    mockSignedOutApp();
+    mockEndpoint(systemEndpoints.publicConfig, { ...CONFIG, main_app_url: 'https://main.test/' });
+    mockEndpoint(authEndpoints.ssoStart, { sso_url: '', callback_url: '' });
     renderApp('/');
     await screen.findByText('Demo mode — simulated Reddit');
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
@@ -112,7 +129,7 @@ describe('authentication gate', () => {
 
   it('lets an authenticated subscriber into the workspace', async () => {
     setToken(makeToken());
-    api();
+    mockSignedOutApp();
     renderApp('/');
     expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
@@ -120,7 +137,8 @@ describe('authentication gate', () => {
 
   it('sends a user without a subscription to /subscribe', async () => {
     setToken(makeToken({ profiles_limit: 0 }));
-    api();
+    mockSignedOutApp();
+    mockEndpoint(billingEndpoints.availablePlans, []);
     renderApp('/');
     expect(await screen.findByText('Choose a plan')).toBeTruthy();
     expect(testLocation()).toBe('/subscribe');
@@ -128,13 +146,13 @@ describe('authentication gate', () => {
 
   it('lets moderators without a subscription through', async () => {
     setToken(makeToken({ profiles_limit: 0, roles: ['MODERATOR'] }));
-    api();
+    mockSignedOutApp();
     renderApp('/');
     expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
   });
 
   it('does not gate subscription paths', async () => {
-    api();
+    mockSignedOutApp();
     renderApp('/subscribe/cancel');
     expect(await screen.findByText('Payment canceled')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to plans' }).getAttribute('href')).toBe('/subscribe');
@@ -142,7 +160,7 @@ describe('authentication gate', () => {
 
   it('shows Access Denied on /credentials and /stats for non-moderators', async () => {
     setToken(makeToken());
-    api();
+    mockSignedOutApp();
     renderApp('/credentials');
     expect(
       await screen.findByText(
@@ -153,7 +171,7 @@ describe('authentication gate', () => {
   });
 
   it('after a failed refresh, /login returns to the redirect target once signed in', async () => {
-    api();
+    mockSignedOutApp();
     setToken(makeToken());
     renderApp('/login?redirect=%2Flogs');
     expect(await screen.findByText('System Logs')).toBeTruthy();
@@ -164,21 +182,22 @@ describe('authentication gate', () => {
 describe('v3 direct login', () => {
   it('logs in with ?v3=, stores the token and removes v3 from the address', async () => {
     const token = makeToken({ roles: ['MODERATOR'] });
-    const { callsTo } = api({
-      'GET /auth/v3-login': [
-        200,
-        { token, user: { user_id: 'm', email: 'm@x', profiles_limit: 0 }, redirect_url: '/' },
-      ],
+    mockSignedOutApp();
+    const v3Login = mockEndpoint(authEndpoints.v3Login, {
+      token,
+      user: { user_id: 'm', email: 'm@x', profiles_limit: 0 },
+      redirect_url: '/',
     });
     renderApp('/?v3=abc&tab=1');
     expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
     expect(getToken()).toBe(token);
     expect(testLocation()).toBe('/?tab=1');
-    expect(callsTo('GET /auth/v3-login')).toHaveLength(1);
+    expect(v3Login.calls).toHaveLength(1);
   });
 
   it("alerts 'V3 Login Error: {detail}' and stays unauthenticated", async () => {
-    api({ 'GET /auth/v3-login': [401, { detail: 'Login link already used', code: 'unauthorized' }] });
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.v3Login, errorReply(401, 'Login link already used', 'unauthorized'));
     renderApp('/?v3=used-token');
     expect((await screen.findByRole('alert')).textContent).toBe('V3 Login Error: Login link already used');
     expect(screen.getByText('Authentication Required')).toBeTruthy();
@@ -186,7 +205,11 @@ describe('v3 direct login', () => {
   });
 
   it("uses 'HTTP {status}: {statusText}' without a detail", async () => {
-    api({ 'GET /auth/v3-login': () => jsonResponse(503, undefined, 'Service Unavailable') });
+    mockSignedOutApp();
+    mockEndpoint(
+      authEndpoints.v3Login,
+      new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' }),
+    );
     renderApp('/?v3=t-503');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'V3 Login Error: HTTP 503: Service Unavailable',
@@ -195,7 +218,7 @@ describe('v3 direct login', () => {
 });
 
 describe('SSO callback', () => {
-  const okBody = (token: string, extra: object = {}) => ({
+  const okBody = (token: string, extra: Partial<TAuthTokenResponse> = {}): TAuthTokenResponse => ({
     token,
     refresh_token: null,
     user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: 3 },
@@ -209,38 +232,32 @@ describe('SSO callback', () => {
 
   it('(d) stores the token and goes to redirect_url', async () => {
     const token = makeToken();
-    const { callsTo } = api({ 'GET /auth/callback': [200, okBody(token)] });
+    mockSignedOutApp();
+    const callback = mockEndpoint(authEndpoints.callback, okBody(token));
     renderApp('/auth/callback?ver=v-d&redirect_to=%2Flogs&add=1&v2=z');
     expect(await screen.findByText('System Logs')).toBeTruthy();
     expect(getToken()).toBe(token);
-    const query = callsTo('GET /auth/callback')[0]!.url.searchParams;
-    expect([query.get('ver'), query.get('redirect_to'), query.get('add'), query.get('v2')]).toEqual([
-      'v-d',
-      '/logs',
-      '1',
-      'z',
-    ]);
+    expect(callback.calls[0]!.query).toEqual({ ver: 'v-d', redirect_to: '/logs', add: '1', v2: 'z' });
   });
 
   it('(a) 402 goes to subscribe_url', async () => {
-    api({
-      'GET /auth/callback': [
-        402,
-        {
-          detail: 'Subscription required',
-          code: 'payment_required',
-          requires_subscription: true,
-          subscribe_url: '/subscribe',
-        },
-      ],
-    });
+    mockSignedOutApp();
+    mockEndpoint(
+      authEndpoints.callback,
+      errorReply(402, 'Subscription required', 'payment_required', {
+        requires_subscription: true,
+        subscribe_url: '/subscribe',
+      }),
+    );
+    mockEndpoint(billingEndpoints.availablePlans, []);
     renderApp('/auth/callback?ver=v-a');
     expect(await screen.findByText('Choose a plan')).toBeTruthy();
     expect(getToken()).toBeNull();
   });
 
   it('(b) 500 shows the server error', async () => {
-    api({ 'GET /auth/callback': [500, { detail: 'Payment provider is not configured', code: 'internal' }] });
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.callback, errorReply(500, 'Payment provider is not configured', 'internal'));
     renderApp('/auth/callback?ver=v-b');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Server Error: Payment provider is not configured',
@@ -249,21 +266,24 @@ describe('SSO callback', () => {
 
   it('(c) OK with requires_subscription stores the token and goes to subscribe_url', async () => {
     const token = makeToken({ profiles_limit: 0 });
-    api({ 'GET /auth/callback': [200, okBody(token, { requires_subscription: true })] });
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.callback, okBody(token, { requires_subscription: true }));
+    mockEndpoint(billingEndpoints.availablePlans, []);
     renderApp('/auth/callback?ver=v-c');
     expect(await screen.findByText('Choose a plan')).toBeTruthy();
     expect(getToken()).toBe(token);
   });
 
   it('(e) OK without a token is an error and shows the login screen', async () => {
-    api({ 'GET /auth/callback': [200, { ...okBody(''), token: '' }] });
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.callback, okBody(''));
     renderApp('/auth/callback?ver=v-e');
     expect((await screen.findByRole('alert')).textContent).toBe('No JWT token received from SSO callback.');
     expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
   });
 
   it('needs the ver parameter', async () => {
-    api();
+    mockSignedOutApp();
     renderApp('/auth/callback');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Missing SSO callback parameters (ver token).',

@@ -9,10 +9,8 @@ import type {
   TProxyPoolStats,
   TUpdateCredentialRequest,
 } from '@threadreach/contract';
-import { api } from '../../../lib/api-client';
-
-const BASE = '/reddit-credentials';
-const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+import { credentialsEndpoints } from '@threadreach/contract';
+import { call } from '../../../lib/api-client';
 
 export interface TCredentialListParams {
   /** Omitted (undefined) for all types. */
@@ -23,9 +21,9 @@ export interface TCredentialListParams {
 }
 
 export function listCredentials(params: TCredentialListParams): Promise<TCredentialList> {
-  return api.get<TCredentialList>(BASE, {
+  return call(credentialsEndpoints.list, {
     query: {
-      include_disabled: params.includeDisabled,
+      include_disabled: String(params.includeDisabled),
       credential_type: params.credentialType,
       limit: params.limit,
       offset: params.offset,
@@ -34,39 +32,39 @@ export function listCredentials(params: TCredentialListParams): Promise<TCredent
 }
 
 export function createCredential(body: TCreateCredentialRequest): Promise<TCredential> {
-  return api.post<TCredential>(BASE, body);
+  return call(credentialsEndpoints.create, { body });
 }
 
 /** PUT; a body without client_secret keeps the stored secret. */
 export function updateCredential(id: string, body: TUpdateCredentialRequest): Promise<TCredential> {
-  return api.put<TCredential>(one(id), body);
+  return call(credentialsEndpoints.update, { params: { id }, body });
 }
 
 export function deleteCredential(id: string): Promise<void> {
-  return api.delete(one(id));
+  return call(credentialsEndpoints.delete, { params: { id } });
 }
 
 /** PATCH .../enable?enabled=…, no body. */
 export function setCredentialEnabled(id: string, enabled: boolean): Promise<TCredential> {
-  return api.patch<TCredential>(`${one(id)}/enable`, undefined, { query: { enabled } });
+  return call(credentialsEndpoints.setEnabled, { params: { id }, query: { enabled: String(enabled) } });
 }
 
 export function getCredentialDetailed(id: string): Promise<TCredentialDetailed> {
-  return api.get<TCredentialDetailed>(`${one(id)}/detailed`);
+  return call(credentialsEndpoints.detailed, { params: { id } });
 }
 
 export function testCredentialConnection(id: string): Promise<TConnectionTestResult> {
-  return api.post<TConnectionTestResult>(`${one(id)}/test`);
+  return call(credentialsEndpoints.test, { params: { id } });
 }
 
 export function replaceCredentialProxy(id: string): Promise<TCredentialDetailed> {
-  return api.post<TCredentialDetailed>(`${one(id)}/replace-proxy`);
+  return call(credentialsEndpoints.replaceProxy, { params: { id } });
 }
 
 export function getProxyPoolStats(): Promise<TProxyPoolStats> {
-  return api.get<TProxyPoolStats>('/proxy-pool/stats');
+  return call(credentialsEndpoints.proxyPoolStats);
 }
 
 export function listProxyDetails(limit: number, offset: number): Promise<TProxyDetailList> {
-  return api.get<TProxyDetailList>('/proxy-pool/details', { query: { limit, offset } });
+  return call(credentialsEndpoints.proxyPoolDetails, { query: { limit, offset } });
 }

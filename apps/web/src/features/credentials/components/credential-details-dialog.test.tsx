@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockApi } from '../../../test/fetch-mock';
+import { credentialsEndpoints } from '@threadreach/contract';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { buildDetailed, renderSignedIn } from '../credentials.test-support';
 import { CredentialDetailsDialog } from './credential-details-dialog';
 
-afterEach(() => vi.unstubAllGlobals());
-
 const ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
-const DETAILED = `GET /reddit-credentials/${ID}/detailed`;
 
 async function openDetails() {
   renderSignedIn(<CredentialDetailsDialog opened credentialId={ID} onClose={() => {}} />);
@@ -24,22 +22,20 @@ function factOf(scope: HTMLElement, label: string): string {
 
 describe('Credential Details', () => {
   it('shows basic information, proxy configuration, metrics and proxy health', async () => {
-    mockApi({
-      [DETAILED]: [
-        200,
-        buildDetailed(
-          {
-            id: ID,
-            account_name: 'search_bot',
-            client_id_prefix: 'abcd1234',
-            description: 'Main search app',
-            proxy_preferences: { country: 'US', state: 'CA', city: null },
-            proxy_masked: 'http://user:****@proxy.example:8080',
-          },
-          { success_rate_percent: 88, error_rate_percent: 12, proxy_replacement_count: 3 },
-        ),
-      ],
-    });
+    mockEndpoint(
+      credentialsEndpoints.detailed,
+      buildDetailed(
+        {
+          id: ID,
+          account_name: 'search_bot',
+          client_id_prefix: 'abcd1234',
+          description: 'Main search app',
+          proxy_preferences: { country: 'US', state: 'CA', city: null },
+          proxy_masked: 'http://user:****@proxy.example:8080',
+        },
+        { success_rate_percent: 88, error_rate_percent: 12, proxy_replacement_count: 3 },
+      ),
+    );
     const dialog = await openDetails();
     const basic = await within(dialog).findByRole('region', { name: 'Basic Information' });
     expect(factOf(basic, 'Account Name')).toBe('search_bot');
@@ -66,13 +62,13 @@ describe('Credential Details', () => {
   });
 
   it("says 'Credential not found' for a 404 and 'Failed to load credential details' otherwise", async () => {
-    mockApi({ [DETAILED]: [404, { detail: 'Credential not found', code: 'not_found' }] });
+    mockEndpoint(credentialsEndpoints.detailed, errorReply(404, 'Credential not found', 'not_found'));
     const dialog = await openDetails();
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Credential not found');
   });
 
   it("says 'Failed to load credential details' when the call fails", async () => {
-    mockApi({ [DETAILED]: [500, { detail: 'boom', code: 'internal' }] });
+    mockEndpoint(credentialsEndpoints.detailed, errorReply(500, 'boom', 'internal'));
     const dialog = await openDetails();
     expect((await within(dialog).findByRole('alert', {}, { timeout: 3000 })).textContent).toBe(
       'Failed to load credential details',
@@ -80,12 +76,11 @@ describe('Credential Details', () => {
   });
 
   it('Test Connection shows a failure with the response time and the error', async () => {
-    const { callsTo } = mockApi({
-      [DETAILED]: [200, buildDetailed({ id: ID })],
-      [`POST /reddit-credentials/${ID}/test`]: [
-        200,
-        { can_connect: false, response_time_ms: 42, error: 'invalid_client' },
-      ],
+    mockEndpoint(credentialsEndpoints.detailed, buildDetailed({ id: ID }));
+    const test = mockEndpoint(credentialsEndpoints.test, {
+      can_connect: false,
+      response_time_ms: 42,
+      error: 'invalid_client',
     });
     const dialog = await openDetails();
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
@@ -93,17 +88,13 @@ describe('Credential Details', () => {
     expect(result.textContent).toContain('Connection test: failure');
     expect(result.textContent).toContain('Response time: 42 ms');
     expect(result.textContent).toContain('Error: invalid_client');
-    expect(callsTo(`POST /reddit-credentials/${ID}/test`)[0]!.body).toBeUndefined();
+    expect(test.calls[0]!.params.id).toBe(ID);
+    expect(test.calls[0]!.rawBody).toBeUndefined();
   });
 
   it('Test Connection shows a success', async () => {
-    mockApi({
-      [DETAILED]: [200, buildDetailed({ id: ID })],
-      [`POST /reddit-credentials/${ID}/test`]: [
-        200,
-        { can_connect: true, response_time_ms: 120, error: null },
-      ],
-    });
+    mockEndpoint(credentialsEndpoints.detailed, buildDetailed({ id: ID }));
+    mockEndpoint(credentialsEndpoints.test, { can_connect: true, response_time_ms: 120, error: null });
     const dialog = await openDetails();
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
     const result = await within(dialog).findByRole('status', { name: /Connection test/ });
@@ -113,10 +104,8 @@ describe('Credential Details', () => {
   });
 
   it("shows 'Test failed' when the test call itself fails", async () => {
-    mockApi({
-      [DETAILED]: [200, buildDetailed({ id: ID })],
-      [`POST /reddit-credentials/${ID}/test`]: [409, { detail: 'Credential is disabled', code: 'conflict' }],
-    });
+    mockEndpoint(credentialsEndpoints.detailed, buildDetailed({ id: ID }));
+    mockEndpoint(credentialsEndpoints.test, errorReply(409, 'Credential is disabled', 'conflict'));
     const dialog = await openDetails();
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
     const alert = await within(dialog).findByRole('alert');
@@ -125,16 +114,14 @@ describe('Credential Details', () => {
   });
 
   it('Replace Proxy replaces it and shows the new proxy', async () => {
-    const { callsTo } = mockApi({
-      [DETAILED]: [200, buildDetailed({ id: ID, proxy_masked: 'http://u:****@old.example:1' })],
-      [`POST /reddit-credentials/${ID}/replace-proxy`]: [
-        200,
-        buildDetailed(
-          { id: ID, proxy_masked: 'http://u:****@new.example:2' },
-          { proxy_replacement_count: 1 },
-        ),
-      ],
-    });
+    mockEndpoint(
+      credentialsEndpoints.detailed,
+      buildDetailed({ id: ID, proxy_masked: 'http://u:****@old.example:1' }),
+    );
+    const replace = mockEndpoint(
+      credentialsEndpoints.replaceProxy,
+      buildDetailed({ id: ID, proxy_masked: 'http://u:****@new.example:2' }, { proxy_replacement_count: 1 }),
+    );
     const dialog = await openDetails();
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Replace Proxy' }));
     expect(await screen.findByText('Proxy replaced')).toBeTruthy();
@@ -142,6 +129,6 @@ describe('Credential Details', () => {
       expect(factOf(section(dialog, 'Proxy Configuration'), 'Proxy')).toBe('http://u:****@new.example:2'),
     );
     expect(factOf(section(dialog, 'Proxy Health'), 'Replacements')).toBe('1');
-    expect(callsTo(`POST /reddit-credentials/${ID}/replace-proxy`)).toHaveLength(1);
+    expect(replace.calls).toHaveLength(1);
   });
 });

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockApi } from '../../../test/fetch-mock';
+import { credentialsEndpoints } from '@threadreach/contract';
+import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { buildCredential, renderSignedIn } from '../credentials.test-support';
 import { CredentialFormDialog, KEEP_SECRET_PLACEHOLDER } from './credential-form-dialog';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const field = (dialog: HTMLElement, label: string) => within(dialog).getByLabelText(label, { exact: false });
 
@@ -16,7 +15,6 @@ async function openAdd(onClose = vi.fn()) {
 
 describe('Add Credential', () => {
   it('keeps Create disabled until account name, client id and client secret are filled', async () => {
-    mockApi({});
     const dialog = await openAdd();
     const create = within(dialog).getByRole('button', { name: 'Create' });
     expect(create.hasAttribute('disabled')).toBe(true);
@@ -34,7 +32,6 @@ describe('Add Credential', () => {
   });
 
   it('offers the two types, a password field for the secret and Enabled on by default', async () => {
-    mockApi({});
     const dialog = await openAdd();
     const type = field(dialog, 'Type') as HTMLSelectElement;
     expect([...type.options].map((o) => o.text)).toEqual(['Search (read-only)', 'Send (OAuth)']);
@@ -49,7 +46,7 @@ describe('Add Credential', () => {
 
   it('sends the contract-shaped body and closes', async () => {
     const onClose = vi.fn();
-    const { callsTo } = mockApi({ 'POST /reddit-credentials': [201, buildCredential()] });
+    const create = mockEndpoint(credentialsEndpoints.create, buildCredential());
     const dialog = await openAdd(onClose);
     await userEvent.selectOptions(field(dialog, 'Type'), 'send');
     await userEvent.type(field(dialog, 'Account Name'), '  send_bot ');
@@ -61,7 +58,7 @@ describe('Add Credential', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
 
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(callsTo('POST /reddit-credentials')[0]!.body).toEqual({
+    expect(create.calls[0]!.rawBody).toEqual({
       type: 'send',
       account_name: 'send_bot',
       client_id: 'client-1',
@@ -74,7 +71,6 @@ describe('Add Credential', () => {
   });
 
   it('checks the proxy location with the contract schema before sending', async () => {
-    const { calls } = mockApi({});
     const dialog = await openAdd();
     await userEvent.type(field(dialog, 'Account Name'), 'bot');
     await userEvent.type(field(dialog, 'Client ID'), 'client-1');
@@ -86,16 +82,14 @@ describe('Add Credential', () => {
         'Country code may contain only letters, digits, spaces, dots and dashes',
       ),
     ).toBeTruthy();
-    expect(calls).toHaveLength(0);
+    expect(sentRequests()).toHaveLength(0);
   });
 
   it("shows 'Failed to create credential: …' with the server's detail", async () => {
-    mockApi({
-      'POST /reddit-credentials': [
-        409,
-        { detail: 'A credential with this client ID exists', code: 'conflict' },
-      ],
-    });
+    mockEndpoint(
+      credentialsEndpoints.create,
+      errorReply(409, 'A credential with this client ID exists', 'conflict'),
+    );
     const dialog = await openAdd();
     await userEvent.type(field(dialog, 'Account Name'), 'bot');
     await userEvent.type(field(dialog, 'Client ID'), 'client-1');
@@ -120,7 +114,6 @@ describe('Edit Credential', () => {
   }
 
   it('shows the id read-only and the secret empty with its placeholder', async () => {
-    mockApi({});
     const dialog = await openEdit();
     const id = field(dialog, 'ID') as HTMLInputElement;
     expect(id.value).toBe(credential.id);
@@ -134,7 +127,7 @@ describe('Edit Credential', () => {
 
   it('leaves an empty client secret out of the request', async () => {
     const onClose = vi.fn();
-    const { callsTo } = mockApi({ [`PUT /reddit-credentials/${credential.id}`]: [200, credential] });
+    const update = mockEndpoint(credentialsEndpoints.update, credential);
     const dialog = await openEdit(onClose);
     await userEvent.clear(field(dialog, 'Account Name'));
     await userEvent.type(field(dialog, 'Account Name'), 'renamed_bot');
@@ -142,33 +135,29 @@ describe('Edit Credential', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    const body = callsTo(`PUT /reddit-credentials/${credential.id}`)[0]!.body as Record<string, unknown>;
+    expect(update.calls[0]!.params.id).toBe(credential.id);
+    const body = update.calls[0]!.rawBody;
     expect(body).toEqual({
       account_name: 'renamed_bot',
       description: 'Main search app',
       proxy_preferences: { country: 'US', state: null, city: null },
     });
-    expect('client_secret' in body).toBe(false);
+    expect(body).not.toHaveProperty('client_secret');
   });
 
   it('sends a new client secret when one is typed', async () => {
-    const { callsTo } = mockApi({ [`PUT /reddit-credentials/${credential.id}`]: [200, credential] });
+    const update = mockEndpoint(credentialsEndpoints.update, credential);
     const dialog = await openEdit();
     await userEvent.type(field(dialog, 'Client Secret'), 'new-secret');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(callsTo(`PUT /reddit-credentials/${credential.id}`)).toHaveLength(1));
-    expect(callsTo(`PUT /reddit-credentials/${credential.id}`)[0]!.body).toMatchObject({
+    await waitFor(() => expect(update.calls).toHaveLength(1));
+    expect(update.calls[0]!.rawBody).toMatchObject({
       client_secret: 'new-secret',
     });
   });
 
   it("shows 'Failed to update credential: …' with the server's detail", async () => {
-    mockApi({
-      [`PUT /reddit-credentials/${credential.id}`]: [
-        404,
-        { detail: 'Credential not found', code: 'not_found' },
-      ],
-    });
+    mockEndpoint(credentialsEndpoints.update, errorReply(404, 'Credential not found', 'not_found'));
     const dialog = await openEdit();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(

@@ -1,14 +1,17 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { TCredential } from '@threadreach/contract';
-import { jsonResponse, mockApi, type TMockHandler, type TMockRequest } from '../../../test/fetch-mock';
+import { credentialsEndpoints, type TCredential } from '@threadreach/contract';
+import {
+  errorReply,
+  mockEndpoint,
+  sentRequests,
+  type TMockHandler,
+} from '../../../test/api-mock.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
 import { buildCredential, buildPoolStats, page } from '../credentials.test-support';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const SEARCH = buildCredential({
   id: 'aaaaaaaa-1111-4111-8111-111111111111',
@@ -25,16 +28,13 @@ const SEND = buildCredential({
 });
 
 /** A list endpoint answering from `rows` with the query's filters applied, as the server would. */
-function listOf(rows: () => TCredential[]): TMockHandler {
-  return (req: TMockRequest) => {
-    const q = req.url.searchParams;
-    const type = q.get('credential_type');
+function listOf(rows: () => TCredential[]): TMockHandler<typeof credentialsEndpoints.list> {
+  return ({ query }) => {
     const items = rows()
-      .filter((c) => q.get('include_disabled') === 'true' || c.enabled)
-      .filter((c) => !type || c.type === type);
-    const limit = Number(q.get('limit'));
-    const offset = Number(q.get('offset'));
-    return jsonResponse(200, page(items.slice(offset, offset + limit), items.length, limit, offset));
+      .filter((c) => query.include_disabled || c.enabled)
+      .filter((c) => !query.credential_type || c.type === query.credential_type);
+    const { limit, offset } = query;
+    return page(items.slice(offset, offset + limit), items.length, limit, offset);
   };
 }
 
@@ -50,7 +50,6 @@ const rowOf = (name: string) =>
 describe('/credentials', () => {
   it('shows Access Denied to a USER and makes no credential calls', async () => {
     setToken(makeToken({ roles: ['USER'] }));
-    const { calls } = mockApi({});
     renderApp('/credentials');
     expect(
       await screen.findByText(
@@ -58,12 +57,16 @@ describe('/credentials', () => {
       ),
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/');
-    expect(calls.filter((c) => c.path.startsWith('/reddit-credentials'))).toHaveLength(0);
+    const credentialsPath = credentialsEndpoints.list.path;
+    expect(sentRequests().filter((r) => r.url.pathname.startsWith(credentialsPath))).toHaveLength(0);
   });
 
   it('lists the credentials for a moderator, with the count on the tab', async () => {
     signIn(['MODERATOR']);
-    const { callsTo } = mockApi({ 'GET /reddit-credentials': listOf(() => [SEARCH, SEND]) });
+    const list = mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [SEARCH, SEND]),
+    );
     renderApp('/credentials');
     const table = await screen.findByRole('table', { name: 'Credentials' });
     expect(screen.getByRole('tab', { name: 'Credentials (1)' })).toBeTruthy();
@@ -81,18 +84,22 @@ describe('/credentials', () => {
     }
     expect(within(table).queryByText('send_app')).toBeNull();
 
-    const query = callsTo('GET /reddit-credentials')[0]!.url.searchParams;
+    const query = list.calls[0]!.url.searchParams;
     expect(query.get('include_disabled')).toBe('false');
     expect(query.has('credential_type')).toBe(false);
     expect(query.get('limit')).toBe('20');
     expect(query.get('offset')).toBe('0');
     // The Proxy Pool tab loads only when it is opened.
-    expect(callsTo('GET /proxy-pool/stats')).toHaveLength(0);
+    const statsPath = credentialsEndpoints.proxyPoolStats.path;
+    expect(sentRequests().filter((r) => r.url.pathname === statsPath)).toHaveLength(0);
   });
 
   it('filters by type and includes disabled credentials on request', async () => {
     signIn(['ADMIN']);
-    const { callsTo } = mockApi({ 'GET /reddit-credentials': listOf(() => [SEARCH, SEND]) });
+    const list = mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [SEARCH, SEND]),
+    );
     renderApp('/credentials');
     await screen.findByText('search_bot');
 
@@ -105,32 +112,34 @@ describe('/credentials', () => {
 
     await userEvent.selectOptions(screen.getByLabelText('Type'), 'Send Only');
     await waitFor(() => expect(screen.queryByText('search_bot')).toBeNull());
-    const last = callsTo('GET /reddit-credentials').at(-1)!.url.searchParams;
+    const last = list.calls.at(-1)!.url.searchParams;
     expect(last.get('credential_type')).toBe('send');
     expect(last.get('include_disabled')).toBe('true');
 
     await userEvent.selectOptions(screen.getByLabelText('Type'), 'All');
     await screen.findByText('search_bot');
-    expect(callsTo('GET /reddit-credentials').at(-1)!.url.searchParams.has('credential_type')).toBe(false);
+    expect(list.calls.at(-1)!.url.searchParams.has('credential_type')).toBe(false);
   });
 
   it('disables a credential with PATCH ?enabled=false and no body', async () => {
     signIn(['ADMIN']);
     let rows = [SEARCH];
-    const { callsTo } = mockApi({
-      'GET /reddit-credentials': listOf(() => rows),
-      [`PATCH /reddit-credentials/${SEARCH.id}/enable`]: (req) => {
-        rows = [{ ...SEARCH, enabled: req.url.searchParams.get('enabled') === 'true' }];
-        return jsonResponse(200, rows[0]);
-      },
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => rows),
+    );
+    const toggle = mockEndpoint(credentialsEndpoints.setEnabled, ({ query }) => {
+      rows = [{ ...SEARCH, enabled: query.enabled }];
+      return rows[0]!;
     });
     renderApp('/credentials');
     await screen.findByText('search_bot');
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Credential disabled')).toBeTruthy();
-    const call = callsTo(`PATCH /reddit-credentials/${SEARCH.id}/enable`)[0]!;
-    expect(call.url.searchParams.get('enabled')).toBe('false');
-    expect(call.init.body).toBeUndefined();
+    const sent = toggle.calls[0]!;
+    expect(sent.params.id).toBe(SEARCH.id);
+    expect(sent.url.searchParams.get('enabled')).toBe('false');
+    expect(sent.rawBody).toBeUndefined();
     // Without 'Include Disabled' it leaves the list; with it, it shows as Disabled.
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Credentials' })).toBeNull());
     await userEvent.click(screen.getByRole('checkbox', { name: 'Include Disabled' }));
@@ -139,10 +148,11 @@ describe('/credentials', () => {
 
   it("shows 'Failed to toggle credential: …' when the toggle fails", async () => {
     signIn(['ADMIN']);
-    mockApi({
-      'GET /reddit-credentials': listOf(() => [SEARCH]),
-      [`PATCH /reddit-credentials/${SEARCH.id}/enable`]: [404, { detail: 'Credential not found', code: 'x' }],
-    });
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [SEARCH]),
+    );
+    mockEndpoint(credentialsEndpoints.setEnabled, errorReply(404, 'Credential not found', 'x'));
     renderApp('/credentials');
     await screen.findByText('search_bot');
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
@@ -152,12 +162,12 @@ describe('/credentials', () => {
   it('asks before deleting, then deletes', async () => {
     signIn(['ADMIN']);
     let rows = [SEARCH];
-    const { callsTo } = mockApi({
-      'GET /reddit-credentials': listOf(() => rows),
-      [`DELETE /reddit-credentials/${SEARCH.id}`]: () => {
-        rows = [];
-        return jsonResponse(204);
-      },
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => rows),
+    );
+    const remove = mockEndpoint(credentialsEndpoints.delete, () => {
+      rows = [];
     });
     renderApp('/credentials');
     await screen.findByText('search_bot');
@@ -166,7 +176,7 @@ describe('/credentials', () => {
     expect(within(dialog).getByText('Are you sure you want to delete this credential?')).toBeTruthy();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(callsTo(`DELETE /reddit-credentials/${SEARCH.id}`)).toHaveLength(0);
+    expect(remove.calls).toHaveLength(0);
 
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Delete' }));
     const again = await screen.findByRole('dialog', { name: 'Delete Credential' });
@@ -179,13 +189,11 @@ describe('/credentials', () => {
 
   it("shows 'Failed to delete credential: …' in the dialog", async () => {
     signIn(['ADMIN']);
-    mockApi({
-      'GET /reddit-credentials': listOf(() => [SEARCH]),
-      [`DELETE /reddit-credentials/${SEARCH.id}`]: [
-        409,
-        { detail: 'Credential is in use', code: 'conflict' },
-      ],
-    });
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [SEARCH]),
+    );
+    mockEndpoint(credentialsEndpoints.delete, errorReply(409, 'Credential is in use', 'conflict'));
     renderApp('/credentials');
     await screen.findByText('search_bot');
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Delete' }));
@@ -198,9 +206,7 @@ describe('/credentials', () => {
 
   it("shows 'Failed to fetch credentials: …' with the server's detail", async () => {
     signIn(['ADMIN']);
-    mockApi({
-      'GET /reddit-credentials': [400, { detail: 'limit must be at most 500', code: 'bad_request' }],
-    });
+    mockEndpoint(credentialsEndpoints.list, errorReply(400, 'limit must be at most 500', 'bad_request'));
     renderApp('/credentials');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Failed to fetch credentials: limit must be at most 500',
@@ -215,23 +221,27 @@ describe('/credentials', () => {
         account_name: `bot_${i}`,
       }),
     );
-    const { callsTo } = mockApi({ 'GET /reddit-credentials': listOf(() => many) });
+    const list = mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => many),
+    );
     renderApp('/credentials');
     await screen.findByText('bot_0');
     expect(screen.getByRole('tab', { name: 'Credentials (45)' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '3' }));
     expect(await screen.findByText('bot_40')).toBeTruthy();
     expect(screen.queryByText('bot_0')).toBeNull();
-    expect(callsTo('GET /reddit-credentials').at(-1)!.url.searchParams.get('offset')).toBe('40');
+    expect(list.calls.at(-1)!.query.offset).toBe(40);
   });
 
   it('opens Edit from the table and the Proxy Pool tab', async () => {
     signIn(['ADMIN']);
-    mockApi({
-      'GET /reddit-credentials': listOf(() => [SEARCH]),
-      'GET /proxy-pool/stats': [200, buildPoolStats()],
-      'GET /proxy-pool/details': [200, page([])],
-    });
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [SEARCH]),
+    );
+    mockEndpoint(credentialsEndpoints.proxyPoolStats, buildPoolStats());
+    mockEndpoint(credentialsEndpoints.proxyPoolDetails, page([]));
     renderApp('/credentials');
     await screen.findByText('search_bot');
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Edit' }));

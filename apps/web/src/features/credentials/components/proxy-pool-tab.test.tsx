@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import { mockApi } from '../../../test/fetch-mock';
+import { credentialsEndpoints } from '@threadreach/contract';
+import { mockEndpoint } from '../../../test/api-mock.test-support';
 import { buildPoolStats, page, renderSignedIn } from '../credentials.test-support';
 import { NO_PROXY_DETAILS_TEXT, ProxyPoolTab, REPLACEMENTS_WARNING_TEXT } from './proxy-pool-tab';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const card = (label: string) => screen.getByRole('group', { name: label });
 
 describe('Proxy Pool tab', () => {
   it("says 'No proxy details available' when there are no proxies", async () => {
-    mockApi({
-      'GET /proxy-pool/stats': [200, buildPoolStats()],
-      'GET /proxy-pool/details': [200, page([])],
-    });
+    mockEndpoint(credentialsEndpoints.proxyPoolStats, buildPoolStats());
+    mockEndpoint(credentialsEndpoints.proxyPoolDetails, page([]));
     renderSignedIn(<ProxyPoolTab />);
     expect(await screen.findByText(NO_PROXY_DETAILS_TEXT)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
@@ -23,22 +20,20 @@ describe('Proxy Pool tab', () => {
   });
 
   it('shows the summary cards, a warning after replacements and a red failure rate above 5%', async () => {
-    mockApi({
-      'GET /proxy-pool/stats': [
-        200,
-        buildPoolStats({
-          total_proxies: 4,
-          healthy_proxies: 2,
-          degraded_proxies: 1,
-          failed_proxies: 1,
-          total_requests: 1500,
-          total_replacements_24h: 2,
-          current_active_failures: 1,
-          avg_failure_rate: 0.0625,
-        }),
-      ],
-      'GET /proxy-pool/details': [200, page([])],
-    });
+    mockEndpoint(
+      credentialsEndpoints.proxyPoolStats,
+      buildPoolStats({
+        total_proxies: 4,
+        healthy_proxies: 2,
+        degraded_proxies: 1,
+        failed_proxies: 1,
+        total_requests: 1500,
+        total_replacements_24h: 2,
+        current_active_failures: 1,
+        avg_failure_rate: 0.0625,
+      }),
+    );
+    mockEndpoint(credentialsEndpoints.proxyPoolDetails, page([]));
     renderSignedIn(<ProxyPoolTab />);
     expect(await screen.findByRole('group', { name: 'Total Proxies' })).toBeTruthy();
     expect(within(card('Total Proxies')).getByText('4')).toBeTruthy();
@@ -51,33 +46,29 @@ describe('Proxy Pool tab', () => {
   });
 
   it('does not highlight a failure rate of exactly 5%', async () => {
-    mockApi({
-      'GET /proxy-pool/stats': [200, buildPoolStats({ avg_failure_rate: 0.05 })],
-      'GET /proxy-pool/details': [200, page([])],
-    });
+    mockEndpoint(credentialsEndpoints.proxyPoolStats, buildPoolStats({ avg_failure_rate: 0.05 }));
+    mockEndpoint(credentialsEndpoints.proxyPoolDetails, page([]));
     renderSignedIn(<ProxyPoolTab />);
     expect(await screen.findByText('5.0%')).toBeTruthy();
     expect(card('Avg Failure Rate').dataset.color).toBe('default');
   });
 
   it('lists each proxy with its health, counts and last error', async () => {
-    const { callsTo } = mockApi({
-      'GET /proxy-pool/stats': [200, buildPoolStats({ total_proxies: 1 })],
-      'GET /proxy-pool/details': [
-        200,
-        page([
-          {
-            credential_id: '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b',
-            proxy_masked: 'http://user:****@proxy.example:8080',
-            health_status: 'degraded',
-            success_count: 40,
-            failure_count: 3,
-            last_health_check: null,
-            last_error: 'connect ETIMEDOUT',
-          },
-        ]),
-      ],
-    });
+    mockEndpoint(credentialsEndpoints.proxyPoolStats, buildPoolStats({ total_proxies: 1 }));
+    const details = mockEndpoint(
+      credentialsEndpoints.proxyPoolDetails,
+      page([
+        {
+          credential_id: '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b',
+          proxy_masked: 'http://user:****@proxy.example:8080',
+          health_status: 'degraded',
+          success_count: 40,
+          failure_count: 3,
+          last_health_check: null,
+          last_error: 'connect ETIMEDOUT',
+        },
+      ]),
+    );
     renderSignedIn(<ProxyPoolTab />);
     const table = await screen.findByRole('table', { name: 'Proxy details' });
     const row = within(table).getAllByRole('row')[1]!;
@@ -87,7 +78,7 @@ describe('Proxy Pool tab', () => {
     expect(within(row).getByText('40 / 3')).toBeTruthy();
     expect(within(row).getByText('Never')).toBeTruthy();
     expect(within(row).getByText('connect ETIMEDOUT')).toBeTruthy();
-    const query = callsTo('GET /proxy-pool/details')[0]!.url.searchParams;
+    const query = details.calls[0]!.url.searchParams;
     expect(query.get('limit')).toBe('20');
     expect(query.get('offset')).toBe('0');
   });

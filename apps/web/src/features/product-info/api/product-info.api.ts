@@ -1,10 +1,9 @@
 import type { TProductInfo, TProductInfoFields, TSaveProductInfoResponse } from '@threadreach/contract';
-import { api } from '../../../lib/api-client';
-
-const path = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/product-info`;
+import { productInfoEndpoints } from '@threadreach/contract';
+import { call } from '../../../lib/api-client';
 
 export function getProductInfo(projectId: string): Promise<TProductInfo> {
-  return api.get<TProductInfo>(path(projectId));
+  return call(productInfoEndpoints.get, { params: { projectId } });
 }
 
 /** POST: saves and regenerates the keywords. */
@@ -12,7 +11,10 @@ export function saveProductInfoAndRegenerate(
   projectId: string,
   fields: TProductInfoFields,
 ): Promise<TSaveProductInfoResponse> {
-  return api.post<TSaveProductInfoResponse>(path(projectId), { ...fields, regenerate_keywords: true });
+  return call(productInfoEndpoints.saveAndRegenerate, {
+    params: { projectId },
+    body: { ...fields, regenerate_keywords: true },
+  });
 }
 
 /** PUT: saves without regenerating keywords. */
@@ -20,5 +22,5 @@ export function saveProductInfo(
   projectId: string,
   fields: TProductInfoFields,
 ): Promise<TSaveProductInfoResponse> {
-  return api.put<TSaveProductInfoResponse>(path(projectId), fields);
+  return call(productInfoEndpoints.save, { params: { projectId }, body: fields });
 }

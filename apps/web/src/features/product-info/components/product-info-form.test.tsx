@@ -1,15 +1,17 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AppProviders } from '../../../app/app-providers';
-import { mockApi } from '../../../test/fetch-mock';
+import { productInfoEndpoints, type TProductInfo } from '@threadreach/contract';
+import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { testQueryClient } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
 import { ProductInfoForm, validateProductInfo } from './product-info-form';
 
-const EMPTY = {
-  project_id: 'p1',
+const PROJECT_ID = '0d9a3c52-6f4e-4b1a-9c3d-5e6f7a8b9c0d';
+const EMPTY: TProductInfo = {
+  project_id: PROJECT_ID,
   product_description: '',
   ideal_client_profile: '',
   call_to_action: '',
@@ -23,13 +25,11 @@ const VALID = {
   writing_style: 'Friendly and short.',
 };
 
-afterEach(() => vi.unstubAllGlobals());
-
 function renderForm(props: { readOnly?: boolean; onKeywordsRegenerated?: () => void } = {}) {
   setToken(makeToken());
   return render(
     <AppProviders queryClient={testQueryClient()}>
-      <ProductInfoForm projectId="p1" {...props} />
+      <ProductInfoForm projectId={PROJECT_ID} {...props} />
     </AppProviders>,
   );
 }
@@ -42,7 +42,7 @@ function counterOf(label: string) {
 
 describe('Step 1 product information form', () => {
   it('shows live counters, red below the minimum', async () => {
-    mockApi({ 'GET /projects/p1/product-info': [200, EMPTY] });
+    mockEndpoint(productInfoEndpoints.get, EMPTY);
     renderForm();
     const description = await screen.findByLabelText('Product Description', { exact: false });
     expect(counterOf('Product Description').textContent).toBe('0/1000');
@@ -66,59 +66,56 @@ describe('Step 1 product information form', () => {
   });
 
   it('validates with the contract schema before sending', async () => {
-    const { calls } = mockApi({ 'GET /projects/p1/product-info': [200, EMPTY] });
+    mockEndpoint(productInfoEndpoints.get, EMPTY);
     renderForm();
     await userEvent.click(await screen.findByRole('button', { name: 'Save & Generate Keywords' }));
     expect(await screen.findByText('Product description must be at least 50 characters')).toBeTruthy();
     expect(screen.getByText('Ideal client profile must be at least 30 characters')).toBeTruthy();
     expect(screen.getByText('Call to action is required')).toBeTruthy();
     expect(screen.getByText('Writing style is required')).toBeTruthy();
-    expect(calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+    expect(sentRequests().filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
   it('saves with keyword regeneration (POST) and moves on', async () => {
     const saved = { ...EMPTY, ...VALID, updated_at: '2030-01-01T00:00:00Z' };
-    const { callsTo } = mockApi({
-      'GET /projects/p1/product-info': [200, { ...EMPTY, ...VALID }],
-      'POST /projects/p1/product-info': [
-        200,
-        { product_info: saved, regenerate_keywords: true, keywords_generated: false },
-      ],
+    mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
+    const save = mockEndpoint(productInfoEndpoints.saveAndRegenerate, {
+      product_info: saved,
+      regenerate_keywords: true,
+      keywords_generated: false,
     });
     const onKeywordsRegenerated = vi.fn();
     renderForm({ onKeywordsRegenerated });
     await userEvent.click(await screen.findByRole('button', { name: 'Save & Generate Keywords' }));
     await waitFor(() => expect(onKeywordsRegenerated).toHaveBeenCalledTimes(1));
-    expect(callsTo('POST /projects/p1/product-info')[0]!.body).toEqual({
+    expect(save.calls[0]!.params.projectId).toBe(PROJECT_ID);
+    expect(save.calls[0]!.rawBody).toEqual({
       ...VALID,
       regenerate_keywords: true,
     });
   });
 
   it('saves only (PUT) with Save', async () => {
-    const { callsTo } = mockApi({
-      'GET /projects/p1/product-info': [200, { ...EMPTY, ...VALID }],
-      'PUT /projects/p1/product-info': [
-        200,
-        { product_info: { ...EMPTY, ...VALID }, regenerate_keywords: false, keywords_generated: false },
-      ],
+    mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
+    const save = mockEndpoint(productInfoEndpoints.save, {
+      product_info: { ...EMPTY, ...VALID },
+      regenerate_keywords: false,
+      keywords_generated: false,
     });
     const onKeywordsRegenerated = vi.fn();
     renderForm({ onKeywordsRegenerated });
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(callsTo('PUT /projects/p1/product-info')).toHaveLength(1));
-    expect(callsTo('PUT /projects/p1/product-info')[0]!.body).toEqual(VALID);
+    await waitFor(() => expect(save.calls).toHaveLength(1));
+    expect(save.calls[0]!.rawBody).toEqual(VALID);
     expect(onKeywordsRegenerated).not.toHaveBeenCalled();
   });
 
   it('shows the error with the server message', async () => {
-    mockApi({
-      'GET /projects/p1/product-info': [200, { ...EMPTY, ...VALID }],
-      'PUT /projects/p1/product-info': [
-        400,
-        { detail: 'Call to action is too long', code: 'validation_error' },
-      ],
-    });
+    mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
+    mockEndpoint(
+      productInfoEndpoints.save,
+      errorReply(400, 'Call to action is too long', 'validation_error'),
+    );
     renderForm();
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
     const title = await screen.findByText('Error saving product information');
@@ -127,7 +124,7 @@ describe('Step 1 product information form', () => {
   });
 
   it('disables saving for read-only users', async () => {
-    mockApi({ 'GET /projects/p1/product-info': [200, EMPTY] });
+    mockEndpoint(productInfoEndpoints.get, EMPTY);
     renderForm({ readOnly: true });
     const save = await screen.findByRole('button', { name: 'Save' });
     expect(save.hasAttribute('disabled')).toBe(true);

@@ -4,7 +4,8 @@ import type {
   TRefreshResponse,
   TUserSubscriptionResponse,
 } from '@threadreach/contract';
-import { api } from '../../../lib/api-client';
+import { authEndpoints, billingEndpoints } from '@threadreach/contract';
+import { call } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
 import { decodeClaims } from '../../../lib/jwt';
 import {
@@ -30,7 +31,7 @@ export class SubscriptionError extends Error {
 /** GET /billing/available-plans, without the bearer token (spec section 7). */
 export async function getAvailablePlans(): Promise<TAvailablePlansResponse> {
   try {
-    return await api.get<TAvailablePlansResponse>('/billing/available-plans', { auth: false });
+    return await call(billingEndpoints.availablePlans, {}, { auth: false });
   } catch (error) {
     const detail =
       error instanceof ApiError && error.status > 0 ? PLAN_MESSAGES.fetchPlansStatus(error.status) : null;
@@ -55,9 +56,7 @@ export async function createCheckoutSession(priceId: string): Promise<TCheckoutS
   if (!getToken()) throw new SubscriptionError(PLAN_MESSAGES.authRequired);
   let session: TCheckoutSessionResponse;
   try {
-    session = await api.post<TCheckoutSessionResponse>('/billing/create-checkout-session', {
-      price_id: priceId,
-    });
+    session = await call(billingEndpoints.createCheckoutSession, { body: { price_id: priceId } });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401)
       throw new SubscriptionError(PLAN_MESSAGES.authRequired);
@@ -101,7 +100,7 @@ export async function refreshAccessAfterSubscription(): Promise<number> {
 
   let data: TRefreshResponse | null;
   try {
-    data = await api.post<TRefreshResponse>('/auth/refresh-after-subscription');
+    data = await call(authEndpoints.refreshAfterSubscription);
   } catch (error) {
     if (error instanceof ApiError && error.status === 0)
       throw new SubscriptionError(SUCCESS_MESSAGES.network);
@@ -119,5 +118,5 @@ export async function refreshAccessAfterSubscription(): Promise<number> {
 
 /** GET /users/{userId}/subscription: the user's limit (for connected accounts and projects) and plan. */
 export function getUserSubscription(userId: string): Promise<TUserSubscriptionResponse> {
-  return api.get<TUserSubscriptionResponse>(`/users/${encodeURIComponent(userId)}/subscription`);
+  return call(billingEndpoints.userSubscription, { params: { userId } });
 }

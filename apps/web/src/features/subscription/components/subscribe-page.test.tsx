@@ -1,8 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { TSubscriptionPlan } from '@threadreach/contract';
-import { jsonResponse, mockApi, type TMockHandler } from '../../../test/fetch-mock';
+import {
+  authEndpoints,
+  billingEndpoints,
+  systemEndpoints,
+  type TSubscriptionPlan,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -53,25 +58,26 @@ const PLANS: TSubscriptionPlan[] = [
   },
 ];
 
-function api(extra: Record<string, TMockHandler | [number, unknown?]> = {}) {
-  return mockApi({
-    'GET /public-config': [200, { demo_mode: true, main_app_url: null, support_chat_script_url: null }],
-    'POST /auth/refresh-with-token': [401, { detail: 'No refresh token.', code: 'unauthorized' }],
-    'GET /billing/available-plans': [200, PLANS],
-    ...extra,
+/** The answers the page needs; a test replaces the plans or adds a checkout afterwards. */
+function mockPlansPage() {
+  mockEndpoint(systemEndpoints.publicConfig, {
+    demo_mode: true,
+    main_app_url: null,
+    support_chat_script_url: null,
   });
+  mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'No refresh token.', 'unauthorized'));
+  return mockEndpoint(billingEndpoints.availablePlans, PLANS);
 }
 
 beforeEach(() => {
   external.assigned.length = 0;
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('/subscribe', () => {
   it('shows a card per plan with price, interval, profiles and description, without a bearer token', async () => {
     setToken(makeToken({ profiles_limit: 0 }));
-    const { callsTo } = api();
+    const plans = mockPlansPage();
     renderApp('/subscribe');
     const starter = await screen.findByRole('region', { name: 'Starter' });
     expect(within(starter).getByText('$29.00')).toBeTruthy();
@@ -87,19 +93,17 @@ describe('/subscribe', () => {
     expect(within(lifetime).getByText('Up to 10 profiles')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: 'Select Plan' })).toHaveLength(3);
     expect(screen.getByText(/card payment provider.*cancel anytime/)).toBeTruthy();
-    expect(callsTo('GET /billing/available-plans')[0]!.headers.get('Authorization')).toBeNull();
+    expect(plans.calls[0]!.headers.get('Authorization')).toBeNull();
   });
 
   it("starts checkout: the chosen card shows 'Loading...' and the browser goes to the checkout page", async () => {
     setToken(makeToken({ profiles_limit: 0 }));
-    const { callsTo } = api({
-      'POST /billing/create-checkout-session': () =>
-        jsonResponse(200, {
-          session_id: 'cs_1',
-          customer_id: 'cus_1',
-          checkout_url: 'https://checkout.example/cs_1',
-          profiles_limit: 3,
-        }),
+    mockPlansPage();
+    const checkout = mockEndpoint(billingEndpoints.createCheckoutSession, {
+      session_id: 'cs_1',
+      customer_id: 'cus_1',
+      checkout_url: 'https://checkout.example/cs_1',
+      profiles_limit: 3,
     });
     renderApp('/subscribe');
     const quarterly = await screen.findByRole('region', { name: 'Quarterly' });
@@ -108,23 +112,24 @@ describe('/subscribe', () => {
     expect(within(quarterly).getByRole('button', { name: 'Loading...' })).toBeTruthy();
     const starter = screen.getByRole('region', { name: 'Starter' });
     expect(within(starter).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(true);
-    const call = callsTo('POST /billing/create-checkout-session')[0]!;
-    expect(call.body).toEqual({ price_id: 'price_quarter' });
-    expect(call.headers.get('Authorization')).toMatch(/^Bearer /);
+    const sent = checkout.calls[0]!;
+    expect(sent.rawBody).toEqual({ price_id: 'price_quarter' });
+    expect(sent.headers.get('Authorization')).toMatch(/^Bearer /);
   });
 
   it("says 'No subscription plans available.' when there are none", async () => {
-    api({ 'GET /billing/available-plans': [200, []] });
+    mockPlansPage();
+    mockEndpoint(billingEndpoints.availablePlans, []);
     renderApp('/subscribe');
     expect(await screen.findByText('No subscription plans available.')).toBeTruthy();
   });
 
   it("shows a failed plan load with 'Try Again' and 'Sign In First'", async () => {
     let fail = true;
-    const { callsTo } = api({
-      'GET /billing/available-plans': () =>
-        fail ? jsonResponse(500, { detail: 'x', code: 'internal' }) : jsonResponse(200, PLANS),
-    });
+    mockPlansPage();
+    const plans = mockEndpoint(billingEndpoints.availablePlans, () =>
+      fail ? errorReply(500, 'x', 'internal') : PLANS,
+    );
     renderApp('/subscribe');
     const alert = await screen.findByRole('alert');
     expect(
@@ -135,11 +140,12 @@ describe('/subscribe', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('region', { name: 'Starter' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(callsTo('GET /billing/available-plans')).toHaveLength(2);
+    expect(plans.calls).toHaveLength(2);
   });
 
   it("'Sign In First' goes to the login page and back to /subscribe afterwards", async () => {
-    api({ 'GET /billing/available-plans': [503, { detail: 'down', code: 'x' }] });
+    mockPlansPage();
+    mockEndpoint(billingEndpoints.availablePlans, errorReply(503, 'down', 'x'));
     renderApp('/subscribe');
     const alert = await screen.findByRole('alert');
     await userEvent.click(within(alert).getByRole('button', { name: 'Sign In First' }));
@@ -148,25 +154,25 @@ describe('/subscribe', () => {
   });
 
   it('asks to log in first when nobody is signed in, without calling the server', async () => {
-    const { callsTo } = api();
+    mockPlansPage();
     renderApp('/subscribe');
     const starter = await screen.findByRole('region', { name: 'Starter' });
     await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Authentication required. Please log in first.')).toBeTruthy();
     expect(within(alert).getByRole('button', { name: 'Sign In First' })).toBeTruthy();
-    expect(callsTo('POST /billing/create-checkout-session')).toHaveLength(0);
+    const checkoutPath = billingEndpoints.createCheckoutSession.path;
+    expect(sentRequests().filter((r) => r.url.pathname === checkoutPath)).toHaveLength(0);
     expect(within(starter).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('shows a failed checkout with its status', async () => {
     setToken(makeToken({ profiles_limit: 0 }));
-    api({
-      'POST /billing/create-checkout-session': [
-        502,
-        { detail: 'Stripe down', code: 'payment_provider_unavailable' },
-      ],
-    });
+    mockPlansPage();
+    mockEndpoint(
+      billingEndpoints.createCheckoutSession,
+      errorReply(502, 'Stripe down', 'payment_provider_unavailable'),
+    );
     renderApp('/subscribe');
     const starter = await screen.findByRole('region', { name: 'Starter' });
     await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));

@@ -3,7 +3,9 @@ import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { AppProviders } from '../../../app/app-providers';
 import { testQueryClient } from '../../../test/render-app';
-import { jsonResponse, mockApi, type TMockHandler } from '../../../test/fetch-mock';
+import { HttpResponse } from 'msw';
+import { authEndpoints, type TRefreshResponse } from '@threadreach/contract';
+import { errorReply, mockEndpoint, type TMockHandler } from '../../../test/api-mock.test-support';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
@@ -16,21 +18,20 @@ vi.mock('../../../lib/navigation', async (importOriginal) => {
   return { ...real, reloadPage: navigation.reloadPage };
 });
 
-const REFRESH = 'POST /auth/refresh-after-subscription';
+type TRefreshHandler = TMockHandler<typeof authEndpoints.refreshAfterSubscription>;
 
-function refreshAnswer(limit: number) {
-  const token = makeToken({ profiles_limit: limit });
-  return jsonResponse(200, {
+function refreshAnswer(limit: number, token = makeToken({ profiles_limit: limit })): TRefreshResponse {
+  return {
     token,
     refresh_token: null,
     user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: limit },
     expires_at: '2030-01-01T00:00:00Z',
     refresh_expires_at: '2030-02-01T00:00:00Z',
-  });
+  };
 }
 
-function renderSuccessPage(handler: TMockHandler) {
-  const mock = mockApi({ [REFRESH]: handler });
+function renderSuccessPage(handler: TRefreshHandler) {
+  const refresh = mockEndpoint(authEndpoints.refreshAfterSubscription, handler);
   const view = render(
     <AppProviders queryClient={testQueryClient()}>
       <MemoryRouter initialEntries={['/subscribe/success?session_id=cs_1']}>
@@ -41,7 +42,7 @@ function renderSuccessPage(handler: TMockHandler) {
       </MemoryRouter>
     </AppProviders>,
   );
-  return { ...mock, view };
+  return { refresh, view };
 }
 
 /** Moves the fake clock and lets the promises it released settle. */
@@ -59,22 +60,21 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 describe('/subscribe/success', () => {
   it('refreshes the token 1 s after load, shows success, and goes to the dashboard 1.5 s later', async () => {
     setToken(makeToken({ profiles_limit: 0 }));
     let release!: () => void;
-    const { callsTo } = renderSuccessPage(
-      () => new Promise<Response>((resolve) => (release = () => resolve(refreshAnswer(3)))),
+    const { refresh } = renderSuccessPage(
+      () => new Promise((resolve) => (release = () => resolve(refreshAnswer(3)))),
     );
     expect(screen.getByRole('heading', { name: 'Payment successful' })).toBeTruthy();
     await advance(AUTO_REFRESH_DELAY_MS - 1);
-    expect(callsTo(REFRESH)).toHaveLength(0);
+    expect(refresh.calls).toHaveLength(0);
 
     await advance(1);
-    expect(callsTo(REFRESH)).toHaveLength(1);
+    expect(refresh.calls).toHaveLength(1);
     expect(screen.getByText('Verifying your subscription and updating access...')).toBeTruthy();
 
     release();
@@ -112,29 +112,29 @@ describe('/subscribe/success', () => {
     expect(screen.getByText('Dashboard')).toBeTruthy();
   });
 
-  it.each<[string, () => void, TMockHandler, string]>([
+  it.each<[string, () => void, TRefreshHandler, string]>([
     [
       'a network failure',
       () => setToken(makeToken()),
-      () => Promise.reject(new TypeError('Failed to fetch')),
+      () => HttpResponse.error(),
       'Network error while updating access. Please check your connection.',
     ],
     [
       'an answer without a token',
       () => setToken(makeToken()),
-      () => jsonResponse(200, { token: '' }),
+      () => refreshAnswer(3, ''),
       'No JWT token received from refresh.',
     ],
     [
       'an answer with a malformed token',
       () => setToken(makeToken()),
-      () => jsonResponse(200, { token: 'not-a-jwt' }),
+      () => refreshAnswer(3, 'not-a-jwt'),
       'Received invalid access token. Please contact support.',
     ],
     [
       'a server error',
       () => setToken(makeToken()),
-      () => jsonResponse(500, { detail: 'boom', code: 'internal' }),
+      () => errorReply(500, 'boom', 'internal'),
       'An error occurred while updating your access.',
     ],
     ['no stored token', () => undefined, () => refreshAnswer(3), 'Authentication required.'],

@@ -1,8 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { TProject } from '@threadreach/contract';
-import { mockApi, type TMockHandler } from '../../../test/fetch-mock';
+import {
+  authEndpoints,
+  productInfoEndpoints,
+  projectsEndpoints,
+  systemEndpoints,
+  usersEndpoints,
+  type TProductInfo,
+  type TProject,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
@@ -13,8 +21,6 @@ vi.mock('../../../lib/navigation', async (importOriginal) => {
   const real = await importOriginal<typeof NavigationModule>();
   return { ...real, reloadPage: navigation.reloadPage };
 });
-
-afterEach(() => vi.unstubAllGlobals());
 
 function project(id: string, name: string, extra: Partial<TProject> = {}): TProject {
   return {
@@ -29,7 +35,12 @@ function project(id: string, name: string, extra: Partial<TProject> = {}): TProj
   };
 }
 
-const EMPTY_INFO = (id: string) => ({
+const P1 = '11111111-1111-4111-8111-111111111111';
+const P2 = '22222222-2222-4222-8222-222222222222';
+const P3 = '33333333-3333-4333-8333-333333333333';
+const P9 = '99999999-9999-4999-8999-999999999999';
+
+const EMPTY_INFO = (id: string): TProductInfo => ({
   project_id: id,
   product_description: '',
   ideal_client_profile: '',
@@ -38,40 +49,30 @@ const EMPTY_INFO = (id: string) => ({
   updated_at: null,
 });
 
-function setup(opts: {
-  roles?: string[];
-  limit?: number;
-  used?: number;
-  projects?: TProject[];
-  extra?: Record<string, TMockHandler | [number, unknown?]>;
-}) {
+function setup(opts: { roles?: string[]; limit?: number; used?: number; projects?: TProject[] }) {
   const roles = opts.roles ?? ['USER'];
   const limit = opts.limit ?? 3;
   setToken(makeToken({ roles, profiles_limit: limit }));
   const projects = opts.projects ?? [];
-  return mockApi({
-    'GET /public-config': [200, { demo_mode: false, main_app_url: null, support_chat_script_url: null }],
-    'GET /me': [
-      200,
-      {
-        user_id: 'user-1',
-        email: 'user@example.com',
-        roles,
-        profiles_limit: limit,
-        projects_used: opts.used ?? projects.length,
-      },
-    ],
-    'GET /projects': [200, { items: projects, total: projects.length, limit: 500, offset: 0 }],
-    ...Object.fromEntries(
-      projects.map((p) => [`GET /projects/${p.id}/product-info`, [200, EMPTY_INFO(p.id)]]),
-    ),
-    ...opts.extra,
+  mockEndpoint(systemEndpoints.publicConfig, {
+    demo_mode: false,
+    main_app_url: null,
+    support_chat_script_url: null,
   });
+  mockEndpoint(usersEndpoints.me, {
+    user_id: 'user-1',
+    email: 'user@example.com',
+    roles,
+    profiles_limit: limit,
+    projects_used: opts.used ?? projects.length,
+  });
+  mockEndpoint(projectsEndpoints.list, { items: projects, total: projects.length, limit: 500, offset: 0 });
+  mockEndpoint(productInfoEndpoints.get, ({ params }) => EMPTY_INFO(params.projectId));
 }
 
 describe('workspace top bar', () => {
   it('shows title, New Project, the projects badge and Logout for a subscriber; no admin links', async () => {
-    setup({ limit: 3, used: 1, projects: [project('p1', 'Alpha')] });
+    setup({ limit: 3, used: 1, projects: [project(P1, 'Alpha')] });
     renderApp('/');
     expect(await screen.findByText('Projects 1/3')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Threadreach' })).toBeTruthy();
@@ -91,16 +92,17 @@ describe('workspace top bar', () => {
   });
 
   it('Logout removes the token, calls the server and reloads', async () => {
-    const { callsTo } = setup({ extra: { 'POST /auth/logout': [204] } });
+    setup({});
+    const logout = mockEndpoint(authEndpoints.logout, undefined);
     renderApp('/');
     await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(navigation.reloadPage).toHaveBeenCalled());
     expect(getToken()).toBeNull();
-    expect(callsTo('POST /auth/logout')).toHaveLength(1);
+    expect(logout.calls).toHaveLength(1);
   });
 
   it('shows the read-only flag and disables saving for READONLY users', async () => {
-    setup({ roles: ['READONLY'], projects: [project('p1', 'Alpha')] });
+    setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
     renderApp('/');
     expect(await screen.findByText('Read-only access - contact administrator')).toBeTruthy();
     const save = await screen.findByRole('button', { name: 'Save' });
@@ -110,20 +112,13 @@ describe('workspace top bar', () => {
 
 describe('projects', () => {
   it('prompts for a first project and creates one', async () => {
-    const created = project('p9', 'My Shop');
+    const created = project(P9, 'My Shop');
     let list: TProject[] = [];
-    const { callsTo } = setup({
-      extra: {
-        'GET /projects': () =>
-          new Response(JSON.stringify({ items: list, total: list.length, limit: 500, offset: 0 }), {
-            status: 200,
-          }),
-        'POST /projects': () => {
-          list = [created];
-          return new Response(JSON.stringify(created), { status: 201 });
-        },
-        'GET /projects/p9/product-info': [200, EMPTY_INFO('p9')],
-      },
+    setup({});
+    mockEndpoint(projectsEndpoints.list, () => ({ items: list, total: list.length, limit: 500, offset: 0 }));
+    const create = mockEndpoint(projectsEndpoints.create, () => {
+      list = [created];
+      return created;
     });
     renderApp('/');
     await userEvent.click(await screen.findByRole('button', { name: 'Create Your First Project' }));
@@ -135,9 +130,9 @@ describe('projects', () => {
     await userEvent.type(within(dialog).getByLabelText('Description'), 'Shoes');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Project' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(callsTo('POST /projects')[0]!.body).toEqual({ name: 'My Shop', description: 'Shoes' });
+    expect(create.calls[0]!.rawBody).toEqual({ name: 'My Shop', description: 'Shoes' });
     expect(await screen.findByTestId('current-project-name')).toHaveProperty('textContent', 'My Shop');
-    expect(localStorage.getItem('selectedProjectId')).toBe('p9');
+    expect(localStorage.getItem('selectedProjectId')).toBe(P9);
   });
 
   it.each([
@@ -145,10 +140,8 @@ describe('projects', () => {
     [403, undefined, 'Project limit reached. Upgrade your subscription to create more projects.'],
     [500, undefined, 'Error creating project'],
   ])('shows the creation error for %i with detail %s', async (status, detail, expected) => {
-    setup({
-      projects: [project('p1', 'Alpha')],
-      extra: { 'POST /projects': [status, detail ? { detail, code: 'x' } : {}] },
-    });
+    setup({ projects: [project(P1, 'Alpha')] });
+    mockEndpoint(projectsEndpoints.create, errorReply(status, detail ?? '', 'x'));
     renderApp('/');
     await userEvent.click(await screen.findByRole('button', { name: 'New Project' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create New Project' });
@@ -158,7 +151,7 @@ describe('projects', () => {
   });
 
   it('blocks creation at the project limit without calling the server', async () => {
-    const { callsTo } = setup({ limit: 1, used: 1, projects: [project('p1', 'Alpha')] });
+    setup({ limit: 1, used: 1, projects: [project(P1, 'Alpha')] });
     renderApp('/');
     await screen.findByText('Projects 1/1');
     await userEvent.click(screen.getByRole('button', { name: 'New Project' }));
@@ -168,24 +161,24 @@ describe('projects', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'Project limit reached. Upgrade your subscription to create more projects.',
     );
-    expect(callsTo('POST /projects')).toHaveLength(0);
+    expect(sentRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it("picks the saved project, then 'Default Project', then the first", async () => {
-    const projects = [project('p1', 'Alpha'), project('p2', 'Default Project'), project('p3', 'Gamma')];
+    const projects = [project(P1, 'Alpha'), project(P2, 'Default Project'), project(P3, 'Gamma')];
     setup({ projects });
     const first = renderApp('/');
     expect((await screen.findByTestId('current-project-name')).textContent).toBe('Default Project');
     first.unmount();
 
-    localStorage.setItem('selectedProjectId', 'p3');
+    localStorage.setItem('selectedProjectId', P3);
     setup({ projects });
     const second = renderApp('/');
     expect((await screen.findByTestId('current-project-name')).textContent).toBe('Gamma');
     second.unmount();
 
     localStorage.removeItem('selectedProjectId');
-    setup({ projects: [project('p1', 'Alpha'), project('p3', 'Gamma')] });
+    setup({ projects: [project(P1, 'Alpha'), project(P3, 'Gamma')] });
     renderApp('/');
     expect((await screen.findByTestId('current-project-name')).textContent).toBe('Alpha');
   });
@@ -193,7 +186,7 @@ describe('projects', () => {
   it('shows the owner to admins viewing another user’s project', async () => {
     setup({
       roles: ['ADMIN'],
-      projects: [project('p1', 'Theirs', { user_id: 'other-7', owner_email: 'other@example.com' })],
+      projects: [project(P1, 'Theirs', { user_id: 'other-7', owner_email: 'other@example.com' })],
     });
     renderApp('/');
     expect(await screen.findByText('Owner ID: other-7')).toBeTruthy();
@@ -203,7 +196,7 @@ describe('projects', () => {
 
 describe('steps', () => {
   it('navigates freely and remembers the step per project', async () => {
-    setup({ projects: [project('p1', 'Alpha')] });
+    setup({ projects: [project(P1, 'Alpha')] });
     const view = renderApp('/');
     const nav = await screen.findByRole('navigation', { name: 'Workflow steps' });
     for (const title of [
@@ -217,10 +210,10 @@ describe('steps', () => {
     }
     await userEvent.click(within(nav).getByRole('button', { name: /Subreddits/ }));
     expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
-    expect(localStorage.getItem('projectStep:p1')).toBe('3');
+    expect(localStorage.getItem(`projectStep:${P1}`)).toBe('3');
     view.unmount();
 
-    setup({ projects: [project('p1', 'Alpha')] });
+    setup({ projects: [project(P1, 'Alpha')] });
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
   });
