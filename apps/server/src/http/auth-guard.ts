@@ -49,7 +49,7 @@ export function registerAuthGuard(app: FastifyInstance, config: Config) {
       throw unauthorized();
     }
     try {
-      request.user = await verifyAccessToken(config, token);
+      request.user = await verifyAccessToken(config, token, app.ctx.clock.now());
     } catch {
       if (routeConfig.public) return;
       throw new AppError(401, 'invalid_token', 'Invalid or expired token.');

@@ -68,7 +68,7 @@ export const billingRoutes = (payments: PaymentsProvider): FastifyPluginAsyncZod
           response: { 200: ZUserSubscriptionResponse },
         },
       },
-      async (request) => getUserSubscription(app.ctx.db, requireUser(request), request.params.userId),
+      async (request) => getUserSubscription(app.ctx, requireUser(request), request.params.userId),
     );
 
     // The signature is computed over the exact bytes Stripe sent: this route alone keeps the raw body.
