@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
+import { systemClock } from '../apps/server/src/clock';
 import { loadConfig } from '../apps/server/src/config/config';
 import { issueV3Link } from '../apps/server/src/features/auth/auth.service';
 
 /** A link signed with the running server's own secret, as `npm run cli -- v3-link` prints it. */
 async function v3Link(email: string): Promise<string> {
   const config = loadConfig({ DATA_DIR: process.env.E2E_DATA_DIR!, PUBLIC_URL: process.env.E2E_BASE_URL! });
-  return issueV3Link({ config }, email);
+  return issueV3Link({ config, clock: systemClock }, email);
 }
 
 test('a moderator signs in with a v3 link, which is removed from the address and works once', async ({

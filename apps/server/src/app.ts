@@ -12,9 +12,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config/config';
 import type { AppContext } from './context';
-import type { Database } from './db/client';
 import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from './features/auth';
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
@@ -25,11 +23,6 @@ import { systemRoutes } from './features/system';
 import { usersRoutes } from './features/users';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
-import { loggerOptions } from './http/logger';
-import { systemClock, type Clock, type RedditEndpoints } from './integrations/reddit';
-import type { JobQueue } from './jobs/queue';
-import { SecretBox } from './security/secrets';
-import { APP_VERSION } from './version';
 import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
 import { isLocalProvider } from './integrations/payments/local.provider';
 import type { PaymentsProvider } from './integrations/payments/payments.provider';
@@ -47,30 +40,18 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  config: Config;
-  database: Database;
-  queue?: JobQueue | null;
-  /** false silences the log; a stream receives the same structured lines as stdout would. */
-  logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  /** The complete context (`createAppContext`); the app adds routes around it, never builds it. */
+  ctx: AppContext;
   sso?: SsoClient;
   /** The payment provider; by default Stripe or the local checkout, as configured. */
   payments?: PaymentsProvider;
-  /** Reddit's hosts when the configuration does not name them (the in-process simulator). */
-  reddit?: RedditEndpoints | null;
-  /** Time for Reddit budgets and tokens (tests share a virtual clock with the simulator). */
-  clock?: Clock;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, database } = options;
+  const { ctx } = options;
+  const { config, database } = ctx;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            ...loggerOptions(options.logger?.level ?? config.logLevel),
-            ...(options.logger ? { stream: options.logger.stream } : {}),
-          },
+    loggerInstance: ctx.log,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
     clientErrorHandler,
@@ -79,23 +60,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = {
-    config,
-    database,
-    db: database.db,
-    queue: options.queue ?? null,
-    log: app.log,
-    secrets: new SecretBox(config.secretKeys),
-    reddit: {
-      endpoints:
-        config.reddit.kind === 'live'
-          ? { apiUrl: config.reddit.apiUrl, authUrl: config.reddit.authUrl }
-          : (options.reddit ?? null),
-      appId: config.reddit.appId,
-      version: APP_VERSION,
-      clock: options.clock ?? systemClock,
-    },
-  };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteOptions[]);
   app.addHook('onRoute', (route) => {
@@ -119,7 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   registerErrorHandling(app);
   requireDeclaredRoutes(app, API_PREFIX);
-  registerAuthGuard(app, config);
+  registerAuthGuard(app, config, ctx.clock);
   registerProjectScope(app, ctx.db, CHILD_RESOURCES);
 
   const sso = options.sso ?? createSsoClient(config);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { systemClock } from './clock';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/client';
 import { reencryptSecrets } from './security/reencrypt-secrets';
@@ -24,7 +25,7 @@ async function main(argv: string[]) {
       return 2;
     }
     const config = loadConfig();
-    console.log(await issueV3Link({ config }, values.email));
+    console.log(await issueV3Link({ config, clock: systemClock }, values.email));
     return 0;
   }
   if (command === 'reencrypt-secrets') {

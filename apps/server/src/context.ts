@@ -1,9 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { systemClock, type Clock } from './clock';
 import type { Config } from './config/config';
 import type { Database, Db } from './db/client';
-import type { Clock, RedditEndpoints } from './integrations/reddit';
-import type { JobQueue } from './jobs/queue';
-import type { SecretBox } from './security/secrets';
+import { loggerOptions } from './http/logger';
+import type { RedditEndpoints } from './integrations/reddit';
+import { startQueue, type JobQueue, type QueueStarter } from './jobs/queue';
+import { SecretBox } from './security/secrets';
+import { APP_VERSION } from './version';
 
 /** Where and how the server reaches Reddit. */
 export interface RedditRuntime {
@@ -11,7 +15,6 @@ export interface RedditRuntime {
   endpoints: RedditEndpoints | null;
   appId: string;
   version: string;
-  clock: Clock;
 }
 
 /** What services and jobs are handed: configuration, the database, the job queue, secrets and Reddit. */
@@ -19,11 +22,59 @@ export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
+  /** null when this process runs no job queue (JOBS_ENABLED=false, most tests). */
   queue: JobQueue | null;
+  /** The one logger: the HTTP server writes its request lines through it too. */
   log: FastifyBaseLogger;
   /** Encrypts and decrypts secrets at rest. */
   secrets: SecretBox;
   reddit: RedditRuntime;
+  /** The only source of time for services and jobs. */
+  clock: Clock;
+}
+
+export interface AppContextOptions {
+  config: Config;
+  database: Database;
+  /** Starts the job queue, or null for none; by default pg-boss on the database when JOBS_ENABLED. */
+  queue?: QueueStarter | null;
+  /** false silences the log; a stream receives the same structured lines stdout would. */
+  logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  /** Reddit's hosts when the configuration does not name them (the in-process simulator). */
+  reddit?: RedditEndpoints | null;
+  /** Tests share a fixed or virtual clock with the simulator; the system clock otherwise. */
+  clock?: Clock;
+}
+
+/** Builds the whole context, the job queue included, before any route or worker is attached. */
+export async function createAppContext(options: AppContextOptions): Promise<AppContext> {
+  const { config, database } = options;
+  const log = createLogger(config, options.logger);
+  const starter = options.queue === undefined ? (config.jobsEnabled ? startQueue : null) : options.queue;
+  const queue = starter ? await starter(database, (err) => log.error({ err }, 'job queue error')) : null;
+  return {
+    config,
+    database,
+    db: database.db,
+    queue,
+    log,
+    secrets: new SecretBox(config.secretKeys),
+    reddit: {
+      endpoints:
+        config.reddit.kind === 'live'
+          ? { apiUrl: config.reddit.apiUrl, authUrl: config.reddit.authUrl }
+          : (options.reddit ?? null),
+      appId: config.reddit.appId,
+      version: APP_VERSION,
+    },
+    clock: options.clock ?? systemClock,
+  };
+}
+
+function createLogger(config: Config, logger: AppContextOptions['logger']): FastifyBaseLogger {
+  if (logger === false) return pino({ level: 'silent' });
+  const options = loggerOptions(logger?.level ?? config.logLevel);
+  return logger ? pino(options, logger.stream) : pino(options);
 }
 
 declare module 'fastify' {

@@ -2,16 +2,12 @@ import path from 'node:path';
 import { startRedditSim } from '@threadreach/reddit-sim';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
+import { createAppContext } from './context';
 import { openDatabase } from './db/client';
-import { cleanupAuthTokensJob } from './features/auth';
-import { expireSubscriptionsJob } from './features/billing';
-import { checkProxiesJob } from './features/credentials';
 import { seedDemoCredentials } from './features/credentials';
 import { seedDemoUsers } from './features/dev-idp';
-import { registerJobs, startQueue, type JobQueue } from './jobs/queue';
-
-/** Every job the workers run. */
-export const JOBS = [cleanupAuthTokensJob, expireSubscriptionsJob, checkProxiesJob];
+import { registerJobs } from './jobs/queue';
+import { JOBS } from './jobs/registry';
 
 async function main() {
   let config;
@@ -35,18 +31,14 @@ async function main() {
     config.reddit.kind === 'sim'
       ? await startRedditSim({ port: 0, host: '127.0.0.1', seed: config.reddit.seed })
       : null;
-  const app = await buildApp({
+  const ctx = await createAppContext({
     config,
     database,
     reddit: sim ? { apiUrl: sim.url, authUrl: sim.url } : null,
   });
-  const queue: JobQueue | null = config.jobsEnabled
-    ? await startQueue(database, (err) => app.log.error({ err }, 'job queue error'))
-    : null;
-  app.ctx.queue = queue;
   if (config.sso.kind === 'dev') await seedDemoUsers(database.db);
   if (sim) {
-    for (const credential of await seedDemoCredentials(app.ctx)) {
+    for (const credential of await seedDemoCredentials(ctx)) {
       sim.registerClient({
         clientId: credential.clientId,
         clientSecret: credential.clientSecret,
@@ -56,15 +48,16 @@ async function main() {
       });
     }
   }
-  if (queue) await registerJobs(app.ctx, queue, JOBS);
+  const app = await buildApp({ ctx });
+  if (ctx.queue) await registerJobs(ctx, ctx.queue, JOBS);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    ctx.log.info({ signal }, 'shutting down');
     await app.close();
-    await queue?.stop();
+    await ctx.queue?.stop();
     await sim?.close();
     await database.close();
     process.exit(0);
@@ -73,13 +66,13 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
-  app.log.info(
+  ctx.log.info(
     {
       url: config.publicUrl,
       database: database.driver,
       signIn: config.sso.kind,
       demo: config.demoMode,
-      reddit: sim ? `simulator at ${sim.url}` : app.ctx.reddit.endpoints?.apiUrl,
+      reddit: sim ? `simulator at ${sim.url}` : ctx.reddit.endpoints?.apiUrl,
     },
     `Threadreach is running at ${config.publicUrl}`,
   );

@@ -1,27 +1,60 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { deleteExpiredAuthRecords, insertRefreshToken } from '../features/auth/auth.repository';
 import { cleanupAuthTokensJob } from '../features/auth/cleanup-auth-tokens.job';
 import { findRefreshToken } from '../features/auth/auth.repository';
 import { buildUser } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
-import { registerJobs, startQueue } from './queue';
+import { defineJob } from './job';
+import { JobPayloadError, registerJobs, startQueue, type JobQueue } from './queue';
+
+/** The instant a spent budget frees, as the Reddit client reports it (`retryAtMs`). */
+const BUDGET_FREES_AT = Date.UTC(2099, 0, 1, 12, 0, 0, 123);
+
+class BudgetSpentError extends Error {
+  constructor(readonly retryAtMs: number) {
+    super('request budget spent');
+  }
+}
+
+const budgetRuns: unknown[] = [];
+const budgetJob = defineJob({
+  name: 'test-budget-spent',
+  schema: z.object({ credentialId: z.string() }),
+  policy: 'singleton',
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  async handler(_ctx, data) {
+    budgetRuns.push(data);
+    throw new BudgetSpentError(BUDGET_FREES_AT);
+  },
+});
+
+const brokenJob = defineJob({
+  name: 'test-broken',
+  schema: z.object({ n: z.number() }),
+  policy: 'standard',
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  async handler() {
+    throw new Error('broken');
+  },
+});
 
 let t: TestApp;
+let queue: JobQueue;
 beforeAll(async () => {
   t = await createTestApp({ queue: startQueue });
-  await registerJobs(t.ctx, t.ctx.queue!, [cleanupAuthTokensJob]);
+  queue = t.ctx.queue!;
+  await registerJobs(t.ctx, queue, [cleanupAuthTokensJob, budgetJob, brokenJob]);
 });
 afterAll(() => t.close());
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('condition not met in time');
+async function jobState(name: string, id: string) {
+  const [job] = await queue.boss.findJobs(name, { id });
+  return job?.state;
 }
+
+const settled = { timeout: 20_000, interval: 200 };
 
 describe('job queue', () => {
   it('reports healthy with the database on /health', async () => {
@@ -34,10 +67,32 @@ describe('job queue', () => {
     });
   });
 
+  it('creates each queue with its job’s policy and retries', async () => {
+    const stored = await queue.boss.getQueue(cleanupAuthTokensJob.name);
+    expect(stored).toMatchObject({ policy: 'singleton', retryLimit: 2, retryDelay: 60, retryBackoff: true });
+  });
+
+  it('creates a queue left with another policy again, unless jobs wait in it', async () => {
+    const idle = {
+      ...brokenJob,
+      name: `test-policy-${randomUUID().slice(0, 8)}`,
+      policy: 'stately' as const,
+    };
+    await queue.boss.createQueue(idle.name, { policy: 'standard' });
+    await registerJobs(t.ctx, queue, [idle]);
+    expect(await queue.boss.getQueue(idle.name)).toMatchObject({ policy: 'stately' });
+
+    const busy = { ...idle, name: `test-policy-${randomUUID().slice(0, 8)}` };
+    await queue.boss.createQueue(busy.name, { policy: 'standard' });
+    await queue.boss.send(busy.name, { n: 1 }, { startAfter: new Date(BUDGET_FREES_AT) });
+    await expect(registerJobs(t.ctx, queue, [busy])).rejects.toThrow(/policy standard, not stately/);
+  });
+
   it('schedules the clean-up and runs it as a job', async () => {
-    const schedules = await t.ctx.queue!.boss.getSchedules();
+    const schedules = await queue.boss.getSchedules();
     expect(schedules.map((s) => s.name)).toContain('cleanup-auth-tokens');
 
+    const now = t.ctx.clock.now();
     const user = await buildUser(t.ctx.db, t.config);
     const expiredHash = `expired-${randomUUID()}`;
     const liveHash = `live-${randomUUID()}`;
@@ -46,30 +101,79 @@ describe('job queue', () => {
       userId: user.id,
       familyId: family,
       tokenHash: expiredHash,
-      expiresAt: new Date(Date.now() - 1000),
+      expiresAt: new Date(now - 1000),
     });
     await insertRefreshToken(t.ctx.db, {
       userId: user.id,
       familyId: family,
       tokenHash: liveHash,
-      expiresAt: new Date(Date.now() + 60_000),
+      expiresAt: new Date(now + 60_000),
     });
 
-    await t.ctx.queue!.send('cleanup-auth-tokens', {});
-    await waitFor(async () => (await findRefreshToken(t.ctx.db, expiredHash)) === null);
+    await queue.enqueue(cleanupAuthTokensJob, {});
+    await vi.waitFor(async () => expect(await findRefreshToken(t.ctx.db, expiredHash)).toBeNull(), settled);
     expect(await findRefreshToken(t.ctx.db, liveHash)).not.toBeNull();
   });
 
   it('the clean-up keeps revoked tokens until they expire, so reuse stays detectable', async () => {
+    const now = t.ctx.clock.now();
     const user = await buildUser(t.ctx.db, t.config);
     const hash = `revoked-${randomUUID()}`;
     await insertRefreshToken(t.ctx.db, {
       userId: user.id,
       familyId: randomUUID(),
       tokenHash: hash,
-      expiresAt: new Date(Date.now() + 60_000),
+      expiresAt: new Date(now + 60_000),
     });
-    await deleteExpiredAuthRecords(t.ctx.db);
+    await deleteExpiredAuthRecords(t.ctx.db, new Date(now));
     expect(await findRefreshToken(t.ctx.db, hash)).not.toBeNull();
+  });
+});
+
+describe('enqueue', () => {
+  it('refuses a payload its job’s schema refuses, before anything is queued', async () => {
+    // @ts-expect-error: the payload is typed by the job's schema
+    const sent = queue.enqueue(budgetJob, { credentialId: 7 });
+    await expect(sent).rejects.toBeInstanceOf(JobPayloadError);
+    expect(await queue.boss.findJobs(budgetJob.name, { data: { credentialId: 7 } })).toEqual([]);
+  });
+
+  it('takes a singletonKey only for a policy that honours one', async () => {
+    // @ts-expect-error: a standard queue ignores singletonKey
+    const sent = queue.enqueue(brokenJob, { n: 1 }, { singletonKey: 'k' });
+    await expect(sent).rejects.toThrow(/standard policy/);
+  });
+
+  it('queues the job for its start time and key', async () => {
+    const key = `start-${randomUUID()}`;
+    const startAfter = new Date(Date.UTC(2098, 5, 1));
+    const id = await queue.enqueue(budgetJob, { credentialId: key }, { startAfter, singletonKey: key });
+    const [job] = await queue.boss.findJobs(budgetJob.name, { id: id! });
+    expect(job).toMatchObject({ state: 'created', singletonKey: key, data: { credentialId: key } });
+    expect(job!.startAfter.getTime()).toBe(startAfter.getTime());
+  });
+});
+
+describe('a job whose budget is spent', () => {
+  it('is queued again for the instant the budget frees, and this run completes', async () => {
+    const credentialId = randomUUID();
+    const key = `credential:${credentialId}`;
+    const first = await queue.enqueue(budgetJob, { credentialId }, { singletonKey: key });
+    expect(first).not.toBeNull();
+
+    await vi.waitFor(async () => expect(await jobState(budgetJob.name, first!)).toBe('completed'), settled);
+    expect(budgetRuns).toContainEqual({ credentialId });
+
+    const next = (await queue.boss.findJobs(budgetJob.name, { key })).filter((j) => j.id !== first);
+    expect(next).toHaveLength(1);
+    expect(next[0]).toMatchObject({ state: 'created', singletonKey: key, data: { credentialId } });
+    expect(next[0]!.startAfter.getTime()).toBe(BUDGET_FREES_AT);
+  });
+
+  it('is told apart from a failure, which fails the run and queues nothing', async () => {
+    const n = Math.floor(Math.random() * 1e9);
+    const id = await queue.enqueue(brokenJob, { n });
+    await vi.waitFor(async () => expect(await jobState(brokenJob.name, id!)).toBe('failed'), settled);
+    expect(await queue.boss.findJobs(brokenJob.name, { data: { n } })).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TProductInfoFields } from '@threadreach/contract';
+import { systemClock } from '../clock';
 import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import { signAccessToken } from '../features/auth/tokens';
@@ -24,7 +25,7 @@ export async function buildUser(
     roles: overrides.roles ?? ['USER'],
     profilesLimit: overrides.profilesLimit ?? 3,
   });
-  const { token } = await signAccessToken(config, user);
+  const { token } = await signAccessToken(config, user, systemClock.now());
   return { ...user, token, auth: { authorization: `Bearer ${token}` } };
 }
 

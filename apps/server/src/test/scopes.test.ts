@@ -224,7 +224,7 @@ async function miniApp(t: TestApp, endpoints: TEndpoint[]): Promise<FastifyInsta
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerAuthGuard(app, t.config);
+  registerAuthGuard(app, t.config, t.ctx.clock);
   registerProjectScope(app, t.ctx.db, [widgets]);
   for (const e of endpoints)
     route(app, e, async (request) => naiveHandler(t.ctx.db, e, request as never) as never);

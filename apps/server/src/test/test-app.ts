@@ -5,11 +5,11 @@ import path from 'node:path';
 import { startRedditSim, type RedditSim } from '@threadreach/reddit-sim';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
+import type { Clock } from '../clock';
 import { loadConfig, type Config } from '../config/config';
-import type { AppContext } from '../context';
+import { createAppContext, type AppContext } from '../context';
 import { openDatabase, type Database } from '../db/client';
-import type { Clock } from '../integrations/reddit';
-import type { JobQueue } from '../jobs/queue';
+import type { QueueStarter } from '../jobs/queue';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -49,9 +49,12 @@ export interface TestAppOptions {
   listen?: boolean;
   env?: Record<string, string>;
   logger?: false | { stream: NodeJS.WritableStream; level?: string };
-  queue?: (database: Database) => Promise<JobQueue>;
+  /** Starts a job queue (`startQueue`); none by default. */
+  queue?: QueueStarter;
   /** Start a Reddit simulator for the app (with a clock shared by both when given). */
   reddit?: boolean | { clock: Clock };
+  /** The context's clock when no Reddit clock is given; the system clock by default. */
+  clock?: Clock;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -68,24 +71,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const database = await openTestDatabase();
-  const queue = options.queue ? await options.queue(database) : null;
-  const clock = typeof options.reddit === 'object' ? options.reddit.clock : undefined;
+  const clock = typeof options.reddit === 'object' ? options.reddit.clock : options.clock;
   const sim = options.reddit
     ? await startRedditSim({ port: 0, seed: 42, ...(clock ? { now: clock.now } : {}) })
     : null;
-  const app = await buildApp({
+  const ctx = await createAppContext({
     config,
     database,
-    queue,
+    queue: options.queue ?? null,
     logger: options.logger ?? false,
     reddit: sim ? { apiUrl: sim.url, authUrl: sim.url } : null,
     ...(clock ? { clock } : {}),
   });
+  const app = await buildApp({ ctx });
   await app.ready();
   if (options.listen) await app.listen({ host: '127.0.0.1', port });
   return {
     app,
-    ctx: app.ctx,
+    ctx,
     config,
     database,
     url: config.publicUrl,
@@ -93,7 +96,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await sim?.close();
-      await queue?.stop();
+      await ctx.queue?.stop();
       await database.close();
     },
   };

@@ -9,6 +9,7 @@ import {
   RANK_USER,
   ZUuid,
 } from '@threadreach/contract';
+import type { Clock } from '../../clock';
 import type { Config } from '../../config/config';
 import { endpointOf, rawIdValue } from '../../http/endpoints';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/errors';
@@ -53,7 +54,7 @@ function rankDenied(minRank: number): AppError {
  * not public, the rank the scope names, READONLY accounts refused where the scope writes, and a `self` id
  * that must be the caller's own (admins: anyone's; others get the same 404 as for a user that does not exist).
  */
-export function registerAuthGuard(app: FastifyInstance, config: Config) {
+export function registerAuthGuard(app: FastifyInstance, config: Config, clock: Clock) {
   app.decorateRequest('user', null);
 
   app.addHook('onRequest', async (request) => {
@@ -66,7 +67,7 @@ export function registerAuthGuard(app: FastifyInstance, config: Config) {
       throw unauthorized();
     }
     try {
-      request.user = await verifyAccessToken(config, token);
+      request.user = await verifyAccessToken(config, token, clock.now());
     } catch {
       if (isPublic) return;
       throw new AppError(401, 'invalid_token', 'Invalid or expired token.');

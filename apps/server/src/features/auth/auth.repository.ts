@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx as Db } from '../../db/client';
 import { refreshTokens, ssoStates, usedV3Tokens } from './auth.table';
 
@@ -13,15 +13,16 @@ export async function insertRefreshToken(
 export async function consumeRefreshToken(
   db: Db,
   tokenHash: string,
+  now: Date,
 ): Promise<{ userId: string; familyId: string } | null> {
   const rows = await db
     .update(refreshTokens)
-    .set({ revokedAt: sql`now()` })
+    .set({ revokedAt: now })
     .where(
       and(
         eq(refreshTokens.tokenHash, tokenHash),
         isNull(refreshTokens.revokedAt),
-        gt(refreshTokens.expiresAt, sql`now()`),
+        gt(refreshTokens.expiresAt, now),
       ),
     )
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
@@ -33,10 +34,10 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
   return rows[0] ?? null;
 }
 
-export async function revokeFamily(db: Db, familyId: string): Promise<void> {
+export async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
   await db
     .update(refreshTokens)
-    .set({ revokedAt: sql`now()` })
+    .set({ revokedAt: now })
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
@@ -53,10 +54,10 @@ export async function findSsoState(db: Db, state: string) {
 }
 
 /** Takes the state out, so a callback can complete once. */
-export async function takeSsoState(db: Db, state: string) {
+export async function takeSsoState(db: Db, state: string, now: Date) {
   const rows = await db
     .delete(ssoStates)
-    .where(and(eq(ssoStates.state, state), gt(ssoStates.expiresAt, sql`now()`)))
+    .where(and(eq(ssoStates.state, state), gt(ssoStates.expiresAt, now)))
     .returning();
   return rows[0] ?? null;
 }
@@ -80,8 +81,8 @@ export async function markV3TokenUsed(
  */
 export async function deleteExpiredAuthRecords(
   db: Db,
+  now: Date,
 ): Promise<{ refreshTokens: number; ssoStates: number }> {
-  const now = sql`now()`;
   const tokens = await db
     .delete(refreshTokens)
     .where(lt(refreshTokens.expiresAt, now))

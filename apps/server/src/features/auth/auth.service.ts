@@ -76,15 +76,16 @@ async function startSession(
   user: UserRow,
   familyId: string = randomUUID(),
 ): Promise<Session> {
+  const now = ctx.clock.now();
   const refreshToken = newOpaqueToken();
-  const refreshExpiresAt = new Date(Date.now() + ctx.config.refreshTokenTtlDays * 86_400_000);
+  const refreshExpiresAt = new Date(now + ctx.config.refreshTokenTtlDays * 86_400_000);
   await insertRefreshToken(ctx.db, {
     userId: user.id,
     familyId,
     tokenHash: hashToken(refreshToken),
     expiresAt: refreshExpiresAt,
   });
-  const { token, expiresAt } = await signAccessToken(ctx.config, user);
+  const { token, expiresAt } = await signAccessToken(ctx.config, user, now);
   return { user, accessToken: token, expiresAt, refreshToken, refreshExpiresAt };
 }
 
@@ -102,7 +103,7 @@ export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: stri
     nonce,
     codeVerifier,
     redirectTo: redirectTo ? safeRedirectPath(redirectTo) : null,
-    expiresAt: new Date(Date.now() + SSO_STATE_TTL_MS),
+    expiresAt: new Date(ctx.clock.now() + SSO_STATE_TTL_MS),
   });
   return { sso_url: url.href, callback_url: `${ctx.config.publicUrl}/auth/callback` };
 }
@@ -136,7 +137,7 @@ export async function completeSso(
   const state = params.get('state');
   if (!state || !params.get('code') || hasControlCharacters(state))
     throw badRequest('Missing SSO callback parameters (ver token).', 'sso_invalid');
-  const stored = await takeSsoState(ctx.db, state);
+  const stored = await takeSsoState(ctx.db, state, new Date(ctx.clock.now()));
   if (!stored) {
     throw badRequest(
       'This sign-in link has expired or was already used. Please log in again.',
@@ -185,11 +186,12 @@ async function resolveSsoUser(
 export async function refreshSession(ctx: AppContext, rawToken: string | undefined): Promise<Session> {
   if (!rawToken) throw unauthorized('No refresh token.');
   const hash = hashToken(rawToken);
-  const consumed = await consumeRefreshToken(ctx.db, hash);
+  const now = new Date(ctx.clock.now());
+  const consumed = await consumeRefreshToken(ctx.db, hash, now);
   if (!consumed) {
     const known = await findRefreshToken(ctx.db, hash);
     if (known?.revokedAt) {
-      await revokeFamily(ctx.db, known.familyId);
+      await revokeFamily(ctx.db, known.familyId, now);
       ctx.log.warn({ userId: known.userId }, 'refresh token reuse: session family revoked');
     }
     throw unauthorized('Refresh token is invalid or expired. Please log in again.');
@@ -202,7 +204,7 @@ export async function refreshSession(ctx: AppContext, rawToken: string | undefin
 export async function endSession(ctx: AppContext, rawToken: string | undefined): Promise<void> {
   if (!rawToken) return;
   const known = await findRefreshToken(ctx.db, hashToken(rawToken));
-  if (known) await revokeFamily(ctx.db, known.familyId);
+  if (known) await revokeFamily(ctx.db, known.familyId, new Date(ctx.clock.now()));
 }
 
 /** A fresh session carrying the limit the user has now (after a purchase, for example). */
@@ -212,8 +214,8 @@ export async function refreshAfterSubscription(ctx: AppContext, userId: string):
   return startSession(ctx, user);
 }
 
-export async function issueV3Link(ctx: Pick<AppContext, 'config'>, email: string): Promise<string> {
-  const token = await signV3Token(ctx.config, email);
+export async function issueV3Link(ctx: Pick<AppContext, 'config' | 'clock'>, email: string): Promise<string> {
+  const token = await signV3Token(ctx.config, email, ctx.clock.now());
   return `${ctx.config.publicUrl}/?v3=${encodeURIComponent(token)}`;
 }
 
@@ -221,7 +223,7 @@ export async function issueV3Link(ctx: Pick<AppContext, 'config'>, email: string
 export async function loginWithV3(ctx: AppContext, token: string): Promise<Session> {
   let claims;
   try {
-    claims = await verifyV3Token(ctx.config, token);
+    claims = await verifyV3Token(ctx.config, token, ctx.clock.now());
   } catch {
     throw unauthorized('The v3 login link is invalid or has expired.');
   }

@@ -6,9 +6,11 @@ import { deleteExpiredAuthRecords } from './auth.repository';
 export const cleanupAuthTokensJob = defineJob({
   name: 'cleanup-auth-tokens',
   schema: z.object({}),
+  policy: 'singleton',
+  retry: { limit: 2, delaySeconds: 60, backoff: true },
   cron: '*/15 * * * *',
   async handler(ctx) {
-    const removed = await deleteExpiredAuthRecords(ctx.db);
+    const removed = await deleteExpiredAuthRecords(ctx.db, new Date(ctx.clock.now()));
     ctx.log.info({ job: 'cleanup-auth-tokens', ...removed }, 'expired auth records removed');
   },
 });

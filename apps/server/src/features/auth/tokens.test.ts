@@ -41,7 +41,7 @@ async function call(token: string) {
 
 describe('access tokens', () => {
   it('carries the spec claims and is accepted', async () => {
-    const { token } = await signAccessToken(t.config, user);
+    const { token } = await signAccessToken(t.config, user, t.ctx.clock.now());
     const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
     expect(payload).toMatchObject({
       sub: user.id,
@@ -53,7 +53,19 @@ describe('access tokens', () => {
     });
     expect(payload.exp - payload.iat).toBe(900);
     expect((await call(token)).statusCode).toBe(200);
-    expect(await verifyAccessToken(t.config, await sign(claims()))).toMatchObject({ id: user.id });
+    expect(await verifyAccessToken(t.config, await sign(claims()), t.ctx.clock.now())).toMatchObject({
+      id: user.id,
+    });
+  });
+
+  it('is judged by the clock it is given, not the wall clock', async () => {
+    const issuedAt = Date.UTC(2031, 4, 6, 12);
+    const { token, expiresAt } = await signAccessToken(t.config, user, issuedAt);
+    expect(expiresAt.getTime()).toBe(issuedAt + 900_000);
+    await expect(verifyAccessToken(t.config, token, issuedAt + 899_000)).resolves.toMatchObject({
+      id: user.id,
+    });
+    await expect(verifyAccessToken(t.config, token, issuedAt + 901_000)).rejects.toThrow();
   });
 
   it.each([

@@ -32,11 +32,13 @@ function key(config: Config): Uint8Array {
   return k;
 }
 
+/** `now` is epoch milliseconds from the caller's clock, as in every function here. */
 export async function signAccessToken(
   config: Config,
   user: TokenSubject,
+  now: number,
 ): Promise<{ token: string; expiresAt: Date }> {
-  const iat = Math.floor(Date.now() / 1000);
+  const iat = Math.floor(now / 1000);
   const exp = iat + config.accessTokenTtlSeconds;
   const token = await new SignJWT({
     email: user.email,
@@ -56,11 +58,12 @@ export async function signAccessToken(
 }
 
 /** Verifies signature, algorithm, issuer, audience, expiry and token type; throws on any failure. */
-export async function verifyAccessToken(config: Config, token: string): Promise<AuthUser> {
+export async function verifyAccessToken(config: Config, token: string, now: number): Promise<AuthUser> {
   const { payload } = await jwtVerify(token, key(config), {
     algorithms: ['HS256'],
     issuer: config.publicUrl,
     audience: ACCESS_AUDIENCE,
+    currentDate: new Date(now),
   });
   if (payload.type !== TOKEN_TYPE_ACCESS || typeof payload.sub !== 'string') {
     throw new Error('not an access token');
@@ -74,25 +77,28 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
 }
 
 /** A single-use, 10-minute login link token for a moderator or admin account, named by e-mail. */
-export async function signV3Token(config: Config, email: string): Promise<string> {
+export async function signV3Token(config: Config, email: string, now: number): Promise<string> {
+  const iat = Math.floor(now / 1000);
   return new SignJWT({ email: email.toLowerCase() })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setJti(randomUUID())
     .setIssuer(config.publicUrl)
     .setAudience(V3_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${V3_TTL_SECONDS}s`)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + V3_TTL_SECONDS)
     .sign(key(config));
 }
 
 export async function verifyV3Token(
   config: Config,
   token: string,
+  now: number,
 ): Promise<{ jti: string; email: string; expiresAt: Date }> {
   const { payload } = await jwtVerify(token, key(config), {
     algorithms: ['HS256'],
     issuer: config.publicUrl,
     audience: V3_AUDIENCE,
+    currentDate: new Date(now),
   });
   if (
     typeof payload.jti !== 'string' ||

@@ -31,7 +31,7 @@ export const billingRoutes = (payments: PaymentsProvider) =>
     );
 
     route(app, e.userSubscription, async (request) =>
-      getUserSubscription(ctx.db, requireUser(request), request.params.userId),
+      getUserSubscription(ctx, requireUser(request), request.params.userId),
     );
 
     // The signature is computed over the exact bytes Stripe sent: this route alone keeps the raw body.

@@ -214,7 +214,6 @@ export async function fulfilEvent(
   ctx: AppContext,
   payments: PaymentsProvider,
   event: PaymentEvent,
-  now: () => Date = () => new Date(),
 ): Promise<FulfilResult> {
   if (!FULFILLED_EVENT_TYPES.has(event.type)) return 'ignored';
   const target = eventTarget(event);
@@ -265,7 +264,7 @@ export async function fulfilEvent(
     if (target.sessionId) {
       await finishCheckoutSession(tx, target.sessionId, { status: 'complete', subscriptionId: current.id });
     }
-    const limit = await applyUserLimit(tx, userId, now());
+    const limit = await applyUserLimit(tx, userId, new Date(ctx.clock.now()));
     log.info(
       { userId, subscriptionId: current.id, status: current.status, profilesLimit: limit },
       'billing event fulfilled',
@@ -275,7 +274,8 @@ export async function fulfilEvent(
 }
 
 /** Lowers the limit of users whose paid period has ended (the `expire-subscriptions` job). */
-export async function applyEndedSubscriptions(ctx: AppContext, now: Date = new Date()): Promise<number> {
+export async function applyEndedSubscriptions(ctx: AppContext): Promise<number> {
+  const now = new Date(ctx.clock.now());
   const userIds = await usersWithEndedAccess(ctx.db, now, ACCESS_STATUSES);
   for (const userId of userIds) {
     await ctx.db.transaction((tx) => applyUserLimit(tx, userId, now));
@@ -285,11 +285,12 @@ export async function applyEndedSubscriptions(ctx: AppContext, now: Date = new D
 
 /** Only the user and admins may look up a user's subscription; to anyone else the user does not exist. */
 export async function getUserSubscription(
-  db: DbOrTx,
+  ctx: AppContext,
   caller: AuthUser,
   userId: string,
-  now: Date = new Date(),
 ): Promise<TUserSubscriptionResponse> {
+  const { db } = ctx;
+  const now = new Date(ctx.clock.now());
   if (caller.id !== userId && !isAdmin(caller.roles)) throw notFound('User not found');
   const user = await findUserById(db, userId);
   if (!user) throw notFound('User not found');
@@ -347,11 +348,12 @@ export async function completeLocalCheckout(
     userId: session.userId,
     customerId: session.customerId,
     plan,
+    now: new Date(ctx.clock.now()),
   });
   await fulfilEvent(ctx, payments, {
     id: `evt_local_${sessionId}_completed`,
     type: 'checkout.session.completed',
-    created: Math.floor(Date.now() / 1000),
+    created: Math.floor(ctx.clock.now() / 1000),
     data: {
       object: {
         id: sessionId,
@@ -381,7 +383,7 @@ export async function cancelLocalCheckout(
   await fulfilEvent(ctx, payments, {
     id: `evt_local_${sessionId}_expired`,
     type: 'checkout.session.expired',
-    created: Math.floor(Date.now() / 1000),
+    created: Math.floor(ctx.clock.now() / 1000),
     data: {
       object: {
         id: sessionId,

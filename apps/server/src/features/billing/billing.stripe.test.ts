@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../integrations/payments/fake-stripe.server';
+import { fixedClock } from '../../test/clock.test-support';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
@@ -267,9 +268,9 @@ describe('webhook', () => {
     expect((await deliver(stripe.event('customer.subscription.deleted', canceled))).statusCode).toBe(200);
     expect(await limitOf(user.id)).toBe(3);
 
-    await applyEndedSubscriptions(t.ctx, new Date((periodEnd - 60) * 1000));
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock((periodEnd - 60) * 1000) });
     expect(await limitOf(user.id)).toBe(3);
-    await applyEndedSubscriptions(t.ctx, new Date((periodEnd + 60) * 1000));
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock((periodEnd + 60) * 1000) });
     expect(await limitOf(user.id)).toBe(0);
     // Applied once: the next run has nothing left to do for this user.
     const again = await t.ctx.db.execute(

@@ -6,6 +6,8 @@ import { applyEndedSubscriptions } from './billing.service';
 export const expireSubscriptionsJob = defineJob({
   name: 'expire-subscriptions',
   schema: z.object({}),
+  policy: 'singleton',
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
   cron: '*/5 * * * *',
   async handler(ctx) {
     const users = await applyEndedSubscriptions(ctx);

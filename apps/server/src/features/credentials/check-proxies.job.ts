@@ -6,6 +6,9 @@ import { checkAllProxies } from './credentials.service';
 export const checkProxiesJob = defineJob({
   name: 'check-proxies',
   schema: z.object({}),
+  policy: 'singleton',
+  // The next round comes on schedule.
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
   cron: '*/5 * * * *',
   async handler(ctx) {
     const result = await checkAllProxies(ctx);

@@ -55,10 +55,11 @@ export async function updateCredential(
   db: DbOrTx,
   id: string,
   values: Partial<NewCredential>,
+  now: Date,
 ): Promise<CredentialRow | null> {
   const [row] = await db
     .update(redditCredentials)
-    .set({ ...values, updatedAt: new Date() })
+    .set({ ...values, updatedAt: now })
     .where(eq(redditCredentials.id, id))
     .returning();
   return row ?? null;

@@ -66,7 +66,7 @@ function owner(row: CredentialRow): ProxyOwner {
 async function usageOf(ctx: AppContext, ids: string[]): Promise<Map<string, CredentialUsage>> {
   const [totals, active] = await Promise.all([
     requestTotals(ctx.db, ids),
-    activeTokenCounts(ctx.db, ids, ctx.reddit.clock.now()),
+    activeTokenCounts(ctx.db, ids, ctx.clock.now()),
   ]);
   return new Map(ids.map((id) => [id, { totals: totals.get(id)!, activeClients: active.get(id) ?? 0 }]));
 }
@@ -169,7 +169,7 @@ export async function updateCredentialById(
   let row: CredentialRow | null;
   try {
     row = await ctx.db.transaction(async (tx) => {
-      const updated = await updateCredential(tx, id, values);
+      const updated = await updateCredential(tx, id, values, new Date(ctx.clock.now()));
       if (updated && locationChanged) await assignProxy(ctx, owner(updated), tx);
       return updated;
     });
@@ -190,7 +190,7 @@ export async function setCredentialEnabled(
   id: string,
   enabled: boolean,
 ): Promise<TCredential> {
-  const row = await updateCredential(ctx.db, id, { enabled });
+  const row = await updateCredential(ctx.db, id, { enabled }, new Date(ctx.clock.now()));
   if (!row) throw credentialNotFound();
   return presentOne(ctx, row);
 }
@@ -254,7 +254,7 @@ export async function redditClientFor(
       version: ctx.reddit.version,
       db: ctx.db,
       secrets: ctx.secrets,
-      clock: ctx.reddit.clock,
+      clock: ctx.clock,
       log: ctx.log,
     },
     {
@@ -265,7 +265,7 @@ export async function redditClientFor(
       connection: () => dispatcherFor(ctx, row.id),
       onTransport: async (outcome) => {
         if (outcome.proxied) await recordProxyOutcome(ctx, owner(row), outcome);
-        if (outcome.ok) await touchCredential(ctx.db, row.id, new Date(ctx.reddit.clock.now()));
+        if (outcome.ok) await touchCredential(ctx.db, row.id, new Date(ctx.clock.now()));
       },
     },
   );

@@ -42,6 +42,7 @@ export async function putProxy(
   credentialId: string,
   proxy: { proxyUrl: string; proxyMasked: string },
   keep: { replacementCount: number },
+  now: Date,
 ): Promise<CredentialProxyRow> {
   const values = {
     credentialId,
@@ -54,7 +55,7 @@ export async function putProxy(
     lastHealthCheck: null,
     lastError: null,
     replacementCount: keep.replacementCount,
-    assignedAt: new Date(),
+    assignedAt: now,
   };
   const [row] = await db
     .insert(credentialProxies)
@@ -74,6 +75,7 @@ export async function countProxyOutcome(
   credentialId: string,
   outcome: { ok: boolean; error?: string; checked?: boolean },
   maxFailures: number,
+  now: Date,
 ): Promise<CredentialProxyRow | null> {
   const consecutive = outcome.ok ? sql`0` : sql`${credentialProxies.consecutiveFailures} + 1`;
   const [row] = await db
@@ -86,7 +88,7 @@ export async function countProxyOutcome(
         ? 'healthy'
         : sql`case when ${credentialProxies.consecutiveFailures} + 1 >= ${maxFailures} then 'failed' else 'degraded' end`,
       lastError: outcome.ok ? credentialProxies.lastError : (outcome.error ?? 'unknown error').slice(0, 500),
-      ...(outcome.checked ? { lastHealthCheck: new Date() } : {}),
+      ...(outcome.checked ? { lastHealthCheck: now } : {}),
     })
     .where(eq(credentialProxies.credentialId, credentialId))
     .returning();
@@ -95,7 +97,7 @@ export async function countProxyOutcome(
 
 export async function insertReplacement(
   db: DbOrTx,
-  values: { credentialId: string; oldProxyMasked: string; reason: string },
+  values: { credentialId: string; oldProxyMasked: string; reason: string; replacedAt: Date },
 ): Promise<void> {
   await db.insert(proxyReplacements).values(values);
 }

@@ -70,6 +70,7 @@ async function putFreshProxy(
     owner.id,
     { proxyUrl: ctx.secrets.encrypt(url, proxyUrlRef(owner.id)), proxyMasked: maskProxyUrl(url) },
     { replacementCount },
+    new Date(ctx.clock.now()),
   );
 }
 
@@ -84,7 +85,12 @@ export async function replaceProxy(
   const replaced = await ctx.db.transaction(async (tx) => {
     const old = await findProxy(tx, owner.id);
     if (!old) return { fresh: await putFreshProxy(ctx, tx, owner, template, 0), old: null };
-    await insertReplacement(tx, { credentialId: owner.id, oldProxyMasked: old.proxyMasked, reason });
+    await insertReplacement(tx, {
+      credentialId: owner.id,
+      oldProxyMasked: old.proxyMasked,
+      reason,
+      replacedAt: new Date(ctx.clock.now()),
+    });
     return { fresh: await putFreshProxy(ctx, tx, owner, template, old.replacementCount + 1), old };
   });
   if (replaced.old) await forgetDispatcher(ctx, replaced.old);
@@ -134,7 +140,13 @@ export async function recordProxyOutcome(
   owner: ProxyOwner,
   outcome: { ok: boolean; error?: string; checked?: boolean },
 ): Promise<void> {
-  const row = await countProxyOutcome(ctx.db, owner.id, outcome, ctx.config.proxy.maxFailures);
+  const row = await countProxyOutcome(
+    ctx.db,
+    owner.id,
+    outcome,
+    ctx.config.proxy.maxFailures,
+    new Date(ctx.clock.now()),
+  );
   if (row?.healthStatus === 'failed') {
     ctx.log.warn({ credentialId: owner.id, error: outcome.error }, 'proxy failed repeatedly');
     await replaceProxy(
@@ -173,7 +185,7 @@ export async function checkProxy(
 
 export async function getProxyPoolStats(ctx: AppContext): Promise<TProxyPoolStats> {
   const rows = await listAllProxies(ctx.db);
-  const replacements = await replacementFigures(ctx.db, new Date(Date.now() - 24 * 3600_000));
+  const replacements = await replacementFigures(ctx.db, new Date(ctx.clock.now() - 24 * 3600_000));
   const successes = rows.reduce((n, r) => n + r.successCount, 0);
   const failures = rows.reduce((n, r) => n + r.failureCount, 0);
   return {

@@ -20,7 +20,8 @@ export interface LocalPaymentsProvider extends PaymentsProvider {
     userId: string;
     customerId: string;
     plan: TSubscriptionPlan;
-    now?: Date;
+    /** The start of the first period, from the caller's clock. */
+    now: Date;
   }): Promise<string>;
 }
 
@@ -68,7 +69,7 @@ export function createLocalProvider(
       return { sessionId, checkoutUrl: `${options.publicUrl}${LOCAL_CHECKOUT_PATH}/${sessionId}` };
     },
 
-    async startSubscription({ sessionId, userId, customerId, plan, now = new Date() }) {
+    async startSubscription({ sessionId, userId, customerId, plan, now }) {
       const id = `sub_local_${sessionId.slice(SESSION_PREFIX.length)}`;
       await db
         .insert(localPaymentSubscriptions)

@@ -1,0 +1,6 @@
+import { afterAll, afterEach } from 'vitest';
+import { assertNoOutboundRequests, installOutboundGuard } from './outbound-guard.test-support';
+
+installOutboundGuard();
+afterEach(assertNoOutboundRequests);
+afterAll(assertNoOutboundRequests);
