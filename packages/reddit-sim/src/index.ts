@@ -10,13 +10,14 @@ export type { RedditSimOptions } from './server';
 export type { ClientRegistration, ClientType } from './oauth';
 export type { FaultSpec, Fault } from './faults';
 export type { RequestLogEntry, ClientCounts } from './inspect';
-export type { StoredMessage, ReplyKind } from './messages';
+export type { StoredMessage, ReplyKind, MessageStyle } from './messages';
 export type {
   RedditAccessTokenResponse,
   RedditComment,
   RedditErrorBody,
   RedditJsonResponse,
   RedditListing,
+  RedditMe,
   RedditMessage,
   RedditPost,
   RedditSubreddit,
@@ -25,7 +26,7 @@ export type {
 } from './types';
 export { LOGIN_ACCOUNTS } from './corpus/users';
 export { isGenericUserAgent } from './server';
-export { RATE_LIMIT_BUDGET, RATE_LIMIT_WINDOW_MS } from './rate-limit';
+export { RATE_LIMIT_BUDGET, RATE_LIMIT_WINDOW_MS, type RateLimitOptions } from './rate-limit';
 
 export interface RedditSim {
   /** Base URL, e.g. http://127.0.0.1:4100; serves both www.reddit.com and oauth.reddit.com paths. */

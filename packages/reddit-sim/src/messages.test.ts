@@ -1,3 +1,4 @@
+import { ZRedditMessageListing } from '@threadreach/reddit-schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Corpus } from './corpus/corpus';
 import { START, type TestSim, startTestSim } from './test-support';
@@ -18,7 +19,7 @@ afterEach(async () => {
   await t.sim.close();
 });
 
-/** Moves the clock and logs in again, since tokens last an hour. */
+/** Moves the clock and logs in again, since tokens last a day. */
 async function later(ms: number): Promise<void> {
   t.clock.advance(ms);
   token = (await t.userToken({ username: 'demo_founder' })).access_token;
@@ -27,10 +28,14 @@ async function later(ms: number): Promise<void> {
 const compose = (to: string, tok = token, text = 'Hi! Saw your post, we built a tool for that.') =>
   t.post('/api/compose', { api_type: 'json', to, subject: 'About your post', text }, tok);
 
-async function box(where: 'inbox' | 'sent' | 'unread', tok = token): Promise<RedditListing<RedditMessage>> {
-  const res = await t.get(`/message/${where}?limit=100`, tok);
+async function box(
+  where: 'inbox' | 'messages' | 'sent' | 'unread',
+  tok = token,
+  sim = t,
+): Promise<RedditListing<RedditMessage>> {
+  const res = await sim.get(`/message/${where}?limit=100`, tok);
   expect(res.status).toBe(200);
-  return (await res.json()) as RedditListing<RedditMessage>;
+  return ZRedditMessageListing.parse(await res.json());
 }
 
 describe('POST /api/compose', () => {
@@ -199,5 +204,68 @@ describe('replies', () => {
     const after = await box('unread');
     expect(after.data.children.map((c) => c.data.name)).not.toContain(first);
     expect((await box('inbox')).data.children.find((c) => c.data.name === first)?.data.new).toBe(false);
+  });
+});
+
+describe('chat-era messages (messageStyle: chat)', () => {
+  it('show the chat room subject and thread the inbox under the first message', async () => {
+    const chat = await startTestSim({ messageStyle: 'chat' });
+    try {
+      const login = async () => (await chat.userToken({ username: 'demo_founder' })).access_token;
+      let tok = await login();
+      for (const u of reachable.slice(0, 20)) {
+        const res = await chat.post(
+          '/api/compose',
+          { api_type: 'json', to: u.name, subject: 'About your post', text: 'Hi!' },
+          tok,
+        );
+        expect(await res.json()).toEqual({ json: { errors: [], data: {} } });
+      }
+      const sent = (await box('sent', tok, chat)).data.children.map((c) => c.data);
+      expect(sent).toHaveLength(20);
+      for (const m of sent) {
+        expect(m).toMatchObject({ subject: '[direct chat room]', type: 'unknown', first_message_name: null });
+        expect(m.replies).toBe('');
+      }
+
+      chat.clock.advance(24 * 3600_000);
+      tok = await login();
+      const threads = (await box('inbox', tok, chat)).data.children.map((c) => c.data);
+      expect(threads.length).toBeGreaterThan(3);
+      for (const root of threads) {
+        // The conversation is listed by our own first message; the answer is nested under it.
+        expect(root).toMatchObject({ author: 'demo_founder', parent_id: null, first_message_name: null });
+        expect(root.replies).not.toBe('');
+        if (root.replies === '') continue;
+        for (const { kind, data: reply } of root.replies.data.children) {
+          expect(kind).toBe('t4');
+          expect(reply).toMatchObject({
+            author: root.dest,
+            dest: 'demo_founder',
+            subject: '[direct chat room]',
+            type: 'unknown',
+            first_message_name: root.name,
+            parent_id: root.name,
+            new: true,
+          });
+        }
+      }
+      // /message/messages also lists the conversations nobody answered yet.
+      const all = (await box('messages', tok, chat)).data.children.map((c) => c.data);
+      expect(all).toHaveLength(20);
+      expect(all.filter((m) => m.replies !== '')).toEqual(threads);
+
+      // Unread is one item per message: the replies themselves.
+      const unread = (await box('unread', tok, chat)).data.children.map((c) => c.data);
+      expect(unread).toHaveLength(threads.length);
+      expect(unread.every((m) => m.first_message_name !== null && m.author !== 'demo_founder')).toBe(true);
+      await chat.post('/api/read_message', { id: unread[0]!.name }, tok);
+      const again = (await box('inbox', tok, chat)).data.children.flatMap((c) =>
+        c.data.replies === '' ? [] : c.data.replies.data.children.map((r) => r.data),
+      );
+      expect(again.find((m) => m.name === unread[0]!.name)?.new).toBe(false);
+    } finally {
+      await chat.sim.close();
+    }
   });
 });

@@ -12,6 +12,12 @@ const DAY_MS = 86_400_000;
 
 export type ReplyKind = 'stop' | 'interested' | 'neutral';
 
+/** How messages look on the wire: classic private messages, or chat-era ones (see RedditSimOptions). */
+export type MessageStyle = 'classic' | 'chat';
+
+/** The subject Reddit shows for every message of a chat conversation. */
+export const CHAT_SUBJECT = '[direct chat room]';
+
 export interface StoredMessage {
   id: string;
   name: string;
@@ -37,7 +43,10 @@ export class Messages {
   private readonly all: StoredMessage[] = [];
   private seq = 0;
 
-  constructor(private readonly corpus: Corpus) {}
+  constructor(
+    private readonly corpus: Corpus,
+    private readonly style: MessageStyle = 'classic',
+  ) {}
 
   /** Composes received by the simulator (not the simulated replies). */
   composed(): StoredMessage[] {
@@ -147,16 +156,84 @@ export class Messages {
     return message;
   }
 
-  list(ctx: RouteContext, user: SimUser, box: 'inbox' | 'sent' | 'unread'): SimResponse {
+  list(ctx: RouteContext, user: SimUser, box: 'inbox' | 'messages' | 'sent' | 'unread'): SimResponse {
     const me = user.name;
-    const items = this.all
-      .filter((m) => m.createdMs <= ctx.now)
-      .filter((m) => (box === 'sent' ? m.from === me : m.to === me && (box === 'inbox' || !m.read)))
-      .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1));
+    const delivered = this.all.filter((m) => m.createdMs <= ctx.now);
+    const mark = box !== 'sent' && ctx.query.get('mark') === 'true';
+    if (this.style === 'chat' && (box === 'inbox' || box === 'messages')) {
+      return this.listThreads(ctx, me, delivered, { mark, withUnanswered: box === 'messages' });
+    }
+    const items = delivered
+      .filter((m) => (box === 'sent' ? m.from === me : m.to === me && (box !== 'unread' || !m.read)))
+      .sort(newestFirst);
     const { page, after, before } = paginate(items, (m) => m.name, pageParams(ctx.query));
-    const data = page.map((m) => toRedditMessage(m, box !== 'sent' && !m.read));
-    if (box !== 'sent' && ctx.query.get('mark') === 'true') for (const m of page) m.read = true;
+    const data = page.map((m) => this.toRedditMessage(m, box !== 'sent' && !m.read));
+    if (mark) for (const m of page) m.read = true;
     return json(200, listing('t4', data, after, before));
+  }
+
+  /**
+   * Conversations, newest activity first: each is its first message, with the later ones (oldest first)
+   * in `replies`, as Reddit threads its boxes. The inbox holds those the user received something in;
+   * `/message/messages` also the user's own messages nobody answered yet.
+   */
+  private listThreads(
+    ctx: RouteContext,
+    me: string,
+    delivered: StoredMessage[],
+    { mark, withUnanswered }: { mark: boolean; withUnanswered: boolean },
+  ): SimResponse {
+    const threads = new Map<string, StoredMessage[]>();
+    for (const m of delivered) {
+      if (m.from !== me && m.to !== me) continue;
+      const root = m.firstMessageName ?? m.name;
+      threads.set(root, [...(threads.get(root) ?? []), m]);
+    }
+    const conversations = [...threads.values()]
+      .filter((messages) => withUnanswered || messages.some((m) => m.to === me))
+      .map((messages) => messages.sort((a, b) => a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1)))
+      .sort((a, b) => newestFirst(a[a.length - 1]!, b[b.length - 1]!));
+    const { page, after, before } = paginate(conversations, (t) => t[0]!.name, pageParams(ctx.query));
+    const isNew = (m: StoredMessage) => m.to === me && !m.read;
+    const data = page.map(([root, ...later]) => ({
+      ...this.toRedditMessage(root!, isNew(root!)),
+      replies:
+        later.length === 0
+          ? ('' as const)
+          : listing(
+              't4',
+              later.map((m) => this.toRedditMessage(m, isNew(m))),
+              null,
+              null,
+            ),
+    }));
+    if (mark) for (const m of page.flat()) if (m.to === me) m.read = true;
+    return json(200, listing('t4', data, after, before));
+  }
+
+  private toRedditMessage(m: StoredMessage, isNew: boolean): RedditMessage {
+    const created = Math.floor(m.createdMs / 1000);
+    const chat = this.style === 'chat';
+    return {
+      id: m.id,
+      name: m.name,
+      author: m.from,
+      dest: m.to,
+      subject: chat ? CHAT_SUBJECT : m.subject,
+      body: m.body,
+      created,
+      created_utc: created,
+      first_message: m.firstMessageName ? parseInt(m.firstMessageName.slice(3), 36) : null,
+      first_message_name: m.firstMessageName,
+      parent_id: m.parentName,
+      new: isNew,
+      was_comment: false,
+      subreddit: null,
+      context: '',
+      distinguished: null,
+      ...(chat ? { type: 'unknown' } : {}),
+      replies: '',
+    };
   }
 
   /** POST /api/read_message and /api/unread_message: id=t4_a,t4_b */
@@ -171,25 +248,6 @@ function composeError(code: string, message: string, field: string): SimResponse
   return json(200, { json: { errors: [[code, message, field]] } });
 }
 
-function toRedditMessage(m: StoredMessage, isNew: boolean): RedditMessage {
-  const created = Math.floor(m.createdMs / 1000);
-  return {
-    id: m.id,
-    name: m.name,
-    author: m.from,
-    dest: m.to,
-    subject: m.subject,
-    body: m.body,
-    created,
-    created_utc: created,
-    first_message: m.firstMessageName ? parseInt(m.firstMessageName.slice(3), 36) : null,
-    first_message_name: m.firstMessageName,
-    parent_id: m.parentName,
-    new: isNew,
-    was_comment: false,
-    subreddit: null,
-    context: '',
-    distinguished: null,
-    replies: '',
-  };
+function newestFirst(a: StoredMessage, b: StoredMessage): number {
+  return b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1);
 }

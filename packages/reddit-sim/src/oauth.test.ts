@@ -94,7 +94,7 @@ describe('GET /api/v1/authorize', () => {
 describe('POST /api/v1/access_token', () => {
   it('authorization_code with duration=permanent issues a refresh token; temporary does not', async () => {
     const permanent = await t.userToken({ duration: 'permanent' });
-    expect(permanent).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
+    expect(permanent).toMatchObject({ token_type: 'bearer', expires_in: 86_400 });
     expect(permanent.scope.split(' ').sort()).toEqual(['history', 'identity', 'privatemessages', 'read']);
     expect(permanent.refresh_token).toBeTruthy();
 
@@ -105,7 +105,7 @@ describe('POST /api/v1/access_token', () => {
 
   it('refresh_token grant issues a fresh access token', async () => {
     const first = await t.userToken({ duration: 'permanent' });
-    t.clock.advance(2 * 3600_000);
+    t.clock.advance(25 * 3600_000);
     expect((await t.get('/api/v1/me', first.access_token)).status).toBe(401);
     const res = await t.post(
       '/api/v1/access_token',
@@ -116,7 +116,7 @@ describe('POST /api/v1/access_token', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number };
     expect(body.token_type).toBe('bearer');
-    expect(body.expires_in).toBe(3600);
+    expect(body.expires_in).toBe(86_400);
     expect((await t.get('/api/v1/me', body.access_token)).status).toBe(200);
   });
 
@@ -199,9 +199,10 @@ describe('POST /api/v1/access_token', () => {
 });
 
 describe('bearer tokens', () => {
-  it('expire after one hour of simulator time', async () => {
-    const { access_token } = await t.userToken();
-    t.clock.advance(3599_000);
+  it('expire after a day of simulator time, as expires_in says', async () => {
+    const { access_token, expires_in } = await t.userToken();
+    expect(expires_in).toBe(86_400);
+    t.clock.advance(86_399_000);
     expect((await t.get('/api/v1/me', access_token)).status).toBe(200);
     t.clock.advance(1000);
     const expired = await t.get('/api/v1/me', access_token);

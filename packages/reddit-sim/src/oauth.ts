@@ -42,7 +42,8 @@ interface RefreshGrant {
   scopes: string[];
 }
 
-export const TOKEN_LIFETIME_S = 3600;
+/** Reddit's tokens now last a day (they used to last an hour): clients must read `expires_in`. */
+export const TOKEN_LIFETIME_S = 86_400;
 const CODE_LIFETIME_MS = 10 * 60_000;
 
 export const SCOPES: Record<string, string> = {
@@ -180,7 +181,7 @@ export class OAuth {
     const lasting =
       duration === 'permanent'
         ? 'It will keep this access until you revoke it.'
-        : 'Its access will expire in 1 hour.';
+        : 'Its access will expire in 24 hours.';
     return html(
       200,
       `<!doctype html>

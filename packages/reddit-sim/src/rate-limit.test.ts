@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readRedditRateLimit } from '@threadreach/reddit-schemas';
 import { type TestSim, startTestSim } from './test-support';
 
 let t: TestSim;
@@ -16,51 +17,88 @@ const headersOf = (res: Response) => ({
   reset: res.headers.get('x-ratelimit-reset'),
 });
 
-describe('rate limit: 100 requests per rolling 60 s per client', () => {
-  it('sends X-Ratelimit headers on every API response', async () => {
+/** Sends `n` API calls with a token, a few at a time; returns the statuses. */
+async function burst(n: number, token: string, path = '/r/SaaS/about'): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, () => t.get(path, token).then((r) => r.status)),
+    );
+    statuses.push(...batch);
+  }
+  return statuses;
+}
+
+describe('rate limit: 1000 requests per 600 s window per client, as Reddit counts', () => {
+  it('sends X-Ratelimit headers on every API response, the remaining budget as a float string', async () => {
     const token = await t.appToken();
+    // START is 12:00:00, so the first window ends at 12:10:00.
     const first = await t.get('/r/SaaS/about', token);
-    expect(headersOf(first)).toEqual({ used: '1', remaining: '99', reset: '60' });
+    expect(headersOf(first)).toEqual({ used: '1', remaining: '999.0', reset: '600' });
     t.clock.advance(15_000);
     const second = await t.get('/r/unknown_sub_zzz/about', token);
     expect(second.status).toBe(404);
-    expect(headersOf(second)).toEqual({ used: '2', remaining: '98', reset: '45' });
-  });
-
-  it('answers 429 past the budget, then recovers as the window rolls', async () => {
-    const token = await t.appToken();
-    for (let i = 0; i < 50; i++) expect((await t.get('/r/SaaS/about', token)).status).toBe(200);
-    t.clock.advance(30_000);
-    for (let i = 0; i < 50; i++) expect((await t.get('/r/SaaS/about', token)).status).toBe(200);
-    const refused = await t.get('/r/SaaS/about', token);
-    expect(refused.status).toBe(429);
-    expect(headersOf(refused)).toEqual({ used: '100', remaining: '0', reset: '30' });
-    expect(await refused.json()).toEqual({ message: 'Too Many Requests', error: 429 });
-
-    // The first 50 leave the window 60 s after they were made: 50 slots come back, not 100.
-    t.clock.advance(30_000);
-    const back = await t.get('/r/SaaS/about', token);
-    expect(back.status).toBe(200);
-    expect(headersOf(back)).toEqual({ used: '51', remaining: '49', reset: '30' });
-
-    t.clock.advance(60_000);
-    expect(headersOf(await t.get('/r/SaaS/about', token))).toEqual({
-      used: '1',
-      remaining: '99',
-      reset: '60',
+    expect(headersOf(second)).toEqual({ used: '2', remaining: '998.0', reset: '585' });
+    expect(readRedditRateLimit(Object.fromEntries(second.headers))).toEqual({
+      used: 2,
+      remaining: 998,
+      resetSeconds: 585,
+      retryAfterSeconds: null,
     });
   });
 
-  it('counts each client id separately', async () => {
-    const a = await t.appToken('client-a', 'a');
-    const b = await t.appToken('client-b', 'b');
-    for (let i = 0; i < 100; i++) await t.get('/r/SaaS/about', a);
-    expect((await t.get('/r/SaaS/about', a)).status).toBe(429);
-    expect((await t.get('/r/SaaS/about', b)).status).toBe(200);
-    expect(t.sim.inspect.maxRequestsInWindow('client-a')).toBe(101);
-    const counts = t.sim.inspect.requestCountsByClient()['client-b'];
-    expect(counts?.byEndpoint).toEqual({ 'POST /api/v1/access_token': 1, 'GET /r/{sub}/about': 1 });
-    expect(counts?.maxInAnyMinute).toBe(1);
+  it('answers 429 past the budget, until the window turns', async () => {
+    const token = await t.appToken();
+    t.clock.advance(100_000);
+    expect((await burst(1000, token)).every((s) => s === 200)).toBe(true);
+    t.clock.advance(200_000);
+    const refused = await t.get('/r/SaaS/about', token);
+    expect(refused.status).toBe(429);
+    expect(headersOf(refused)).toEqual({ used: '1000', remaining: '0.0', reset: '300' });
+    expect(await refused.json()).toEqual({ message: 'Too Many Requests', error: 429 });
+
+    // A fixed window: nothing comes back until it turns, then the whole budget does.
+    t.clock.advance(299_000);
+    expect((await t.get('/r/SaaS/about', token)).status).toBe(429);
+    t.clock.advance(1000);
+    const back = await t.get('/r/SaaS/about', token);
+    expect(back.status).toBe(200);
+    expect(headersOf(back)).toEqual({ used: '1', remaining: '999.0', reset: '600' });
+  });
+
+  it('counts each client id separately, and the log still tells requests per minute', async () => {
+    const small = await startTestSim({ rateLimit: { requests: 10 } });
+    try {
+      const a = await small.appToken('client-a', 'a');
+      const b = await small.appToken('client-b', 'b');
+      for (let i = 0; i < 10; i++) await small.get('/r/SaaS/about', a);
+      expect((await small.get('/r/SaaS/about', a)).status).toBe(429);
+      expect((await small.get('/r/SaaS/about', b)).status).toBe(200);
+      small.clock.advance(61_000);
+      expect((await small.get('/r/SaaS/about', a)).status).toBe(429); // same 600 s window
+      expect(small.sim.inspect.maxRequestsInWindow('client-a')).toBe(11);
+      expect(small.sim.inspect.maxRequestsInWindow('client-a', 600_000)).toBe(12);
+      const counts = small.sim.inspect.requestCountsByClient()['client-b'];
+      expect(counts?.byEndpoint).toEqual({ 'POST /api/v1/access_token': 1, 'GET /r/{sub}/about': 1 });
+      expect(counts?.maxInAnyMinute).toBe(1);
+    } finally {
+      await small.sim.close();
+    }
+  });
+
+  it('can be set to another budget and window', async () => {
+    const small = await startTestSim({ rateLimit: { requests: 3, windowSeconds: 60 } });
+    try {
+      const token = await small.appToken();
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await small.get('/r/SaaS/about', token)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      small.clock.advance(60_000);
+      const back = await small.get('/r/SaaS/about', token);
+      expect(headersOf(back)).toEqual({ used: '1', remaining: '2.0', reset: '60' });
+    } finally {
+      await small.sim.close();
+    }
   });
 });
 

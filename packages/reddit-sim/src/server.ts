@@ -14,9 +14,9 @@ import {
   userData,
   userItems,
 } from './listings';
-import { Messages, type StoredMessage } from './messages';
+import { type MessageStyle, Messages, type StoredMessage } from './messages';
 import { type ClientRegistration, OAuth, hasScope } from './oauth';
-import { RateLimiter } from './rate-limit';
+import { type RateLimitOptions, RateLimiter } from './rate-limit';
 
 export interface RedditSimOptions {
   port?: number;
@@ -29,6 +29,14 @@ export interface RedditSimOptions {
   startTime?: number;
   /** Auto-register any client id/secret pair on first use; the secret is then fixed. Default true. */
   acceptAnyClient?: boolean;
+  /** Reddit's limit per OAuth client id; default 1000 requests per 600 s window. */
+  rateLimit?: RateLimitOptions;
+  /**
+   * `classic` (default): a DM keeps its subject and replies are `re: <subject>`, one item each.
+   * `chat`: what Reddit sends since chat replaced private messages: subject `[direct chat room]`,
+   * `type: "unknown"`, and the inbox threads a conversation under its first message (`replies`).
+   */
+  messageStyle?: MessageStyle;
 }
 
 type Surface = 'www' | 'oauth';
@@ -83,7 +91,7 @@ export class SimCore {
   readonly corpus: Corpus;
   readonly oauth: OAuth;
   readonly messages: Messages;
-  readonly rateLimiter = new RateLimiter();
+  readonly rateLimiter: RateLimiter;
   readonly faults: Faults;
   readonly requestLog = new RequestLog();
   private readonly routes: Route[];
@@ -93,7 +101,8 @@ export class SimCore {
     this.clock = createClock(options.now, options.startTime);
     this.corpus = new Corpus(seed, this.clock.now());
     this.oauth = new OAuth(this.corpus.users, options.acceptAnyClient ?? true);
-    this.messages = new Messages(this.corpus);
+    this.messages = new Messages(this.corpus, options.messageStyle ?? 'classic');
+    this.rateLimiter = new RateLimiter(options.rateLimit);
     this.faults = new Faults(seed);
     this.routes = this.buildRoutes();
   }
@@ -192,7 +201,14 @@ export class SimCore {
         'oauth',
         (ctx) => {
           const where = (ctx.params[0] ?? 'inbox').toLowerCase();
-          const box = where === 'sent' ? 'sent' : where === 'unread' ? 'unread' : 'inbox';
+          const box =
+            where === 'sent'
+              ? 'sent'
+              : where === 'unread'
+                ? 'unread'
+                : where === 'messages'
+                  ? 'messages'
+                  : 'inbox';
           return this.messages.list(ctx, userOf(ctx), box);
         },
         { scope: 'privatemessages', user: true },
@@ -278,7 +294,7 @@ export class SimCore {
     if (action?.kind === 'rate-limit') {
       return finish(redditError(429), {
         ...rateHeaders,
-        'x-ratelimit-remaining': '0',
+        'x-ratelimit-remaining': '0.0',
         'x-ratelimit-reset': String(action.retryAfter),
         'retry-after': String(action.retryAfter),
       });

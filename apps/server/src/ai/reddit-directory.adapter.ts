@@ -1,10 +1,10 @@
-import { RedditApiError, type RedditApi, type RedditSubreddit } from '../integrations/reddit';
+import { RedditApiError, type RedditApi, type TRedditSubreddit } from '../integrations/reddit';
 import type { SubredditDirectory, SubredditInfo } from './subreddit-directory';
 
 /** The two calls of the server's Reddit client the AI engine needs (app-only is enough). */
 export type RedditSubredditApi = Pick<RedditApi, 'searchSubreddits' | 'aboutSubreddit'>;
 
-function toInfo(s: RedditSubreddit): SubredditInfo {
+function toInfo(s: TRedditSubreddit): SubredditInfo {
   return {
     name: s.display_name,
     title: s.title ?? '',

@@ -288,7 +288,8 @@ export async function checkAllProxies(ctx: AppContext): Promise<{ checked: numbe
     if (!proxied.has(row.id)) continue;
     checked++;
     try {
-      if (!(await checkProxy(ctx, owner(row))).ok) failed++;
+      const client = await redditClientFor(ctx, row);
+      if (!(await checkProxy(ctx, owner(row), client.transport)).ok) failed++;
     } catch (error) {
       // One unreadable or broken proxy must not stop the others' checks.
       failed++;

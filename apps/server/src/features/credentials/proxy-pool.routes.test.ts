@@ -99,13 +99,17 @@ describe('proxy pool with a provider template', () => {
     expect(stats.avg_failure_rate).toBeGreaterThanOrEqual(0);
   });
 
-  it('checks every proxy on schedule', async () => {
+  it('checks every proxy on schedule, through the Reddit client like any request', async () => {
     const credential = await createCredential(t, admin);
+    const before = tunnels.length;
     const result = await checkAllProxies(t.ctx);
     expect(result.checked).toBeGreaterThanOrEqual(1);
+    expect(tunnels.length).toBeGreaterThan(before);
     const detailed = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
     expect(detailed.efficiency_stats.last_health_check).not.toBeNull();
     expect(detailed.efficiency_stats.proxy_health_status).toBe('healthy');
+    // Counted in the credential's request statistics, through its proxy.
+    expect(detailed.efficiency_stats).toMatchObject({ total_requests: 1, total_proxy_requests: 1 });
   });
 });
 

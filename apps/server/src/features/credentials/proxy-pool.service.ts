@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { TPageQuery, TProxyDetailList, TProxyPoolStats } from '@threadreach/contract';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { createDirectDispatcher, createProxyDispatcher } from '../../integrations/proxy/proxy-dispatcher';
 import { maskProxyUrl, renderProxyUrl, type ProxyLocation } from '../../integrations/proxy/proxy-template';
 import type { TargetPolicy } from '../../integrations/proxy/ssrf-guard';
-import { redditUserAgent } from '../../integrations/reddit';
+import { RedditBudgetExhaustedError, type RedditTransport } from '../../integrations/reddit';
 import {
   countProxyOutcome,
   deleteProxy,
@@ -157,28 +157,26 @@ export async function recordProxyOutcome(
   }
 }
 
-/** One round trip to Reddit through the proxy; any HTTP answer means the proxy works. */
+/**
+ * One round trip to Reddit through the credential's Reddit transport: its proxy (behind the address
+ * guard), a slot of its budget, its request statistics. Any HTTP answer means the proxy works. A check
+ * never waits: when the budget is spent the credential is busy, its own requests keep the proxy's
+ * figures, and the check is skipped.
+ */
 export async function checkProxy(
   ctx: AppContext,
   owner: ProxyOwner,
-): Promise<{ ok: boolean; error?: string }> {
-  const endpoints = ctx.reddit.endpoints;
-  if (!endpoints) return { ok: false, error: 'Reddit is not configured' };
-  const { dispatcher, proxied } = await dispatcherFor(ctx, owner.id);
-  if (!proxied) return { ok: true };
-  let outcome: { ok: boolean; error?: string };
+  transport: Pick<RedditTransport, 'probe'>,
+): Promise<{ ok: boolean; error?: string; skipped?: boolean }> {
+  let probe: Awaited<ReturnType<RedditTransport['probe']>>;
   try {
-    const res = await request(new URL('/api/v1/me', endpoints.apiUrl), {
-      dispatcher,
-      headers: { 'user-agent': redditUserAgent(ctx.reddit.appId, ctx.reddit.version, owner.accountName) },
-      headersTimeout: HEALTH_CHECK_TIMEOUT_MS,
-      bodyTimeout: HEALTH_CHECK_TIMEOUT_MS,
-    });
-    await res.body.dump();
-    outcome = { ok: true };
+    probe = await transport.probe({ timeoutMs: HEALTH_CHECK_TIMEOUT_MS, mode: { wait: false } });
   } catch (error) {
-    outcome = { ok: false, error: (error as Error).message };
+    if (error instanceof RedditBudgetExhaustedError) return { ok: true, skipped: true };
+    throw error;
   }
+  if (!probe.proxied) return { ok: true };
+  const outcome = probe.ok ? { ok: true } : { ok: false, error: probe.error };
   await recordProxyOutcome(ctx, owner, { ...outcome, checked: true });
   return outcome;
 }

@@ -1,4 +1,14 @@
 export * from './reddit.client';
+export * from './reddit.api';
+export {
+  redditUserAgent,
+  RedditTransport,
+  type RedditCallMode,
+  type RedditClientDeps,
+  type RedditCredentialAccess,
+  type RedditEndpoints,
+  type TokenGrant,
+} from './reddit.transport';
 export * from './reddit.errors';
 export { RequestBudget } from './rate-budget';
 export { systemClock, type Clock } from './clock';

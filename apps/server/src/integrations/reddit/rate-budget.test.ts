@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RequestBudget } from './rate-budget';
+import { RedditBudgetExhaustedError } from './reddit.errors';
 import { useRedditRig } from './use-reddit-rig';
 
-const env = useRedditRig();
+// Reddit's published figure, 100 a minute, counted in windows of 60 s instead of its real 1000 per
+// 600 s: so that a few hundred requests show what the budget prevents. The client's budget is 100 in
+// any rolling minute, which stays inside either.
+const env = useRedditRig({ rateLimit: { requests: 100, windowSeconds: 60 } });
 
 /** `callers` concurrent loops of `each` reads, spread over `processes` client instances of one credential. */
 async function hammer(options: { callers: number; each: number; processes: number; budgetLimit?: number }) {
@@ -58,5 +62,29 @@ describe('shared request budget', () => {
     await budget.blockUntil(key, start + 1_000); // an earlier instant never shortens the block
     await budget.acquire(key);
     expect(env.rig.clock.now()).toBeGreaterThanOrEqual(start + 12_345);
+  });
+
+  it('takes a slot or says at once when one frees, without waiting', async () => {
+    const budget = new RequestBudget(env.database.db, env.rig.clock, { limit: 3 });
+    const key = `now-${randomUUID()}`;
+    const start = env.rig.clock.now();
+    for (let i = 0; i < 3; i++) await budget.settle(await budget.acquireNow(key));
+    const refused = await budget.acquireNow(key).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RedditBudgetExhaustedError);
+    // The oldest slot leaves the window (60 s and the 0.5 s clock margin) a millisecond later.
+    expect((refused as RedditBudgetExhaustedError).retryAtMs).toBe(start + 60_501);
+    expect(env.rig.clock.now()).toBe(start); // nothing slept
+
+    env.rig.clock.t = (refused as RedditBudgetExhaustedError).retryAtMs;
+    await expect(budget.acquireNow(key)).resolves.toBeTypeOf('number');
+  });
+
+  it('names the end of a block as the instant to retry at', async () => {
+    const budget = new RequestBudget(env.database.db, env.rig.clock);
+    const key = `blocked-${randomUUID()}`;
+    const start = env.rig.clock.now();
+    await budget.blockUntil(key, start + 12_345);
+    await expect(budget.acquireNow(key)).rejects.toMatchObject({ retryAtMs: start + 12_345 });
+    expect(env.rig.clock.now()).toBe(start);
   });
 });

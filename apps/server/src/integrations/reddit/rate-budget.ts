@@ -1,6 +1,7 @@
 import { and, count, eq, gt, lte, min } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Clock } from './clock';
+import { RedditBudgetExhaustedError } from './reddit.errors';
 import { redditRateLimits, redditRequestSlots } from './reddit.table';
 
 /** Reddit's budget per OAuth client id. */
@@ -51,6 +52,16 @@ export class RequestBudget {
   }
 
   /**
+   * Takes a slot now or throws RedditBudgetExhaustedError with the instant one frees, for callers that
+   * must not wait (jobs reschedule themselves for then).
+   */
+  async acquireNow(clientKey: string): Promise<number> {
+    const taken = await this.tryTake(clientKey);
+    if (taken.slotId !== null) return taken.slotId;
+    throw new RedditBudgetExhaustedError(clientKey, taken.freeAtMs);
+  }
+
+  /**
    * Dates a slot to the moment its answer came back. Reddit counted the request when it arrived, which is
    * no later than that, so the slot now lasts at least as long as Reddit counts the request.
    */
@@ -61,10 +72,10 @@ export class RequestBudget {
       .where(eq(redditRequestSlots.id, slotId));
   }
 
-  /** A slot, or how long to wait before trying again. */
+  /** A slot, or how long to wait before trying again (and the instant that is). */
   private async tryTake(
     clientKey: string,
-  ): Promise<{ slotId: number; waitMs: 0 } | { slotId: null; waitMs: number }> {
+  ): Promise<{ slotId: number } | { slotId: null; waitMs: number; freeAtMs: number }> {
     return this.db.transaction(async (tx) => {
       let [budget] = await tx
         .select({ blockedUntil: redditRateLimits.blockedUntil })
@@ -82,7 +93,8 @@ export class RequestBudget {
       // Read the time only once the lock is held: waiting for it must not backdate the slot.
       const now = this.clock.now();
       const blockedUntil = budget?.blockedUntil?.getTime() ?? 0;
-      if (blockedUntil > now) return { slotId: null, waitMs: Math.ceil(blockedUntil - now) };
+      const later = (waitMs: number) => ({ slotId: null, waitMs, freeAtMs: now + waitMs });
+      if (blockedUntil > now) return later(Math.ceil(blockedUntil - now));
 
       const windowStart = new Date(now - this.windowMs);
       await tx
@@ -99,11 +111,11 @@ export class RequestBudget {
           .insert(redditRequestSlots)
           .values({ clientKey, takenAt: new Date(now + IN_FLIGHT_HOLD_MS) })
           .returning({ id: redditRequestSlots.id });
-        return { slotId: slot!.id, waitMs: 0 };
+        return { slotId: slot!.id };
       }
       const oldest = usage?.oldest ? new Date(usage.oldest).getTime() : now;
-      if (oldest > now) return { slotId: null, waitMs: IN_FLIGHT_RECHECK_MS };
-      return { slotId: null, waitMs: Math.max(1, Math.ceil(oldest + this.windowMs - now) + 1) };
+      if (oldest > now) return later(IN_FLIGHT_RECHECK_MS);
+      return later(Math.max(1, Math.ceil(oldest + this.windowMs - now) + 1));
     });
   }
 

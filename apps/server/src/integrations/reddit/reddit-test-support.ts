@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { startRedditSim, type RedditSim } from '@threadreach/reddit-sim';
+import { startRedditSim, type RedditSim, type RedditSimOptions } from '@threadreach/reddit-sim';
 import type { Db } from '../../db/client';
 import { createDirectDispatcher } from '../proxy/proxy-dispatcher';
 import { SecretBox } from '../../security/secrets';
 import type { Clock } from './clock';
-import { RedditClient, type RedditClientDeps, type RedditCredentialAccess } from './reddit.client';
+import { RedditClient } from './reddit.client';
+import type { RedditClientDeps, RedditCredentialAccess } from './reddit.transport';
 
 /**
  * A virtual clock shared by the simulator and the client. A sleeper moves time to its own wake-up time,
@@ -31,9 +32,9 @@ export interface RedditTestRig {
 }
 
 /** The simulator on a random port and a factory of clients for fresh credentials pointed at it. */
-export async function startRedditRig(db: Db): Promise<RedditTestRig> {
+export async function startRedditRig(db: Db, simOptions: RedditSimOptions = {}): Promise<RedditTestRig> {
   const clock = virtualClock();
-  const sim = await startRedditSim({ port: 0, seed: 42, now: clock.now });
+  const sim = await startRedditSim({ port: 0, seed: 42, ...simOptions, now: clock.now });
   const secrets = new SecretBox([{ id: 't1', key: randomBytes(32) }]);
   const dispatcher = createDirectDispatcher();
   return {

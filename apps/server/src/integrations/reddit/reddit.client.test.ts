@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redditUserAgent, type RedditClient } from './reddit.client';
+import type { RedditClient } from './reddit.client';
+import { redditUserAgent } from './reddit.transport';
 import { RedditAuthError, RedditUnavailableError, RedditUnknownOutcomeError } from './reddit.errors';
 import { useRedditRig } from './use-reddit-rig';
 import { requestTotals } from './request-stats';
@@ -148,8 +149,16 @@ describe('Reddit client against the simulator', () => {
     env.rig.clock.t += 7 * 3600_000; // replies arrive within 6 hours of sim time
     const inbox = await account.inbox({ limit: 100 });
     expect(inbox.data.children.length).toBeGreaterThan(0);
-    expect(inbox.data.children[0]!.data.subject).toMatch(/^re: /);
-    await account.markRead([inbox.data.children[0]!.data.name]);
+    const reply = inbox.data.children[0]!.data;
+    expect(reply.subject).toMatch(/^re: /);
+    expect((await account.messages({ limit: 100 })).data.children.map((c) => c.data.name)).toContain(
+      reply.name,
+    );
+    const unreadNames = async () =>
+      (await account.unread({ limit: 100 })).data.children.map((c) => c.data.name);
+    expect(await unreadNames()).toContain(reply.name);
+    await account.markRead([reply.name]);
+    expect(await unreadNames()).not.toContain(reply.name);
   });
 
   it('reports a suspended sender and a fresh account over its compose limit', async () => {
@@ -174,7 +183,7 @@ describe('Reddit client against the simulator', () => {
   it('renews an expired app token and counts each token as a client created', async () => {
     const client = env.rig.client();
     await client.app.listNew(['startups'], { limit: 1 });
-    env.rig.clock.t += 3600_000 + 1000;
+    env.rig.clock.t += 86_400_000 + 1000; // past the token's expires_in (a day)
     await client.app.listNew(['startups'], { limit: 1 });
     const totals = (await requestTotals(env.database.db, [client.credentialId])).get(client.credentialId)!;
     expect(totals.tokensIssued).toBe(2);
@@ -194,12 +203,16 @@ describe('Reddit client against the simulator', () => {
   it('retries 5xx answers and resets on reads, with backoff, and counts every attempt', async () => {
     const client = env.rig.client();
     await client.app.listNew(['startups'], { limit: 1 });
-    env.rig.sim.faults.add({ kind: 'status', status: 503, count: 2, clientId: client.clientId });
-    env.rig.sim.faults.add({ kind: 'reset', count: 1, clientId: client.clientId, path: '/r/*/about' });
-    const before = env.rig.clock.t;
-    await client.app.listNew(['startups'], { limit: 1 });
-    expect(env.rig.clock.t).toBeGreaterThan(before); // backed off between attempts
-    expect(await client.app.aboutSubreddit('startups')).not.toBeNull();
+    try {
+      env.rig.sim.faults.add({ kind: 'status', status: 503, count: 2, clientId: client.clientId });
+      env.rig.sim.faults.add({ kind: 'reset', count: 1, clientId: client.clientId, path: '/r/*/about' });
+      const before = env.rig.clock.t;
+      await client.app.listNew(['startups'], { limit: 1 });
+      expect(env.rig.clock.t).toBeGreaterThan(before); // backed off between attempts
+      expect(await client.app.aboutSubreddit('startups')).not.toBeNull();
+    } finally {
+      env.rig.sim.faults.clear();
+    }
     const log = env.rig.sim.inspect.requestLog({ clientId: client.clientId });
     expect(log.filter((r) => r.status === 503)).toHaveLength(2);
     const totals = (await requestTotals(env.database.db, [client.credentialId])).get(client.credentialId)!;
@@ -209,14 +222,17 @@ describe('Reddit client against the simulator', () => {
   it('gives up on reads after bounded retries', async () => {
     const client = env.rig.client({}, { maxAttempts: 3 });
     await client.app.listNew(['startups'], { limit: 1 });
-    env.rig.sim.faults.add({ kind: 'status', status: 500, count: 5, clientId: client.clientId });
-    await expect(client.app.listNew(['startups'], { limit: 1 })).rejects.toBeInstanceOf(
-      RedditUnavailableError,
-    );
+    try {
+      env.rig.sim.faults.add({ kind: 'status', status: 500, count: 5, clientId: client.clientId });
+      await expect(client.app.listNew(['startups'], { limit: 1 })).rejects.toBeInstanceOf(
+        RedditUnavailableError,
+      );
+    } finally {
+      env.rig.sim.faults.clear();
+    }
     expect(
       env.rig.sim.inspect.requestLog({ clientId: client.clientId }).filter((r) => r.status === 500),
     ).toHaveLength(3);
-    env.rig.sim.faults.clear();
   });
 
   it('never resends a DM whose connection broke after Reddit took it', async () => {
@@ -225,10 +241,14 @@ describe('Reddit client against the simulator', () => {
       id: 'r',
       refreshToken: await connectAccount(client, 'growth_marketer'),
     });
-    env.rig.sim.faults.add({ kind: 'reset', count: 1, path: '/api/compose', clientId: client.clientId });
-    await expect(
-      account.compose({ to: 'demo_founder', subject: 'once', text: 'only once' }),
-    ).rejects.toBeInstanceOf(RedditUnknownOutcomeError);
+    try {
+      env.rig.sim.faults.add({ kind: 'reset', count: 1, path: '/api/compose', clientId: client.clientId });
+      await expect(
+        account.compose({ to: 'demo_founder', subject: 'once', text: 'only once' }),
+      ).rejects.toBeInstanceOf(RedditUnknownOutcomeError);
+    } finally {
+      env.rig.sim.faults.clear();
+    }
     expect(
       env.rig.sim.inspect.messages({ from: 'growth_marketer' }).filter((m) => m.subject === 'once'),
     ).toHaveLength(1);
@@ -248,12 +268,15 @@ describe('Reddit client against the simulator', () => {
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
     });
     const { access_token } = (await tokenRes.json()) as { access_token: string };
-    for (let i = 0; i < 98; i++) {
-      await fetch(new URL('/r/startups/about', env.rig.sim.url), {
+    const other = () =>
+      fetch(new URL('/r/startups/about', env.rig.sim.url), {
         headers: { authorization: `bearer ${access_token}`, 'user-agent': 'other-tool/1.0 (by /u/someone)' },
-      });
+      }).then((res) => res.arrayBuffer());
+    // Reddit's window: 1000 requests per 600 s.
+    for (let sent = 0; sent < 998; sent += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, 998 - sent) }, other));
     }
-    await client.app.listNew(['startups'], { limit: 1 }); // the 100th: Remaining 0
+    await client.app.listNew(['startups'], { limit: 1 }); // the 1000th: Remaining "0.0"
     const before = env.rig.clock.t;
     await client.app.listNew(['startups'], { limit: 1 });
     expect(env.rig.clock.t - before).toBeGreaterThan(1000);
@@ -265,8 +288,12 @@ describe('Reddit client against the simulator', () => {
   it('waits out a 429 until its Retry-After before the next request', async () => {
     const client = env.rig.client();
     await client.app.listNew(['startups'], { limit: 1 });
-    env.rig.sim.faults.add({ kind: 'rate-limit', retryAfter: 30, count: 1, clientId: client.clientId });
-    await client.app.listNew(['startups'], { limit: 1 });
+    try {
+      env.rig.sim.faults.add({ kind: 'rate-limit', retryAfter: 30, count: 1, clientId: client.clientId });
+      await client.app.listNew(['startups'], { limit: 1 });
+    } finally {
+      env.rig.sim.faults.clear();
+    }
     const log = env.rig.sim.inspect.requestLog({ clientId: client.clientId });
     const limited = log.findIndex((r) => r.status === 429);
     expect(limited).toBeGreaterThan(-1);

@@ -5,17 +5,23 @@ export class RedditApiError extends Error {
     readonly status: number,
     readonly endpoint: string,
     message: string,
+    /** Reddit's reason from the error body (USER_DOESNT_EXIST, quarantined, ...), when it gave one. */
+    readonly reason: string | null = null,
   ) {
     super(message);
   }
 }
 
-/** Reddit could not be reached (refused, reset, timed out, 5xx) after the allowed retries. */
+/**
+ * Reddit could not be reached (refused, reset, timed out, 5xx) after the allowed retries. A call that
+ * may not wait (a job) gets it at the first failure, with `retryAtMs`: when to try again.
+ */
 export class RedditUnavailableError extends Error {
   override name = 'RedditUnavailableError';
   constructor(
     readonly endpoint: string,
     message: string,
+    readonly retryAtMs?: number,
   ) {
     super(message);
   }
@@ -43,5 +49,30 @@ export class RedditAuthError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The credential's budget is spent (or Reddit asked to hold back) and the caller may not wait: a job
+ * that gets this is rescheduled for `retryAtMs`, when a slot frees.
+ */
+export class RedditBudgetExhaustedError extends Error {
+  override name = 'RedditBudgetExhaustedError';
+  constructor(
+    readonly clientKey: string,
+    readonly retryAtMs: number,
+  ) {
+    super(`Reddit request budget spent until ${new Date(retryAtMs).toISOString()}`);
+  }
+}
+
+/** Reddit answered in a shape the product cannot read: a field it needs is missing or of another type. */
+export class RedditResponseShapeError extends Error {
+  override name = 'RedditResponseShapeError';
+  constructor(
+    readonly endpoint: string,
+    readonly problem: string,
+  ) {
+    super(`Reddit answered ${endpoint} in an unexpected shape: ${problem}`);
   }
 }
