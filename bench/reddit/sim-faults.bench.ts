@@ -1,7 +1,8 @@
 /**
  * The simulator's latency fault in wall-clock time: requests to a targeted path take at least the
  * configured delay longer than the same requests without it, and other paths are not slowed. The
- * behaviour (which requests the fault hits) is tested in packages/reddit-sim/src/faults.test.ts.
+ * behaviour (which requests the fault hits) is tested in packages/reddit-sim/src/faults.test.ts. Also the
+ * simulator's start-up time, once asserted by a stopwatch in corpus.test.ts.
  *
  *   npm run bench:reddit-sim
  */
@@ -12,7 +13,24 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
 const UA = 'web:threadreach-bench:0.1.0 (by /u/threadreach_bench)';
 
+/** Start-up of a seeded simulator (corpus generation included), which every test file pays once. */
+async function startUp(): Promise<LatencySummary> {
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const sim = await startRedditSim({ port: 0, seed: 42 + i });
+    times.push(performance.now() - t0);
+    await sim.close();
+  }
+  return summarize('simulator start-up', times, performance.now() - started);
+}
+
 async function main() {
+  const boot = await startUp();
+  console.log(
+    `reddit-sim start-up (seeded corpus), 5 starts: p50 ${boot.p50.toFixed(0)} ms, max ${boot.p99.toFixed(0)} ms\n`,
+  );
   let now = Date.UTC(2026, 0, 5, 12);
   const sim = await startRedditSim({ port: 0, seed: 42, now: () => now });
   const tokenRes = await fetch(`${sim.url}/api/v1/access_token`, {

@@ -6,17 +6,13 @@ import { cleanupAuthTokensJob } from '../features/auth/cleanup-auth-tokens.job';
 import { findRefreshToken } from '../features/auth/auth.repository';
 import { buildUser } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
+import { RequestBudget } from '../integrations/reddit';
 import { defineJob } from './job';
 import { JobPayloadError, registerJobs, startQueue, type JobQueue } from './queue';
 
-/** The instant a spent budget frees, as the Reddit client reports it (`retryAtMs`). */
+/** The instant Reddit named for a credential's budget to free (as from Retry-After). */
 const BUDGET_FREES_AT = Date.UTC(2099, 0, 1, 12, 0, 0, 123);
-
-class BudgetSpentError extends Error {
-  constructor(readonly retryAtMs: number) {
-    super('request budget spent');
-  }
-}
+const budgetKey = (credentialId: string) => `client-${credentialId}`;
 
 const budgetRuns: unknown[] = [];
 const budgetJob = defineJob({
@@ -24,9 +20,10 @@ const budgetJob = defineJob({
   schema: z.object({ credentialId: z.string() }),
   policy: 'singleton',
   retry: { limit: 0, delaySeconds: 0, backoff: false },
-  async handler(_ctx, data) {
+  // The Reddit budget's non-waiting mode: a spent budget throws the instant it frees, nothing sleeps.
+  async handler(ctx, data) {
     budgetRuns.push(data);
-    throw new BudgetSpentError(BUDGET_FREES_AT);
+    await new RequestBudget(ctx.db, ctx.clock).acquireNow(budgetKey(data.credentialId));
   },
 });
 
@@ -157,6 +154,7 @@ describe('enqueue', () => {
 describe('a job whose budget is spent', () => {
   it('is queued again for the instant the budget frees, and this run completes', async () => {
     const credentialId = randomUUID();
+    await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(budgetKey(credentialId), BUDGET_FREES_AT);
     const key = `credential:${credentialId}`;
     const first = await queue.enqueue(budgetJob, { credentialId }, { singletonKey: key });
     expect(first).not.toBeNull();

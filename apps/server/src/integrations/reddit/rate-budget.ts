@@ -133,7 +133,7 @@ export class RequestBudget {
       if (row?.blockedUntil && row.blockedUntil >= until) return;
       await tx
         .update(redditRateLimits)
-        .set({ blockedUntil: until, updatedAt: new Date() })
+        .set({ blockedUntil: until, updatedAt: new Date(this.clock.now()) })
         .where(eq(redditRateLimits.clientKey, clientKey));
     });
   }
