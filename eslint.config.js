@@ -1,61 +1,49 @@
-import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const SERVER = './apps/server/src';
-const WEB = './apps/web/src';
-const featuresOf = (root) =>
-  readdirSync(new URL(`${root}/features`, import.meta.url), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name);
-
 /**
  * Feature folders are used by everything else only through their index.ts (a server feature's table files
- * too: they are the database schema, imported for foreign keys and joins). Imports are resolved, so a
+ * too: they are the database schema, imported for foreign keys and joins), and the lower layers (server
+ * http, integrations and db; the web's components/ui) never import a feature. Imports are resolved, so a
  * relative path into another feature's internals is caught like any other.
  */
-function zones(root, { tables }) {
-  return featuresOf(root).flatMap((feature) => {
-    const others = featuresOf(root).filter((f) => f !== feature);
-    const message = `Import the '${feature}' feature through its index.ts.`;
-    const from = `${root}/features/${feature}`;
-    // Every other folder of the app, and the files at its root (app.ts, main.ts, ...).
-    const outside = [
-      ...readdirSync(new URL(root, import.meta.url), { withFileTypes: true })
-        .filter((d) => d.isDirectory() && d.name !== 'features')
-        .map((d) => `${root}/${d.name}`),
-      `${root}/*.{ts,tsx}`,
-    ];
-    const files = readdirSync(new URL(from, import.meta.url));
-    const except = [
-      './index.ts',
-      ...(tables ? files.filter((f) => f.endsWith('.table.ts')).map((f) => `./${f}`) : []),
-    ];
-    return [...others.map((o) => `${root}/features/${o}`), ...outside].map((target) => ({
-      target,
-      from,
-      except,
-      message,
-    }));
-  });
-}
-
-/** Lower layers never import a feature. */
-const LAYERS = [
-  ...['http', 'integrations', 'db'].map((layer) => ({
-    target: `${SERVER}/${layer}`,
-    from: `${SERVER}/features`,
-    message: `${layer}/ is a lower layer: it never imports a feature.`,
-  })),
-  {
-    target: `${WEB}/components/ui`,
-    from: `${WEB}/features`,
-    message: 'components/ui is a lower layer: it never imports a feature.',
-  },
+const ELEMENTS = [
+  { type: 'server-feature', pattern: 'apps/server/src/features/*', capture: ['feature'] },
+  { type: 'server-lower', pattern: 'apps/server/src/@(http|integrations|db)', capture: ['layer'] },
+  { type: 'server-app', pattern: 'apps/server/src' },
+  { type: 'web-feature', pattern: 'apps/web/src/features/*', capture: ['feature'] },
+  { type: 'web-ui', pattern: 'apps/web/src/components/ui' },
+  { type: 'web-app', pattern: 'apps/web/src' },
 ];
+
+/** Of another feature, only these files may be imported (the entry-point check skips a feature's own files). */
+const ENTRY_POINTS = [
+  ['server-feature', ['index.ts', '*.table.ts']],
+  ['web-feature', ['index.ts']],
+].flatMap(([type, allowed]) => [
+  {
+    target: { element: { type } },
+    disallow: ['**'],
+    message: 'Import another feature only through its index.ts.',
+  },
+  { target: { element: { type } }, allow: allowed },
+]);
+
+const LOWER_LAYERS = [
+  [
+    'server-lower',
+    'server-feature',
+    'http/, integrations/ and db/ are lower layers: they never import a feature.',
+  ],
+  ['web-ui', 'web-feature', 'components/ui is a lower layer: it never imports a feature.'],
+].map(([from, to, message]) => ({
+  from: { element: { type: from } },
+  disallow: { to: { element: { type: to } } },
+  message,
+}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -77,17 +65,14 @@ export default tseslint.config(
       'apps/server/src/test/**',
       'apps/web/src/test/**',
     ],
-    plugins: { 'import-x': importX },
+    plugins: { boundaries },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      'boundaries/elements': ELEMENTS,
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
     },
     rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [...zones(SERVER, { tables: true }), ...zones(WEB, { tables: false }), ...LAYERS],
-        },
-      ],
+      'boundaries/entry-point': ['error', { default: 'allow', policies: ENTRY_POINTS }],
+      'boundaries/dependencies': ['error', { default: 'allow', policies: LOWER_LAYERS }],
     },
   },
   {
