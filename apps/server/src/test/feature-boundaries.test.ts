@@ -14,9 +14,7 @@ async function boundaryErrors(file: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport const used = x;\n`, {
     filePath: path.join(ROOT, file),
   });
-  return (result?.messages ?? [])
-    .filter((m) => m.ruleId?.startsWith('boundaries/'))
-    .map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith('boundaries/')).map((m) => m.message);
 }
 
 describe('feature boundaries (lint)', () => {
