@@ -111,12 +111,20 @@ export type TEndpointRequest<E extends TEndpoint> = TOptionalIfEmpty<'params', T
   TOptionalIfEmpty<'query', TSchemaIn<E['query']>> &
   TOptionalIfEmpty<'body', TSchemaIn<E['body']>>;
 
+/** The 2xx status an endpoint answers with, or null when it only redirects or refuses. */
+export function successStatus(e: TEndpoint): number | null {
+  const statuses = Object.keys(e.responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300)
+    .sort((a, b) => a - b);
+  return statuses[0] ?? null;
+}
+
 /** The schema of an endpoint's success answer, or null when it has no JSON body. */
 export function successSchema(e: TEndpoint): { status: number; schema: z.ZodType | null } {
-  for (const status of [200, 201, 202, 204] as const) {
-    if (status in e.responses) return { status, schema: e.responses[status] ?? null };
-  }
-  throw new Error(`${e.method} ${e.path} declares no success response`);
+  const status = successStatus(e);
+  if (status === null) throw new Error(`${e.method} ${e.path} declares no success response`);
+  return { status, schema: e.responses[status] ?? null };
 }
 
 /** The path with its parameters filled in and encoded. */

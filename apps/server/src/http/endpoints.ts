@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   endpointKey,
+  successStatus,
   type TEndpoint,
   type TEndpointInput,
   type TEndpointResult,
@@ -38,13 +39,6 @@ export function rawIdValue(request: FastifyRequest, field: TIdField): unknown {
   const source = field.in === 'params' ? request.params : field.in === 'query' ? request.query : request.body;
   if (!source || typeof source !== 'object') return undefined;
   return (source as Record<string, unknown>)[field.name];
-}
-
-function successStatus(e: TEndpoint): number | null {
-  const statuses = Object.keys(e.responses)
-    .map(Number)
-    .filter((s) => s >= 200 && s < 300);
-  return statuses[0] ?? null;
 }
 
 /** Registers one route from its contract declaration; a declaration without a scope stops the server. */

@@ -6,8 +6,8 @@ import {
   RANK_ADMIN,
   RANK_MODERATOR,
   RANK_READONLY,
-  RANK_USER,
   ZUuid,
+  type TScopeKind,
 } from '@threadreach/contract';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config/config';
@@ -20,8 +20,6 @@ declare module 'fastify' {
     user: AuthUser | null;
   }
 }
-
-const MIN_RANK = { user: RANK_READONLY, project: RANK_READONLY, child: RANK_READONLY } as const;
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -36,18 +34,11 @@ export function requireUser(request: { user: AuthUser | null }): AuthUser {
   return request.user;
 }
 
-function rankDenied(minRank: number): AppError {
-  return forbidden(
-    minRank >= RANK_MODERATOR
-      ? minRank >= RANK_ADMIN
-        ? 'This action is restricted to ADMIN roles.'
-        : 'This action is restricted to MODERATOR or ADMIN roles.'
-      : minRank >= RANK_USER
-        ? 'This action needs a USER account or higher.'
-        : 'You do not have access to this action.',
-    'insufficient_role',
-  );
-}
+/** What a scope asks beyond a signed-in account with a role: moderator and admin routes, their rank. */
+const RANK_REQUIRED: Partial<Record<TScopeKind, { rank: number; detail: string }>> = {
+  moderator: { rank: RANK_MODERATOR, detail: 'This action is restricted to MODERATOR or ADMIN roles.' },
+  admin: { rank: RANK_ADMIN, detail: 'This action is restricted to ADMIN roles.' },
+};
 
 /**
  * Authentication and the role part of each route's declared scope: a bearer token on every route that is
@@ -82,13 +73,8 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, clock: C
     if (rank < RANK_READONLY) {
       throw forbidden('Your account has no role that gives access to Threadreach.', 'no_role');
     }
-    const minRank =
-      scope.kind === 'moderator'
-        ? RANK_MODERATOR
-        : scope.kind === 'admin'
-          ? RANK_ADMIN
-          : MIN_RANK[scope.kind];
-    if (rank < minRank) throw rankDenied(minRank);
+    const required = RANK_REQUIRED[scope.kind];
+    if (required && rank < required.rank) throw forbidden(required.detail, 'insufficient_role');
     if (scope.access === 'write' && isReadOnly(user.roles)) {
       throw forbidden('READONLY access: your account cannot modify data.', 'read_only');
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { billingEndpoints as e } from '@threadreach/contract';
+import { billingEndpoints as e, fillPath } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
 import { AppError, badRequest, notFound } from '../../http/errors';
 import type { LocalPaymentsProvider } from '../../integrations/payments/local.provider';
@@ -115,7 +115,7 @@ export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
       if (!found) return closed(reply, 404);
       if (found.session.status === 'complete') return toSuccess(reply, found.session.id);
       if (found.session.status !== 'open' || !found.plan) return closed(reply, 410);
-      const action = `${e.localCheckoutPage.path.replace('/:sessionId', '')}/${encodeURIComponent(found.session.id)}`;
+      const action = fillPath(e.localCheckoutPage.path, { sessionId: found.session.id });
       return html(reply, 200, renderLocalCheckout(action, found.plan, found.email));
     });
 
