@@ -1,6 +1,12 @@
 import { authEndpoints, usersEndpoints } from './auth.endpoints';
 import { billingEndpoints } from './billing.endpoints';
 import { credentialsEndpoints } from './credentials.endpoints';
+import {
+  keywordsEndpoints,
+  leadsEndpoints,
+  searchEndpoints,
+  subredditsEndpoints,
+} from './discovery.endpoints';
 import type { TEndpoint } from './endpoint';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
 import { systemEndpoints } from './system.endpoints';
@@ -14,4 +20,8 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   productInfoEndpoints,
   credentialsEndpoints,
   billingEndpoints,
+  keywordsEndpoints,
+  subredditsEndpoints,
+  searchEndpoints,
+  leadsEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

@@ -55,7 +55,9 @@ export type TProductInfo = z.infer<typeof ZProductInfo>;
 export const ZSaveProductInfoResponse = z.object({
   product_info: ZProductInfo,
   regenerate_keywords: z.boolean(),
-  /** Keyword generation arrives with the AI engine; until then nothing is generated. */
+  /** True when regeneration asked for keywords and they were written (step 2 then lists them). */
   keywords_generated: z.boolean(),
+  /** Why generation failed, when it did; step 1 is saved anyway. */
+  keywords_error: z.string().nullable(),
 });
 export type TSaveProductInfoResponse = z.infer<typeof ZSaveProductInfoResponse>;

@@ -52,6 +52,8 @@ const ZEnv = z.object({
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  DISCOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
+  LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 export type TEnv = z.infer<typeof ZEnv>;
 
@@ -92,6 +94,8 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** The embedded default: simulated Reddit, dev sign-in, local checkout. */
   demoMode: boolean;
+  /** The shared discovery cycle's period, and how long leads are kept. */
+  discovery: { intervalSeconds: number; leadRetentionDays: number };
 }
 
 export type BillingConfig =
@@ -286,6 +290,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     demoMode: sso.kind === 'dev',
+    discovery: {
+      intervalSeconds: e.DISCOVERY_INTERVAL_SECONDS,
+      leadRetentionDays: e.LEAD_RETENTION_DAYS,
+    },
   };
 }
 

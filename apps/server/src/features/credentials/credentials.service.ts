@@ -298,3 +298,23 @@ export async function checkAllProxies(ctx: AppContext): Promise<{ checked: numbe
   }
   return { checked, failed };
 }
+
+/**
+ * Clients of every enabled credential of one type ('search' reads listings, 'send' connects accounts),
+ * least recently used first, so work spreads over all of them.
+ */
+export async function redditClientsOfType(ctx: AppContext, type: 'search' | 'send'): Promise<RedditClient[]> {
+  const rows = (await listEnabledCredentials(ctx.db))
+    .filter((r) => r.type === type)
+    .sort((a, b) => (a.lastUsedAt?.getTime() ?? 0) - (b.lastUsedAt?.getTime() ?? 0));
+  return Promise.all(rows.map((row) => redditClientFor(ctx, row)));
+}
+
+/** The least recently used enabled search credential's client; 503 when there is none. */
+export async function searchRedditClient(ctx: AppContext): Promise<RedditClient> {
+  const [client] = await redditClientsOfType(ctx, 'search');
+  if (!client) {
+    throw new AppError(503, 'no_search_credential', 'No enabled Reddit search credential is configured.');
+  }
+  return client;
+}

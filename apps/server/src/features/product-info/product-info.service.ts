@@ -34,5 +34,6 @@ export async function saveProductInfo(
     product_info: present(projectId, row),
     regenerate_keywords: regenerateKeywords,
     keywords_generated: false,
+    keywords_error: null,
   };
 }

@@ -2,3 +2,13 @@ export { projectsRoutes } from './projects.routes';
 export { registerProjectScope, requireProject, type ChildResource } from './project-scope';
 export { countUserProjects, createProject, getAccessibleProject } from './projects.service';
 export type { ProjectWithOwner } from './projects.repository';
+export {
+  findRun,
+  finishRun,
+  presentRun,
+  startRun,
+  updateRunProgress,
+  RUN_STALE_AFTER_MS,
+  type RunKind,
+} from './project-runs.repository';
+export type { ProjectRunRow } from './project-runs.table';

@@ -83,6 +83,7 @@ describe('Step 1 product information form', () => {
       product_info: saved,
       regenerate_keywords: true,
       keywords_generated: false,
+      keywords_error: null,
     });
     const onKeywordsRegenerated = vi.fn();
     renderForm({ onKeywordsRegenerated });
@@ -101,6 +102,7 @@ describe('Step 1 product information form', () => {
       product_info: { ...EMPTY, ...VALID },
       regenerate_keywords: false,
       keywords_generated: false,
+      keywords_error: null,
     });
     const onKeywordsRegenerated = vi.fn();
     renderForm({ onKeywordsRegenerated });

@@ -1,0 +1,1 @@
+export { insertLeads, upsertProfiles, type NewLead } from './record-leads.repository';

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ZSubreddit } from './ai.schema';
+import { ZPage, ZPageQuery, ZText } from './common.schema';
+
+export const SUBREDDITS_PER_PROJECT_MAX = 200;
+export const BULK_SUBREDDITS_MAX = 50;
+/** 2000 characters hold 50 names with separators and r/ prefixes. */
+export const BULK_SUBREDDITS_TEXT_MAX = 2000;
+
+export const EMPTY_BULK_SUBREDDITS = 'Enter at least one subreddit name, separated by commas or new lines';
+export const NO_SUBREDDIT_SELECTED = 'Please select at least one subreddit to continue';
+
+export const ZSubredditList = ZPage(ZSubreddit);
+export type TSubredditList = z.infer<typeof ZSubredditList>;
+export const ZSubredditListQuery = ZPageQuery;
+
+/** Names typed by the customer: one text with commas or new lines, or a list; r/ prefixes are stripped. */
+export const ZAddSubredditsBulkRequest = z.object({
+  subreddits: z.union([
+    ZText().max(BULK_SUBREDDITS_TEXT_MAX, { error: `At most ${BULK_SUBREDDITS_TEXT_MAX} characters` }),
+    z.array(ZText().max(100)).max(BULK_SUBREDDITS_MAX, { error: `At most ${BULK_SUBREDDITS_MAX} names` }),
+  ]),
+});
+export type TAddSubredditsBulkRequest = z.infer<typeof ZAddSubredditsBulkRequest>;
+
+export const ZAddSubredditsBulkResponse = z.object({
+  added_count: z.number().int(),
+  added: z.array(ZSubreddit),
+  /** Already listed for the project (approved again if they were not). */
+  already_listed: z.array(z.string()),
+  /** Not on Reddit (or private or banned): reported, never stored. */
+  not_found: z.array(z.string()),
+  /** Not a subreddit name at all. */
+  invalid: z.array(z.string()),
+});
+export type TAddSubredditsBulkResponse = z.infer<typeof ZAddSubredditsBulkResponse>;
+
+export const ZSubredditApproval = z.object({
+  id: z.uuid({ error: 'Subreddit not found' }),
+  subreddit_name: z.string().optional(),
+  approved: z.boolean(),
+});
+
+/** "Approve & Continue" in step 3: approval per listed subreddit; at least one must be approved. */
+export const ZApproveSubredditsRequest = z.object({
+  subreddits: z.array(ZSubredditApproval).min(1).max(SUBREDDITS_PER_PROJECT_MAX),
+});
+export type TApproveSubredditsRequest = z.infer<typeof ZApproveSubredditsRequest>;
+
+export const ZApproveSubredditsResponse = z.object({
+  approved_count: z.number().int(),
+  subreddits: z.array(ZSubreddit),
+});
+export type TApproveSubredditsResponse = z.infer<typeof ZApproveSubredditsResponse>;
