@@ -19,6 +19,7 @@ import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
 import { usersRoutes } from './features/users';
 import { requireDeclaredRoutes } from './http/endpoints';
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     credentialsRoutes,
     proxyPoolRoutes,
     billingRoutes(payments),
+    subredditsRoutes,
   ]) {
     await app.register(routes);
   }
