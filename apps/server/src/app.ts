@@ -17,6 +17,7 @@ import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from '
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
+import { keywordsRoutes } from './features/keywords';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { subredditsRoutes } from './features/subreddits';
@@ -98,6 +99,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     credentialsRoutes,
     proxyPoolRoutes,
     billingRoutes(payments),
+    keywordsRoutes,
     subredditsRoutes,
   ]) {
     await app.register(routes);
