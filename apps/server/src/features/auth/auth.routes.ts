@@ -27,12 +27,17 @@ export const authRoutes = (sso: SsoClient) =>
     const { ctx } = app;
     const secureCookie = ctx.config.publicUrl.startsWith('https://');
 
+    // The clearing cookie carries the same attributes as the one it replaces.
+    const cookieAttributes = {
+      httpOnly: true,
+      secure: secureCookie,
+      sameSite: 'strict',
+      path: COOKIE_PATH,
+    } as const;
+
     function setRefreshCookie(reply: FastifyReply, session: Session) {
       reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
-        httpOnly: true,
-        secure: secureCookie,
-        sameSite: 'strict',
-        path: COOKIE_PATH,
+        ...cookieAttributes,
         expires: session.refreshExpiresAt,
       });
     }
@@ -63,14 +68,14 @@ export const authRoutes = (sso: SsoClient) =>
 
     route(app, e.logout, async (request, reply) => {
       await endSession(ctx, request.cookies[REFRESH_COOKIE]);
-      reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+      reply.clearCookie(REFRESH_COOKIE, cookieAttributes);
     });
 
-    route(app, e.refreshAfterSubscription, async (request, reply) => {
-      const session = await refreshAfterSubscription(ctx, requireUser(request).id);
-      setRefreshCookie(reply, session);
-      return presentSession(session);
-    });
+    route(app, e.refreshAfterSubscription, async (request) =>
+      presentSession(
+        await refreshAfterSubscription(ctx, requireUser(request).id, request.cookies[REFRESH_COOKIE]),
+      ),
+    );
 
     route(app, e.v3Login, async (request, reply) => {
       const session = await loginWithV3(ctx, request.query.v3);
