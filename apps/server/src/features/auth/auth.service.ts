@@ -24,6 +24,7 @@ import {
   markV3TokenUsed,
   revokeFamily,
   takeSsoState,
+  trimSsoStates,
 } from './auth.repository';
 import {
   calculatePKCECodeChallenge,
@@ -105,6 +106,7 @@ async function startSession(
 }
 
 export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: string | undefined) {
+  const now = ctx.clock.now();
   const state = randomState();
   const nonce = randomNonce();
   const codeVerifier = randomPKCECodeVerifier();
@@ -118,8 +120,9 @@ export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: stri
     nonce,
     codeVerifier,
     redirectTo: redirectTo ? safeRedirectPath(redirectTo) : null,
-    expiresAt: new Date(ctx.clock.now() + SSO_STATE_TTL_MS),
+    expiresAt: new Date(now + SSO_STATE_TTL_MS),
   });
+  await trimSsoStates(ctx.db, new Date(now), ctx.config.ssoPendingMax);
   return { sso_url: url.href, callback_url: `${ctx.config.publicUrl}/auth/callback` };
 }
 
