@@ -241,3 +241,55 @@ describe('v3 direct login', () => {
     expect(forged.status).toBe(401);
   });
 });
+
+describe('cross-site requests to the cookie routes', () => {
+  const post = (browser: TestBrowser, path: string, headers: Record<string, string>) =>
+    browser.fetch(path, { method: 'POST', headers });
+
+  it('are refused with 403 and change nothing', async () => {
+    const { browser, body } = await signIn({ loginHint: 'user@demo.local' });
+    const cookie = browser.cookie(REFRESH_COOKIE);
+    const bearer = { authorization: `Bearer ${body.token}` };
+    for (const headers of [
+      { origin: 'https://evil.test' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' },
+      { 'sec-fetch-site': 'same-site', origin: t.url.replace('127.0.0.1', 'sub.localhost') },
+      { 'sec-fetch-site': 'cross-site' },
+    ]) {
+      for (const path of [
+        '/api/v1/auth/refresh-with-token',
+        '/api/v1/auth/logout',
+        '/api/v1/auth/refresh-after-subscription',
+      ]) {
+        const res = await post(browser, path, { ...bearer, ...headers });
+        expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(await json(res)).toEqual({
+          detail: 'Cross-site requests are not accepted here.',
+          code: 'cross_site',
+        });
+        expect(res.headers.getSetCookie()).toEqual([]);
+      }
+    }
+    expect(browser.cookie(REFRESH_COOKIE)).toBe(cookie);
+    // The session survived every attempt.
+    expect((await post(browser, '/api/v1/auth/refresh-with-token', {})).status).toBe(200);
+  });
+
+  it('are told apart from pages of the application', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const sameOrigin = await post(browser, '/api/v1/auth/refresh-with-token', { origin: t.url });
+    expect(sameOrigin.status).toBe(200);
+    // A development proxy in front rewrites nothing the browser vouches for.
+    const proxied = await post(browser, '/api/v1/auth/refresh-with-token', {
+      'sec-fetch-site': 'same-origin',
+      origin: 'http://localhost:5173',
+    });
+    expect(proxied.status).toBe(200);
+    // Sign-in itself stays reachable from the identity provider's redirect.
+    const start = await fetch(`${t.url}/api/v1/auth/sso/start`, {
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(start.status).toBe(200);
+  });
+});

@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authEndpoints as e } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
+import { refuseCrossSite } from '../../http/security';
 import { requireUser } from './auth.guard';
 import {
   completeSso,
@@ -41,6 +42,12 @@ export const authRoutes = (sso: SsoClient) =>
         expires: session.refreshExpiresAt,
       });
     }
+
+    // Every POST here reads the refresh cookie: only pages of this application may send one.
+    app.addHook('onRequest', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        refuseCrossSite(request, ctx.config.publicUrl);
+    });
 
     route(app, e.ssoStart, async (request) => startSso(ctx, sso, request.query.redirect_to));
 

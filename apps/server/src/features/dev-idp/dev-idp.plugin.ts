@@ -86,6 +86,7 @@ export const devIdentityProvider =
 
       interactions.get<{ Params: { uid: string } }>(
         `${DEV_IDP_PREFIX}/interaction/:uid`,
+        { config: { clientLimit: 'public' } },
         async (request, reply) => {
           const details = await loadInteraction(request, reply);
           const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.trim() : '';
@@ -104,6 +105,7 @@ export const devIdentityProvider =
 
       interactions.post<{ Params: { uid: string }; Body: { email?: unknown } | undefined }>(
         `${DEV_IDP_PREFIX}/interaction/:uid/login`,
+        { config: { clientLimit: 'sign-in' } },
         async (request, reply) => {
           await loadInteraction(request, reply);
           const typed = request.body?.email;
@@ -120,6 +122,7 @@ export const devIdentityProvider =
 
       interactions.post<{ Params: { uid: string } }>(
         `${DEV_IDP_PREFIX}/interaction/:uid/abort`,
+        { config: { clientLimit: 'sign-in' } },
         async (request, reply) => {
           await loadInteraction(request, reply);
           return finish(request, reply, {
@@ -134,7 +137,7 @@ export const devIdentityProvider =
     await app.register(async (provided) => {
       provided.removeAllContentTypeParsers();
       provided.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      provided.all(`${DEV_IDP_PREFIX}/*`, async (request, reply) => {
+      provided.all(`${DEV_IDP_PREFIX}/*`, { config: { clientLimit: 'public' } }, async (request, reply) => {
         reply.hijack();
         const req = request.raw as IncomingMessage & { originalUrl?: string };
         req.originalUrl = req.url;
