@@ -64,18 +64,20 @@ function boundValues(err: unknown): { texts: string[]; values: string[] } {
  * Errors as pino writes them, without the values bound to a failed query: the SQL stays (it says what
  * failed); what people typed and the secrets bound to it do not.
  */
-export function serializeError(err: unknown): unknown {
-  const out = stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+export function serializeError(err: Error): ReturnType<typeof stdSerializers.err> {
+  const out = stdSerializers.err(err);
   if (!out || typeof out !== 'object') return out;
+  const fields = out as unknown as Record<string, unknown>;
   const { texts, values } = boundValues(err);
-  for (const key of ['params', 'parameters', 'queryOptions']) if (key in out) out[key] = '[redacted]';
+  for (const key of ['params', 'parameters', 'queryOptions']) if (key in fields) fields[key] = '[redacted]';
   if (!texts.length) return out;
   for (const key of ['message', 'stack', 'detail', 'where']) {
-    let value = out[key];
-    if (typeof value !== 'string') continue;
+    const original = fields[key];
+    if (typeof original !== 'string') continue;
+    let value = original;
     for (const text of texts) value = value.replaceAll(text, 'params: [redacted]');
     for (const bound of values) value = value.replaceAll(bound, '[redacted]');
-    out[key] = value;
+    fields[key] = value;
   }
   return out;
 }

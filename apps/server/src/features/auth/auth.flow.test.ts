@@ -250,13 +250,14 @@ describe('cross-site requests to the cookie routes', () => {
     const { browser, body } = await signIn({ loginHint: 'user@demo.local' });
     const cookie = browser.cookie(REFRESH_COOKIE);
     const bearer = { authorization: `Bearer ${body.token}` };
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: 'https://evil.test' },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' },
       { 'sec-fetch-site': 'same-site', origin: t.url.replace('127.0.0.1', 'sub.localhost') },
       { 'sec-fetch-site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       for (const path of [
         '/api/v1/auth/refresh-with-token',
         '/api/v1/auth/logout',
