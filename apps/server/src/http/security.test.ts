@@ -164,3 +164,15 @@ describe('body parsing', () => {
     expect(res.statusCode).toBeLessThan(500);
   });
 });
+
+describe('an identity provider that cannot be reached', () => {
+  it('makes sign-in answer 503 in the envelope, not 500', async () => {
+    // This app does not listen, so its own development provider is out of reach.
+    const res = await t.app.inject({ url: '/api/v1/auth/sso/start', remoteAddress: newAddress() });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      detail: 'Single sign-on is not available right now. Please try again in a moment.',
+      code: 'sso_unavailable',
+    });
+  });
+});

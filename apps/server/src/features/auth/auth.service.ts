@@ -110,11 +110,21 @@ export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: stri
   const state = randomState();
   const nonce = randomNonce();
   const codeVerifier = randomPKCECodeVerifier();
-  const url = await sso.authorizationUrl({
-    state,
-    nonce,
-    codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
-  });
+  let url: URL;
+  try {
+    url = await sso.authorizationUrl({
+      state,
+      nonce,
+      codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'SSO provider unreachable');
+    throw new AppError(
+      503,
+      'sso_unavailable',
+      'Single sign-on is not available right now. Please try again in a moment.',
+    );
+  }
   await insertSsoState(ctx.db, {
     state,
     nonce,
