@@ -39,7 +39,7 @@ beforeAll(async () => {
     payload: {
       type: 'search',
       account_name: 'fuzz_bot',
-      client_id: 'fuzz-client',
+      client_id: `fuzz-${randomUUID()}`,
       client_secret: 'fuzz-secret',
     },
   });
