@@ -26,6 +26,7 @@ import { systemRoutes } from './features/system';
 import { usersRoutes } from './features/users';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
+import { registerSecurity } from './http/security';
 import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
 import { isLocalProvider } from './integrations/payments/local.provider';
 import type { PaymentsProvider } from './integrations/payments/payments.provider';
@@ -70,6 +71,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(fastifyCookie);
+  // Security headers and per-address limits: before every route, so each one gets them.
+  await registerSecurity(app, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
