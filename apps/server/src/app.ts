@@ -20,7 +20,9 @@ import { devIdentityProvider } from './features/dev-idp';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { systemRoutes } from './features/system';
+import { systemLogsRoutes } from './features/system-logs';
 import { usersRoutes } from './features/users';
+import { AccessLogController } from './http/access-log';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
 import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
@@ -52,6 +54,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = ctx;
   const app = Fastify({
     loggerInstance: ctx.log,
+    logController: new AccessLogController(ctx.log),
     bodyLimit: 1024 * 1024,
     frameworkErrors,
     clientErrorHandler,
@@ -97,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     credentialsRoutes,
     proxyPoolRoutes,
     billingRoutes(payments),
+    systemLogsRoutes,
   ]) {
     await app.register(routes);
   }

@@ -54,6 +54,7 @@ const ZEnv = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   DISCOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  SYSTEM_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(14),
 });
 export type TEnv = z.infer<typeof ZEnv>;
 
@@ -96,6 +97,8 @@ export interface Config {
   demoMode: boolean;
   /** The shared discovery cycle's period, and how long leads are kept. */
   discovery: { intervalSeconds: number; leadRetentionDays: number };
+  /** How long /logs keeps log lines. */
+  systemLogs: { retentionDays: number };
 }
 
 export type BillingConfig =
@@ -294,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: e.DISCOVERY_INTERVAL_SECONDS,
       leadRetentionDays: e.LEAD_RETENTION_DAYS,
     },
+    systemLogs: { retentionDays: e.SYSTEM_LOG_RETENTION_DAYS },
   };
 }
 

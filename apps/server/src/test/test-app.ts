@@ -97,6 +97,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await sim?.close();
       await ctx.queue?.stop();
+      await ctx.systemLogs?.close();
       await database.close();
     },
   };
