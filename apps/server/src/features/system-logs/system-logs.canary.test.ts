@@ -115,7 +115,7 @@ describe('system logs', () => {
   it('answers requests as usual when the log lines cannot be stored', async () => {
     const since = new Date();
     const before = t.ctx.systemLogs!.counts.dropped;
-    const insert = vi.spyOn(t.ctx.db, 'insert').mockImplementation(() => {
+    const insert = vi.spyOn(t.ctx.db, 'transaction').mockImplementation(() => {
       throw new Error('database is away');
     });
     try {

@@ -104,6 +104,16 @@ describe('GET /api/v1/system/logs', () => {
     expect(second.body.logs.at(-1)!.message).toBe('GET /api/v1/page/149 200 1ms');
   });
 
+  it('counts a range of many hours from the hourly counts, its partial hours line by line', async () => {
+    // 09:31 to 11:55 the day before: the whole hour 10:00-11:00 plus two partial hours.
+    const range = `start_time=${at(24 * 60 + 149).toISOString()}&end_time=${at(24 * 60 + 5).toISOString()}`;
+    const { body } = await logs(`?${range}&logger_file=uvicorn.access`);
+    expect(body.total).toBe(145);
+    expect(body.stats).toMatchObject({ total: 145, INFO: 145, ERROR: 0 });
+    expect(body.logs.at(-1)!.message).toBe('GET /api/v1/page/104 200 1ms');
+    expect((await logs(`?${range}&logger_file=server`)).body.stats.total).toBe(0);
+  });
+
   it('refuses a bad range, level or logger with a 400 that says why', async () => {
     const cases: [string, string][] = [
       ['?level=loud', "Unknown level 'LOUD': use one of DEBUG, INFO, WARNING, ERROR, CRITICAL"],
@@ -140,7 +150,11 @@ describe('pruning', () => {
     const before = await countSystemLogs(t.ctx.db);
     await pruneSystemLogsJob.handler(t.ctx, {});
     expect(await countSystemLogs(t.ctx.db)).toBe(before - 2);
-    const range = `start_time=${at(days(20)).toISOString()}&end_time=${at(0).toISOString()}&search=prune:`;
-    expect((await logs(`?${range}`)).body.logs.map((l) => l.message)).toEqual(['prune: thirteen days old']);
+    const range = `start_time=${at(days(20)).toISOString()}&end_time=${at(0).toISOString()}`;
+    expect((await logs(`?${range}&search=prune:`)).body.logs.map((l) => l.message)).toEqual([
+      'prune: thirteen days old',
+    ]);
+    // The hourly counts of the pruned hours went with their lines.
+    expect((await logs(`?${range}`)).body.stats.total).toBe(7 + 150 + 1);
   });
 });

@@ -17,9 +17,7 @@ import {
 } from './system-logs.repository';
 
 const DAY_MS = 86_400_000;
-/** Old lines go in slices, so one pruning run never holds a long lock. */
-const PRUNE_BATCH = 10_000;
-const PRUNE_MAX_BATCHES = 100;
+const HOUR_MS = 3_600_000;
 
 type TQuery = z.output<typeof ZSystemLogsQuery>;
 
@@ -63,14 +61,8 @@ export async function listSystemLogs(ctx: AppContext, query: TQuery): Promise<TS
   };
 }
 
-/** Deletes lines older than the retention; returns how many went. */
+/** Deletes lines older than the retention (from the hour they fall in); returns how many went. */
 export async function pruneSystemLogs(ctx: AppContext): Promise<number> {
-  const before = new Date(ctx.clock.now() - ctx.config.systemLogs.retentionDays * DAY_MS);
-  let removed = 0;
-  for (let i = 0; i < PRUNE_MAX_BATCHES; i++) {
-    const n = await deleteSystemLogsBefore(ctx.db, before, PRUNE_BATCH);
-    removed += n;
-    if (n < PRUNE_BATCH) break;
-  }
-  return removed;
+  const cutoff = ctx.clock.now() - ctx.config.systemLogs.retentionDays * DAY_MS;
+  return deleteSystemLogsBefore(ctx.db, new Date(Math.floor(cutoff / HOUR_MS) * HOUR_MS));
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { LOG_LEVELS } from '@threadreach/contract';
 
 /**
@@ -26,3 +26,18 @@ export const systemLogs = pgTable(
 );
 export type SystemLogRow = typeof systemLogs.$inferSelect;
 export type NewSystemLogRow = typeof systemLogs.$inferInsert;
+
+/**
+ * Lines per hour, level and logger, written in the same transaction as the lines and pruned with them by
+ * whole hours: the per-level counts of a long range add up hours instead of counting every line.
+ */
+export const systemLogCounts = pgTable(
+  'system_log_counts',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    level: text('level', { enum: LOG_LEVELS }).notNull(),
+    logger: text('logger').notNull(),
+    lines: integer('lines').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.level, t.logger] })],
+);
