@@ -57,6 +57,7 @@ const ZEnv = z.object({
   RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(0).max(1_000_000).default(120),
   RATE_LIMIT_PUBLIC: z.coerce.number().int().min(0).max(1_000_000).default(600),
   SSO_PENDING_MAX: z.coerce.number().int().min(10).max(10_000_000).default(10_000),
+  SYSTEM_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(14),
 });
 export type TEnv = z.infer<typeof ZEnv>;
 
@@ -103,6 +104,8 @@ export interface Config {
   rateLimits: { signInPerMinute: number; publicPerMinute: number };
   /** Sign-ins started but not finished that are kept at most; the oldest give way. */
   ssoPendingMax: number;
+  /** How long /logs keeps log lines. */
+  systemLogs: { retentionDays: number };
 }
 
 export type BillingConfig =
@@ -306,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicPerMinute: e.RATE_LIMIT_PUBLIC,
     },
     ssoPendingMax: e.SSO_PENDING_MAX,
+    systemLogs: { retentionDays: e.SYSTEM_LOG_RETENTION_DAYS },
   };
 }
 
