@@ -129,6 +129,8 @@ test('proxy places in any language are accepted, and a long one keeps Search and
   const suffix = randomUUID().slice(0, 8);
   const accountName = `e2e_place_bot_${suffix}`;
   const city = 'São José dos Campos do Descoberto de Minas Gerais';
+  // A laptop-sized window, where a long place used to squeeze the other columns.
+  await page.setViewportSize({ width: 1000, height: 800 });
   await signInAs(page, 'admin@demo.local');
   await page.goto('/credentials');
 
@@ -150,9 +152,11 @@ test('proxy places in any language are accepted, and a long one keeps Search and
   await expect(place).toBeVisible();
   expect(await place.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
 
-  // Every type badge shows its whole label: nothing squeezed it to an ellipsis.
-  const labels = table.locator('tbody .mantine-Badge-label').filter({ hasText: /^(Search|Send)$/ });
-  expect(await labels.count()).toBeGreaterThan(0);
+  // Every type and status badge shows its whole label: nothing squeezed it to an ellipsis.
+  const labels = table
+    .locator('tbody .mantine-Badge-label')
+    .filter({ hasText: /^(Search|Send|Enabled|Disabled)$/ });
+  expect(await labels.count()).toBeGreaterThan(2);
   for (const label of await labels.all()) {
     expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   }

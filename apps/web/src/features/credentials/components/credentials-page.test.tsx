@@ -116,9 +116,11 @@ describe('/credentials', () => {
     const account = within(table).getByText(name);
     expect(account.getAttribute('title')).toBe(name);
     expect(account.getAttribute('data-truncate')).toBe('end');
-    // The type badge keeps its full width, so Search and Send stay apart.
-    const badge = within(table).getByText('Search').closest('.mantine-Badge-root') as HTMLElement;
-    expect(badge.style.minWidth).toBe('fit-content');
+    // The type and status badges keep their full width, so Search and Send stay apart.
+    for (const text of ['Search', 'Enabled']) {
+      const badge = within(table).getByText(text).closest('.mantine-Badge-root') as HTMLElement;
+      expect(badge.style.minWidth).toBe('max-content');
+    }
   });
 
   it('filters by type and includes disabled credentials on request', async () => {

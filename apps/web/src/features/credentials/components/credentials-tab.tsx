@@ -152,7 +152,7 @@ export function CredentialsTab({ filters, onFiltersChange }: TCredentialsTabProp
                       variant="outline"
                       tt="none"
                       color={c.type === 'send' ? 'grape' : 'blue'}
-                      miw="fit-content"
+                      miw="max-content"
                     >
                       {TYPE_LABELS[c.type]}
                     </Badge>
@@ -173,7 +173,7 @@ export function CredentialsTab({ filters, onFiltersChange }: TCredentialsTabProp
                   </Table.Td>
                   <Table.Td>{formatTimestamp(c.last_used)}</Table.Td>
                   <Table.Td>
-                    <Badge color={c.enabled ? 'green' : 'gray'} variant="light" tt="none">
+                    <Badge color={c.enabled ? 'green' : 'gray'} variant="light" tt="none" miw="max-content">
                       {c.enabled ? 'Enabled' : 'Disabled'}
                     </Badge>
                   </Table.Td>

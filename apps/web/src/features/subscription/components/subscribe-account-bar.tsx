@@ -13,7 +13,7 @@ export function SubscribeAccountBar() {
   return (
     <Group justify="flex-end" gap="sm" component="nav" aria-label="Account">
       {mayUseDashboard && (
-        <Anchor component={Link} to="/">
+        <Anchor component={Link} to="/" size="sm">
           Go to Dashboard
         </Anchor>
       )}
