@@ -1,6 +1,7 @@
-/** Small values kept in local storage: the selected project and the step per project. */
+/** Small values kept in local storage: the selected project, and the step and tab per project. */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
 const STEP_KEY_PREFIX = 'projectStep:';
+const TAB_KEY_PREFIX = 'projectTab:';
 
 function read(key: string): string | null {
   try {
@@ -27,4 +28,6 @@ export const localPrefs = {
     return Number.isInteger(n) && n >= 1 ? n : null;
   },
   setStep: (projectId: string, step: number) => write(STEP_KEY_PREFIX + projectId, String(step)),
+  getTab: (projectId: string): string | null => read(TAB_KEY_PREFIX + projectId),
+  setTab: (projectId: string, tab: string) => write(TAB_KEY_PREFIX + projectId, tab),
 };
