@@ -157,16 +157,17 @@ export function renderScreen(ui: ReactElement) {
 
 /**
  * Moves the fake clock by `ms` and lets everything it released settle: timers, promises, and the
- * mocked network (which answers on real macrotasks).
+ * mocked network (which answers on real macrotasks and a few timers of its own), 1 ms of fake time
+ * per round.
  */
 export async function advance(ms = 0): Promise<void> {
   await act(async () => {
     await vi.advanceTimersByTimeAsync(ms);
   });
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 40; i++) {
     await act(async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      await vi.advanceTimersByTimeAsync(0);
+      await vi.advanceTimersByTimeAsync(1);
     });
   }
 }
