@@ -17,8 +17,11 @@ import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from '
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
+import { leadChildResources, leadsRoutes } from './features/leads';
+import { keywordsRoutes } from './features/keywords';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
 import { usersRoutes } from './features/users';
 import { requireDeclaredRoutes } from './http/endpoints';
@@ -30,7 +33,7 @@ import type { PaymentsProvider } from './integrations/payments/payments.provider
 export const API_PREFIX = '/api/v1';
 
 /** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
-const CHILD_RESOURCES: readonly ChildResource[] = [];
+const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,6 +100,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     credentialsRoutes,
     proxyPoolRoutes,
     billingRoutes(payments),
+    leadsRoutes,
+    keywordsRoutes,
+    subredditsRoutes,
   ]) {
     await app.register(routes);
   }
