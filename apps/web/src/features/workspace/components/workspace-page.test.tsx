@@ -5,6 +5,7 @@ import {
   authEndpoints,
   productInfoEndpoints,
   projectsEndpoints,
+  subredditsEndpoints,
   systemEndpoints,
   usersEndpoints,
   type TProductInfo,
@@ -79,6 +80,15 @@ function setup(opts: {
   });
   mockEndpoint(projectsEndpoints.list, { items: projects, total: projects.length, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, ({ params }) => EMPTY_INFO(params.projectId));
+  mockEndpoint(subredditsEndpoints.list, { items: [], total: 0, limit: 200, offset: 0 });
+  mockEndpoint(subredditsEndpoints.status, {
+    status: 'idle',
+    error: null,
+    started_at: null,
+    finished_at: null,
+    duration_seconds: null,
+    progress: null,
+  });
 }
 
 describe('workspace top bar', () => {
