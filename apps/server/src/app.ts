@@ -17,6 +17,7 @@ import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from '
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
+import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { systemRoutes } from './features/system';
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     credentialsRoutes,
     proxyPoolRoutes,
     billingRoutes(payments),
+    discoveryRoutes,
   ]) {
     await app.register(routes);
   }
