@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import {
   RedditBudgetExhaustedError,
+  RedditUnavailableError,
   type RedditApi,
   type TRedditComment,
   type TRedditPost,
@@ -64,6 +65,7 @@ export class RedditReader {
   async call<T>(read: (api: RedditApi) => Promise<T>): Promise<T> {
     if (this.apis.length === 0) throw new NoSearchCredentialError();
     let freesAt = Infinity;
+    let brokenOnce = false;
     for (let i = 0; i < this.apis.length; i++) {
       const index = (this.next + i) % this.apis.length;
       try {
@@ -77,6 +79,13 @@ export class RedditReader {
           continue;
         }
         this.requests++;
+        // A connection that broke (an idle keep-alive socket closed by the other side) is tried once more
+        // at once; a second failure means Reddit is unavailable.
+        if (error instanceof RedditUnavailableError && !brokenOnce) {
+          brokenOnce = true;
+          i--;
+          continue;
+        }
         throw error;
       }
     }
