@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestBudget } from '../../integrations/reddit';
 import { virtualClock } from '../../integrations/reddit/reddit-test-support';
 import type { TestApp } from '../../test/test-app';
 import {
@@ -390,6 +391,43 @@ describe('the discovery cycle', () => {
     const news = t.sim!.inspect.requestLog({ endpoint: 'GET /r/{sub}/new' });
     expect(news).toHaveLength(1);
     expect(report.itemsRead).toBeGreaterThan(0);
+  });
+});
+
+describe('reads spread over the search credentials', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createDiscoveryApp({ reddit: { clock } });
+  });
+  afterAll(() => t?.close());
+
+  it('takes turns between credentials, and skips one whose budget is spent', async () => {
+    const one = await addSearchCredential(t.ctx);
+    const two = await addSearchCredential(t.ctx);
+    await buildDiscoveryProject(t.ctx.db, t.config, { keywords: ['customers'], subreddits: SUBS });
+    await runDiscoveryCycle(t.ctx);
+    t.sim!.inspect.reset();
+    clock.t += 6 * HOUR;
+    expect((await runDiscoveryCycle(t.ctx)).complete).toBe(true);
+    const byClient = (id: string) =>
+      t.sim!.inspect.requestLog({ clientId: id }).filter((e) => e.surface === 'oauth').length;
+    expect(byClient(one.client_id)).toBeGreaterThan(3);
+    expect(Math.abs(byClient(one.client_id) - byClient(two.client_id))).toBeLessThanOrEqual(1);
+
+    t.sim!.inspect.reset();
+    clock.t += HOUR;
+    await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(one.client_id, clock.t + 10 * 60_000);
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report).toMatchObject({ complete: true, retryAtMs: null });
+    expect(byClient(one.client_id)).toBe(0);
+    expect(byClient(two.client_id)).toBe(report.requests);
+
+    // Both spent: the cycle stops and says when the first frees.
+    clock.t += 60_000;
+    await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(two.client_id, clock.t + 5 * 60_000);
+    const spent = await runDiscoveryCycle(t.ctx);
+    expect(spent).toMatchObject({ complete: false, retryAtMs: clock.t + 5 * 60_000, requests: 0 });
   });
 });
 
