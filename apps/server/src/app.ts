@@ -19,6 +19,7 @@ import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
 import { leadChildResources, leadsRoutes } from './features/leads';
 import { keywordsRoutes } from './features/keywords';
+import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { subredditsRoutes } from './features/subreddits';
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     keywordsRoutes,
     subredditsRoutes,
     systemLogsRoutes,
+    discoveryRoutes,
   ]) {
     await app.register(routes);
   }

@@ -4,6 +4,7 @@ import { checkProxiesJob } from '../features/credentials';
 import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
+import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
 import type { JobDefinition } from './job';
 
 /** Every job the workers run. A `*.job.ts` whose job is missing here fails `registry.test.ts`. */
@@ -16,4 +17,6 @@ export const JOBS: readonly JobDefinition[] = [
   pruneLeadsJob,
   generateSubredditsJob,
   pruneSystemLogsJob,
+  discoveryCycleJob,
+  projectSearchJob,
 ];
