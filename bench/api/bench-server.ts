@@ -84,7 +84,7 @@ async function main() {
     return row && presentAccessibleProject(customerAuth, row);
   });
   bare.get<{ Params: { id: string } }>('/bare/projects/:id/product-info', async (request) =>
-    getProductInfo(db, request.params.id),
+    getProductInfo(ctx, request.params.id),
   );
   bare.get('/bare/me', async () => getMe(db, customerAuth));
   bare.get('/bare/credentials', async () => listCredentialsPage(ctx, { include_disabled: false, ...PAGE }));

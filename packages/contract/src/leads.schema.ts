@@ -103,7 +103,10 @@ export const ZSearchEnhancedRequest = z
     persist_posts: z.boolean().default(true),
     limit: z.number().int().min(1).max(ENHANCED_SEARCH_LIMIT).default(ENHANCED_SEARCH_LIMIT),
   })
-  .refine((v) => v.include_posts || v.include_comments || v.include_profiles, { error: NO_SEARCH_TYPE });
+  .refine((v) => v.include_posts || v.include_comments || v.include_profiles, {
+    error: NO_SEARCH_TYPE,
+    path: ['include_posts'],
+  });
 export type TSearchEnhancedRequest = z.input<typeof ZSearchEnhancedRequest>;
 
 export const ZSearchPostsRequest = z.object({ project_id: z.uuid({ error: 'Project not found' }) });

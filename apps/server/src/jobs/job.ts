@@ -26,6 +26,11 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, P extends JobPol
   /** Cron expression (UTC) when the job runs on a schedule. */
   cron?: string;
   /**
+   * How long one run may stay active before pg-boss counts it lost and runs it again (default 15
+   * minutes): a worker killed mid-run holds its job, and any chain behind it, this long.
+   */
+  expireInSeconds?: number;
+  /**
    * Runs one job. It never sleeps: an error with a numeric `retryAtMs` (epoch milliseconds), such as
    * a spent Reddit budget, reschedules the job for that instant.
    */

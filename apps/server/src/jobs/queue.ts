@@ -113,6 +113,7 @@ async function ensureQueue(boss: PgBoss, job: JobDefinition) {
     retryLimit: job.retry.limit,
     retryDelay: job.retry.delaySeconds,
     retryBackoff: job.retry.backoff,
+    ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}),
   };
   await boss.createQueue(job.name, { policy: job.policy, ...retry });
   const stored = await boss.getQueue(job.name);
@@ -134,7 +135,8 @@ async function ensureQueue(boss: PgBoss, job: JobDefinition) {
     stored &&
     (stored.retryLimit !== retry.retryLimit ||
       stored.retryDelay !== retry.retryDelay ||
-      stored.retryBackoff !== retry.retryBackoff)
+      stored.retryBackoff !== retry.retryBackoff ||
+      (retry.expireInSeconds !== undefined && stored.expireInSeconds !== retry.expireInSeconds))
   ) {
     await boss.updateQueue(job.name, retry);
   }

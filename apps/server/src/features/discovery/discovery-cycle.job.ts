@@ -22,6 +22,8 @@ export const discoveryCycleJob = defineJob({
   policy: 'stately',
   // The next cycle comes anyway.
   retry: { limit: 0, delaySeconds: 0, backoff: false },
+  // A worker killed mid-cycle frees the chain after this; the per-minute cron then re-arms it.
+  expireInSeconds: 300,
   cron: '* * * * *',
   async handler(ctx) {
     const startedAt = ctx.clock.now();

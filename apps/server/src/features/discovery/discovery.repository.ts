@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { discoveryFilters, keywords } from '../keywords/keywords.table';
 import { insertLeads, upsertProfiles, type NewLead } from '../leads';
-import { leads, profiles, type LeadRow } from '../leads/leads.table';
+import { leads, type LeadRow } from '../leads/leads.table';
 import { projects } from '../projects/projects.table';
 import { subreddits } from '../subreddits/subreddits.table';
 import {
@@ -218,7 +218,7 @@ export async function writePage(db: DbOrTx, write: PageWrite, now: Date): Promis
         .onConflictDoUpdate({ target: redditItems.name, set: { score: sql`excluded.score` } });
     }
     const created = await insertLeads(tx, write.leads);
-    await recordPeople(tx, created);
+    await upsertProfiles(tx, created);
     if (write.backfilledSubredditIds?.length) {
       await tx
         .update(subreddits)
@@ -227,47 +227,6 @@ export async function writePage(db: DbOrTx, write: PageWrite, now: Date): Promis
     }
     return created;
   });
-}
-
-/**
- * The people behind new leads. Leads without keywords (projects that take every item) are recorded here:
- * the shared profile upsert merges keyword lists with array_agg, which gives NULL for two empty lists.
- */
-async function recordPeople(tx: DbOrTx, created: LeadRow[]): Promise<void> {
-  const byPerson = new Map<string, LeadRow[]>();
-  for (const lead of created) {
-    const key = `${lead.projectId}\u0000${lead.author}`;
-    byPerson.set(key, [...(byPerson.get(key) ?? []), lead]);
-  }
-  const withKeywords: LeadRow[] = [];
-  const keywordless: LeadRow[] = [];
-  for (const group of byPerson.values()) {
-    if (group.some((l) => l.matchedKeywords.length > 0)) withKeywords.push(...group);
-    else keywordless.push(group.reduce((a, b) => (b.intentScore > a.intentScore ? b : a)));
-  }
-  await upsertProfiles(tx, withKeywords);
-  if (keywordless.length === 0) return;
-  await tx
-    .insert(profiles)
-    .values(
-      keywordless.map((l) => ({
-        projectId: l.projectId,
-        redditUsername: l.author,
-        matchedKeywords: [],
-        intentScore: l.intentScore,
-        intentReasons: l.intentReasons,
-        foundAt: l.foundAt,
-        lastFoundAt: l.foundAt,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [profiles.projectId, profiles.redditUsername],
-      set: {
-        intentReasons: sql`case when excluded.intent_score > ${profiles.intentScore} then excluded.intent_reasons else ${profiles.intentReasons} end`,
-        intentScore: sql`greatest(${profiles.intentScore}, excluded.intent_score)`,
-        lastFoundAt: sql`greatest(${profiles.lastFoundAt}, excluded.last_found_at)`,
-      },
-    });
 }
 
 async function moveCursor(db: DbOrTx, move: CursorMove, now: Date): Promise<void> {

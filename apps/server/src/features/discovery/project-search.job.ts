@@ -13,6 +13,7 @@ export const projectSearchJob = defineJob({
   policy: 'stately',
   // A failure is reported on the run; the person starts the search again.
   retry: { limit: 0, delaySeconds: 0, backoff: false },
+  expireInSeconds: 600,
   async handler(ctx, data) {
     await runProjectSearch(ctx, data.projectId);
   },

@@ -60,7 +60,7 @@ export async function upsertProfiles(tx: DbOrTx, newLeads: LeadRow[]): Promise<v
     .onConflictDoUpdate({
       target: [profiles.projectId, profiles.redditUsername],
       set: {
-        matchedKeywords: sql`(select array_agg(distinct k) from unnest(${profiles.matchedKeywords} || excluded.matched_keywords) as k)`,
+        matchedKeywords: sql`coalesce((select array_agg(distinct k) from unnest(${profiles.matchedKeywords} || excluded.matched_keywords) as k), '{}')`,
         intentReasons: sql`case when excluded.intent_score > ${profiles.intentScore} then excluded.intent_reasons else ${profiles.intentReasons} end`,
         intentScore: sql`greatest(${profiles.intentScore}, excluded.intent_score)`,
         lastFoundAt: sql`greatest(${profiles.lastFoundAt}, excluded.last_found_at)`,

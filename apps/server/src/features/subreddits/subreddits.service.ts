@@ -24,6 +24,7 @@ import {
 } from '../../integrations/reddit';
 import type { JobQueue } from '../../jobs/queue';
 import { searchRedditClient } from '../credentials';
+import { requestDiscoveryCycle } from '../discovery';
 import { findRun, finishRun, presentRun, startRun } from '../projects';
 import { generateSubredditsJob } from './generate-subreddits.job';
 import { TOO_MANY_SUBREDDITS } from './subreddit-generation';
@@ -191,7 +192,7 @@ export async function addSubredditsBulk(
   const missing = toLookUp.filter((_, i) => !found[i]);
   const now = new Date(ctx.clock.now());
 
-  return ctx.db.transaction(async (tx) => {
+  const answer = await ctx.db.transaction(async (tx) => {
     await lockProjectSubreddits(tx, projectId);
     const alreadyListed = names.map((n) => listed.get(n.toLowerCase())).filter((s) => s !== undefined);
     await approveSubredditRows(
@@ -226,6 +227,9 @@ export async function addSubredditsBulk(
       invalid,
     };
   });
+  // Newly approved subreddits get their first backfill in the next cycle; ask for it now.
+  if (answer.added_count > 0 || answer.already_listed.length > 0) await requestDiscoveryCycle(ctx);
+  return answer;
 }
 
 /**
@@ -241,7 +245,7 @@ export async function approveSubreddits(
   const wanted = new Map(input.subreddits.map((s) => [s.id, s.approved]));
   if (![...wanted.values()].some(Boolean)) throw badRequest(NO_SUBREDDIT_SELECTED, 'no_subreddit_selected');
   const now = new Date(ctx.clock.now());
-  return ctx.db.transaction(async (tx) => {
+  const answer = await ctx.db.transaction(async (tx) => {
     await lockProjectSubreddits(tx, projectId);
     const own = new Set((await listAllSubreddits(tx, projectId)).map((s) => s.id));
     if ([...wanted.keys()].some((id) => !own.has(id))) throw notFound('Subreddit not found');
@@ -251,4 +255,7 @@ export async function approveSubreddits(
     const rows = await listAllSubreddits(tx, projectId);
     return { approved_count: rows.filter((s) => s.approved).length, subreddits: rows.map(presentSubreddit) };
   });
+  // Newly approved subreddits get their first backfill in the next cycle; ask for it now.
+  await requestDiscoveryCycle(ctx);
+  return answer;
 }
