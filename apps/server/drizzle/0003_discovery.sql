@@ -103,6 +103,9 @@ CREATE TABLE "project_webhooks" (
 	"secret_ciphertext" text NOT NULL,
 	"secret_last4" text NOT NULL,
 	"enabled" boolean DEFAULT true NOT NULL,
+	"active_since" timestamp with time zone NOT NULL,
+	"failed_attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone,
 	"last_delivery_at" timestamp with time zone,
 	"last_status" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
@@ -154,12 +157,9 @@ CREATE UNIQUE INDEX "leads_project_item_uq" ON "leads" USING btree ("project_id"
 CREATE INDEX "leads_project_kind_created_idx" ON "leads" USING btree ("project_id","kind","item_created_at");--> statement-breakpoint
 CREATE INDEX "leads_item_idx" ON "leads" USING btree ("item_name");--> statement-breakpoint
 CREATE INDEX "leads_found_idx" ON "leads" USING btree ("found_at");--> statement-breakpoint
+CREATE INDEX "leads_project_author_idx" ON "leads" USING btree ("project_id","author");--> statement-breakpoint
+CREATE INDEX "leads_undelivered_idx" ON "leads" USING btree ("project_id","found_at") WHERE "leads"."delivered_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "profiles_project_username_uq" ON "profiles" USING btree ("project_id","reddit_username");--> statement-breakpoint
 CREATE INDEX "profiles_project_found_idx" ON "profiles" USING btree ("project_id","last_found_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "subreddits_project_name_uq" ON "subreddits" USING btree ("project_id",lower("name"));--> statement-breakpoint
-CREATE INDEX "subreddits_approved_name_idx" ON "subreddits" USING btree (lower("name")) WHERE "subreddits"."approved";--> statement-breakpoint
-ALTER TABLE "project_webhooks" ADD COLUMN "active_since" timestamp with time zone NOT NULL;--> statement-breakpoint
-ALTER TABLE "project_webhooks" ADD COLUMN "failed_attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "project_webhooks" ADD COLUMN "next_attempt_at" timestamp with time zone;--> statement-breakpoint
-CREATE INDEX "leads_project_author_idx" ON "leads" USING btree ("project_id","author");--> statement-breakpoint
-CREATE INDEX "leads_undelivered_idx" ON "leads" USING btree ("project_id","found_at") WHERE "leads"."delivered_at" is null;
+CREATE INDEX "subreddits_approved_name_idx" ON "subreddits" USING btree (lower("name")) WHERE "subreddits"."approved";
