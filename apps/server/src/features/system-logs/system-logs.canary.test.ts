@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -55,7 +56,7 @@ describe('system logs', () => {
       body: JSON.stringify({
         type: 'search',
         account_name: 'canary_bot',
-        client_id: 'canary-client-id',
+        client_id: `canary-client-${randomUUID()}`,
         client_secret: CANARY.clientSecret,
       }),
     });

@@ -1,3 +1,4 @@
+import { lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSystemLogsResponse } from '@threadreach/contract';
 import { fixedClock } from '../../test/clock.test-support';
@@ -5,7 +6,7 @@ import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { pruneSystemLogsJob } from './prune-system-logs.job';
 import { countSystemLogs, insertSystemLogs } from './system-logs.repository';
-import type { NewSystemLogRow } from './system-logs.table';
+import { systemLogCounts, systemLogs, type NewSystemLogRow } from './system-logs.table';
 
 // A moment no other suite writes log lines at, so a shared PostgreSQL database does not disturb the counts.
 const NOW = Date.UTC(2001, 5, 1, 12, 0, 0);
@@ -29,6 +30,10 @@ beforeAll(async () => {
   admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
   moderator = await buildUser(t.ctx.db, t.config, { roles: ['MODERATOR'] });
   user = await buildUser(t.ctx.db, t.config, { roles: ['USER'] });
+  // A PostgreSQL database outlives the run: this suite's year starts empty.
+  const yearAfter = new Date(Date.UTC(2002, 0, 1));
+  await t.ctx.db.delete(systemLogs).where(lt(systemLogs.timestamp, yearAfter));
+  await t.ctx.db.delete(systemLogCounts).where(lt(systemLogCounts.hour, yearAfter));
   await insertSystemLogs(t.ctx.db, [
     row(1, 'INFO', 'http.access', 'GET /api/v1/projects 200 3ms'),
     row(2, 'ERROR', 'server', 'request failed: connection reset'),

@@ -48,7 +48,9 @@ async function typeInto(user: ReturnType<typeof userEvent.setup>, label: string,
 }
 
 const signIn = (roles: string[]) => setToken(makeToken({ roles, profiles_limit: 0 }));
-const table = () => screen.findByRole('table', { name: 'System logs' });
+/** The page's chunk loads lazily: the first render of a file can take a while on a busy machine. */
+const LOAD = { timeout: 5000 };
+const table = () => screen.findByRole('table', { name: 'System logs' }, LOAD);
 
 afterEach(() => {
   vi.useRealTimers();
@@ -59,7 +61,7 @@ describe('/logs', () => {
   it('shows Access Denied to a USER and asks for no logs', async () => {
     setToken(makeToken({ roles: ['USER'] }));
     renderApp('/logs');
-    expect(await screen.findByText(ACCESS_DENIED_TEXT)).toBeTruthy();
+    expect(await screen.findByText(ACCESS_DENIED_TEXT, {}, LOAD)).toBeTruthy();
     const path = systemLogsEndpoints.list.path;
     expect(sentRequests().filter((r) => r.url.pathname === path)).toHaveLength(0);
   });
@@ -98,7 +100,7 @@ describe('/logs', () => {
       within(screen.getByLabelText(label))
         .getAllByRole('option')
         .map((o) => o.textContent);
-    await screen.findByText('No logs found for the selected criteria.');
+    await screen.findByText('No logs found for the selected criteria.', {}, LOAD);
     expect(options('Level')).toEqual(['All', 'Info', 'Warning', 'Error', 'Debug', 'Critical']);
     expect(options('Logger')).toEqual(['All', 'server', 'uvicorn.access', 'ai-service']);
     expect(options('Period')).toEqual(['Last 10 minutes', 'Last 30 minutes', 'Last 1 hour', 'Custom range']);
@@ -212,7 +214,7 @@ describe('/logs', () => {
       errorReply(400, 'end_time: The range starts after it ends', 'validation_error'),
     );
     renderApp('/logs');
-    expect((await screen.findByRole('alert')).textContent).toBe(
+    expect((await screen.findByRole('alert', {}, LOAD)).textContent).toBe(
       'Failed to fetch logs: end_time: The range starts after it ends',
     );
   });
