@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { buildUser, type TestUser } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
-import { contentSecurityPolicy } from './security';
+import { clientAddress, contentSecurityPolicy } from './security';
 
 const webDist = mkdtempSync(path.join(tmpdir(), 'threadreach-web-'));
 writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
@@ -110,6 +110,13 @@ describe('rate limits on routes without a token', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ code: 'rate_limited' });
     expect((await t.app.inject({ url: '/api/docs/json', remoteAddress })).statusCode).toBe(429);
+  });
+
+  it('count an IPv6 client by its /64, and an IPv4-mapped address as IPv4', () => {
+    expect(clientAddress('2001:db8:1:2:aaaa::1')).toBe(clientAddress('2001:db8:1:2:bbbb::2'));
+    expect(clientAddress('2001:db8:1:3::1')).not.toBe(clientAddress('2001:db8:1:2::1'));
+    expect(clientAddress('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(clientAddress('10.1.2.3')).toBe('10.1.2.3');
   });
 
   it('leave requests with a token alone', async () => {

@@ -1,6 +1,7 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { authEndpoints, endpointKey } from '@threadreach/contract';
 import type { Config } from '../config/config';
 import { endpointOf } from './endpoints';
@@ -32,6 +33,20 @@ export function clientLimitOf(request: FastifyRequest): ClientLimit | null {
   if (declared) return declared;
   // The API documentation: the only other routes under /api.
   return request.routeOptions.url?.startsWith('/api/') ? 'public' : null;
+}
+
+/** Who a limit counts: an IPv4 address, or an IPv6 client by its /64 (one customer line hands out many). */
+export function clientAddress(ip: string): string {
+  try {
+    const parsed = ipaddr.process(ip);
+    if (parsed.kind() === 'ipv4') return parsed.toString();
+    return `${(parsed as ipaddr.IPv6).parts
+      .slice(0, 4)
+      .map((p) => p.toString(16))
+      .join(':')}::/64`;
+  } catch {
+    return ip;
+  }
 }
 
 function origin(url: string): string {
@@ -91,7 +106,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
       const limit = clientLimitOf(request);
       return limit === null || perMinute[limit] === 0;
     },
-    keyGenerator: (request) => `${clientLimitOf(request)}|${request.ip}`,
+    keyGenerator: (request) => `${clientLimitOf(request)}|${clientAddress(request.ip)}`,
     max: (request) => perMinute[clientLimitOf(request) ?? 'public'],
     errorResponseBuilder: (_request, context) =>
       new AppError(

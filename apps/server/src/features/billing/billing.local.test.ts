@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshCookieFor } from '../auth/auth.test-support';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
@@ -81,7 +82,8 @@ describe('local checkout', () => {
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/api/v1/auth/refresh-after-subscription',
-      headers: user.auth,
+      // Inside the session the browser signed in with: the bearer token alone mints nothing.
+      headers: { ...user.auth, ...(await refreshCookieFor(t.ctx, user.id)) },
     });
     expect(refreshed.json().user.profiles_limit).toBe(2);
     const me = await t.app.inject({ url: '/api/v1/me', headers: user.auth });

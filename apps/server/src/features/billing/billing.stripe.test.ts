@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../integrations/payments/fake-stripe.server';
 import { fixedClock } from '../../test/clock.test-support';
+import { refreshCookieFor } from '../auth/auth.test-support';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
@@ -180,7 +181,8 @@ describe('webhook', () => {
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/api/v1/auth/refresh-after-subscription',
-      headers: user.auth,
+      // Inside the session the browser signed in with: the bearer token alone mints nothing.
+      headers: { ...user.auth, ...(await refreshCookieFor(t.ctx, user.id)) },
     });
     expect(refreshed.statusCode).toBe(200);
     expect(refreshed.json().user.profiles_limit).toBe(3);
