@@ -75,7 +75,9 @@ test('a new customer goes from step 1 to highlighted, scored leads', async ({ pa
   await expect(subreddits.getByText(/members?$/).first()).toBeVisible();
   await suggested.check();
 
-  await page.getByLabel('Add subreddits').fill(OWN_SUBREDDITS.map((s) => `r/${s}`).join(', '));
+  await page
+    .getByRole('textbox', { name: 'Add subreddits' })
+    .fill(OWN_SUBREDDITS.map((s) => `r/${s}`).join(', '));
   await page.getByRole('button', { name: 'Add Subreddits' }).click();
   await expect(page.getByText(/^Added \d+$/)).toBeVisible();
   for (const name of OWN_SUBREDDITS) {
