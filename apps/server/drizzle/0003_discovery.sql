@@ -157,4 +157,9 @@ CREATE INDEX "leads_found_idx" ON "leads" USING btree ("found_at");--> statement
 CREATE UNIQUE INDEX "profiles_project_username_uq" ON "profiles" USING btree ("project_id","reddit_username");--> statement-breakpoint
 CREATE INDEX "profiles_project_found_idx" ON "profiles" USING btree ("project_id","last_found_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "subreddits_project_name_uq" ON "subreddits" USING btree ("project_id",lower("name"));--> statement-breakpoint
-CREATE INDEX "subreddits_approved_name_idx" ON "subreddits" USING btree (lower("name")) WHERE "subreddits"."approved";
+CREATE INDEX "subreddits_approved_name_idx" ON "subreddits" USING btree (lower("name")) WHERE "subreddits"."approved";--> statement-breakpoint
+ALTER TABLE "project_webhooks" ADD COLUMN "active_since" timestamp with time zone NOT NULL;--> statement-breakpoint
+ALTER TABLE "project_webhooks" ADD COLUMN "failed_attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "project_webhooks" ADD COLUMN "next_attempt_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "leads_project_author_idx" ON "leads" USING btree ("project_id","author");--> statement-breakpoint
+CREATE INDEX "leads_undelivered_idx" ON "leads" USING btree ("project_id","found_at") WHERE "leads"."delivered_at" is null;

@@ -1,7 +1,15 @@
 import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
+import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
 import type { JobDefinition } from './job';
 
 /** Every job the workers run. A `*.job.ts` whose job is missing here fails `registry.test.ts`. */
-export const JOBS: readonly JobDefinition[] = [cleanupAuthTokensJob, expireSubscriptionsJob, checkProxiesJob];
+export const JOBS: readonly JobDefinition[] = [
+  cleanupAuthTokensJob,
+  expireSubscriptionsJob,
+  checkProxiesJob,
+  scanLeadWebhooksJob,
+  deliverLeadWebhookJob,
+  pruneLeadsJob,
+];

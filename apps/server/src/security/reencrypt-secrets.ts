@@ -10,6 +10,7 @@ export const ENCRYPTED_COLUMNS: { table: string; column: string; rowId: SQL }[] 
   { table: 'reddit_credentials', column: 'client_secret', rowId: sql`id::text` },
   { table: 'credential_proxies', column: 'proxy_url', rowId: sql`credential_id::text` },
   { table: 'reddit_access_tokens', column: 'access_token', rowId: sql`credential_id || '/' || subject` },
+  { table: 'project_webhooks', column: 'secret_ciphertext', rowId: sql`project_id::text` },
 ];
 
 export interface ReencryptReport {

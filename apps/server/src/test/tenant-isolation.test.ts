@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ENDPOINTS, endpointKey } from '@threadreach/contract';
+import { buildLead, buildProfile } from '../features/leads/leads.test-support';
 import { buildProject, buildUser, validProductInfo, type TestUser } from './factories';
 import { createTestApp, type TestApp } from './test-app';
 import {
@@ -12,7 +13,11 @@ import {
 } from './tenant-isolation.test-support';
 
 /** How to make one resource of each kind a `child` scope names; a kind without one fails the test. */
-const CHILD_FIXTURES: Record<string, ChildFixture> = {};
+const CHILD_FIXTURES: Record<string, ChildFixture> = {
+  post: async (db, projectId) => (await buildLead(db, projectId, { kind: 'post' })).id,
+  comment: async (db, projectId) => (await buildLead(db, projectId, { kind: 'comment' })).id,
+  profile: async (db, projectId) => (await buildProfile(db, projectId)).id,
+};
 
 let t: TestApp;
 let world: IsolationWorld;

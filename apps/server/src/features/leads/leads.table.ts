@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -46,6 +47,12 @@ export const leads = pgTable(
     index('leads_project_kind_created_idx').on(t.projectId, t.kind, t.itemCreatedAt),
     index('leads_item_idx').on(t.itemName),
     index('leads_found_idx').on(t.foundAt),
+    // A profile's lead count.
+    index('leads_project_author_idx').on(t.projectId, t.author),
+    // What a project's webhook has still to receive; delivered leads leave the index.
+    index('leads_undelivered_idx')
+      .on(t.projectId, t.foundAt)
+      .where(sql`${t.deliveredAt} is null`),
   ],
 );
 export type LeadRow = typeof leads.$inferSelect;
@@ -82,6 +89,12 @@ export const projectWebhooks = pgTable('project_webhooks', {
   secretCiphertext: text('secret_ciphertext').notNull(),
   secretLast4: text('secret_last4').notNull(),
   enabled: boolean('enabled').notNull().default(true),
+  /** Leads found from this instant on are delivered: set when the webhook is created or enabled again. */
+  activeSince: timestamp('active_since', { withTimezone: true }).notNull(),
+  /** Failed deliveries in a row; each one doubles the wait before the next attempt. */
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  /** When a delivery was last attempted, and how it ended (the HTTP status, or why it could not be sent). */
   lastDeliveryAt: timestamp('last_delivery_at', { withTimezone: true }),
   lastStatus: text('last_status'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

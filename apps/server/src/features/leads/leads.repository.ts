@@ -1,0 +1,260 @@
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
+import type { TPageQuery } from '@threadreach/contract';
+import type { DbOrTx } from '../../db/client';
+import { redditAuthors, redditItems } from '../discovery/discovery.table';
+import { leads, profiles, type LeadRow, type ProfileRow } from './leads.table';
+
+export type LeadKind = 'post' | 'comment';
+
+/** A lead with the item it points at and what the shared author cache knows of its author. */
+export interface LeadView {
+  lead: LeadRow;
+  title: string;
+  body: string;
+  permalink: string;
+  score: number;
+  accountCreatedAt: Date | null;
+  commentKarma: number | null;
+}
+
+export interface ProfileView {
+  profile: ProfileRow;
+  bio: string;
+  accountCreatedAt: Date | null;
+  commentKarma: number | null;
+  leadCount: number;
+}
+
+/** Filters of the results tabs: one project, live (not dismissed) leads scoring at least `minScore`. */
+export interface LeadFilter {
+  projectId: string;
+  minScore: number;
+}
+
+const leadView = {
+  lead: leads,
+  title: redditItems.title,
+  body: redditItems.body,
+  permalink: redditItems.permalink,
+  score: redditItems.score,
+  accountCreatedAt: redditAuthors.accountCreatedAt,
+  commentKarma: redditAuthors.commentKarma,
+};
+
+const authorOfLead = eq(redditAuthors.nameLower, sql`lower(${leads.author})`);
+
+function liveLeads(filter: LeadFilter, kind: LeadKind): SQL {
+  return and(
+    eq(leads.projectId, filter.projectId),
+    eq(leads.kind, kind),
+    isNull(leads.dismissedAt),
+    gte(leads.intentScore, filter.minScore),
+  )!;
+}
+
+/** One page of a project's live posts or comments, newest first (by when they were written on Reddit). */
+export async function listLeads(
+  db: DbOrTx,
+  filter: LeadFilter,
+  kind: LeadKind,
+  page: TPageQuery,
+): Promise<{ rows: LeadView[]; total: number }> {
+  const where = liveLeads(filter, kind);
+  const [rows, totals] = await Promise.all([
+    db
+      .select(leadView)
+      .from(leads)
+      .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
+      .leftJoin(redditAuthors, authorOfLead)
+      .where(where)
+      .orderBy(desc(leads.itemCreatedAt), desc(leads.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(leads).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/** One page of a project's live profiles, the most recently found first, with their live lead counts. */
+export async function listProfiles(
+  db: DbOrTx,
+  filter: LeadFilter,
+  page: TPageQuery,
+): Promise<{ rows: ProfileView[]; total: number }> {
+  const where = and(
+    eq(profiles.projectId, filter.projectId),
+    isNull(profiles.dismissedAt),
+    gte(profiles.intentScore, filter.minScore),
+  );
+  const [rows, totals] = await Promise.all([
+    db
+      .select({
+        profile: profiles,
+        bio: redditAuthors.bio,
+        accountCreatedAt: redditAuthors.accountCreatedAt,
+        commentKarma: redditAuthors.commentKarma,
+      })
+      .from(profiles)
+      .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${profiles.redditUsername})`))
+      .where(where)
+      .orderBy(desc(profiles.lastFoundAt), desc(profiles.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(profiles).where(where),
+  ]);
+  const counts = await liveLeadCounts(
+    db,
+    filter.projectId,
+    rows.map((r) => r.profile.redditUsername),
+  );
+  return {
+    rows: rows.map((r) => ({
+      profile: r.profile,
+      bio: r.bio ?? '',
+      accountCreatedAt: r.accountCreatedAt,
+      commentKarma: r.commentKarma,
+      leadCount: counts.get(r.profile.redditUsername) ?? 0,
+    })),
+    total: totals[0]?.n ?? 0,
+  };
+}
+
+async function liveLeadCounts(
+  db: DbOrTx,
+  projectId: string,
+  authors: string[],
+): Promise<Map<string, number>> {
+  if (authors.length === 0) return new Map();
+  const rows = await db
+    .select({ author: leads.author, n: count() })
+    .from(leads)
+    .where(and(eq(leads.projectId, projectId), inArray(leads.author, authors), isNull(leads.dismissedAt)))
+    .groupBy(leads.author);
+  return new Map(rows.map((r) => [r.author, r.n]));
+}
+
+/** Marks a live lead of the project dismissed; false when there is none of that kind with that id. */
+export async function dismissLead(
+  db: DbOrTx,
+  projectId: string,
+  kind: LeadKind,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(leads)
+    .set({ dismissedAt: at })
+    .where(
+      and(eq(leads.id, id), eq(leads.projectId, projectId), eq(leads.kind, kind), isNull(leads.dismissedAt)),
+    )
+    .returning({ id: leads.id });
+  return rows.length > 0;
+}
+
+export async function dismissProfile(db: DbOrTx, projectId: string, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(profiles)
+    .set({ dismissedAt: at })
+    .where(and(eq(profiles.id, id), eq(profiles.projectId, projectId), isNull(profiles.dismissedAt)))
+    .returning({ id: profiles.id });
+  return rows.length > 0;
+}
+
+/** The owning project of each live lead of `kind` among `ids`; others are left out. */
+export async function leadOwners(db: DbOrTx, kind: LeadKind, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: leads.id, projectId: leads.projectId })
+    .from(leads)
+    .where(and(inArray(leads.id, ids), eq(leads.kind, kind), isNull(leads.dismissedAt)));
+  return new Map(rows.map((r) => [r.id, r.projectId]));
+}
+
+export async function profileOwners(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: profiles.id, projectId: profiles.projectId })
+    .from(profiles)
+    .where(and(inArray(profiles.id, ids), isNull(profiles.dismissedAt)));
+  return new Map(rows.map((r) => [r.id, r.projectId]));
+}
+
+/** Where an export page ends; the next page starts after it. */
+export interface ExportCursor {
+  itemCreatedAt: Date;
+  id: string;
+}
+
+/**
+ * One page of a project's live leads of `kind` for the export, newest first, after `cursor`: keyset
+ * pages stay cheap however deep the export goes.
+ */
+export async function exportLeadsPage(
+  db: DbOrTx,
+  projectId: string,
+  kind: LeadKind,
+  cursor: ExportCursor | null,
+  limit: number,
+): Promise<LeadView[]> {
+  const after = cursor
+    ? or(
+        lt(leads.itemCreatedAt, cursor.itemCreatedAt),
+        and(eq(leads.itemCreatedAt, cursor.itemCreatedAt), lt(leads.id, cursor.id)),
+      )
+    : undefined;
+  return db
+    .select(leadView)
+    .from(leads)
+    .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
+    .leftJoin(redditAuthors, authorOfLead)
+    .where(and(liveLeads({ projectId, minScore: 0 }, kind), after))
+    .orderBy(desc(leads.itemCreatedAt), desc(leads.id))
+    .limit(limit);
+}
+
+/** Live leads of the project found at or after `since` that its webhook has not received, oldest first. */
+export async function undeliveredLeads(
+  db: DbOrTx,
+  projectId: string,
+  since: Date,
+  limit: number,
+): Promise<LeadView[]> {
+  return db
+    .select(leadView)
+    .from(leads)
+    .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
+    .leftJoin(redditAuthors, authorOfLead)
+    .where(undelivered(projectId, since))
+    .orderBy(asc(leads.foundAt), asc(leads.id))
+    .limit(limit);
+}
+
+/** The condition the partial index `leads_undelivered_idx` serves. */
+export function undelivered(projectId: string | SQLWrapper, since: Date | SQLWrapper): SQL {
+  return and(
+    eq(leads.projectId, projectId),
+    isNull(leads.deliveredAt),
+    gte(leads.foundAt, since),
+    isNull(leads.dismissedAt),
+  )!;
+}
+
+export async function markDelivered(db: DbOrTx, projectId: string, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(leads)
+    .set({ deliveredAt: at })
+    .where(and(eq(leads.projectId, projectId), inArray(leads.id, ids)));
+}

@@ -1,0 +1,44 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { leadsEndpoints as e } from '@threadreach/contract';
+import { route } from '../../http/endpoints';
+import { requireProject } from '../projects';
+import {
+  dismissLeadOf,
+  dismissProfileOf,
+  leadsCsv,
+  leadsCsvFilename,
+  listCommentsPage,
+  listPostsPage,
+  listProfilesPage,
+} from './leads.service';
+import { getWebhook, testWebhook, updateWebhook } from './webhooks.service';
+
+export async function leadsRoutes(app: FastifyInstance) {
+  const { ctx } = app;
+  route(app, e.posts, async (request) => listPostsPage(ctx, requireProject(request).id, request.query));
+  route(app, e.deletePost, async (request) => {
+    await dismissLeadOf(ctx, requireProject(request).id, 'post', request.params.postId);
+  });
+  route(app, e.comments, async (request) => listCommentsPage(ctx, requireProject(request).id, request.query));
+  route(app, e.deleteComment, async (request) => {
+    await dismissLeadOf(ctx, requireProject(request).id, 'comment', request.params.commentId);
+  });
+  route(app, e.profiles, async (request) => listProfilesPage(ctx, requireProject(request).id, request.query));
+  route(app, e.deleteProfile, async (request) => {
+    await dismissProfileOf(ctx, requireProject(request).id, request.params.profileId);
+  });
+  route(app, e.exportCsv, async (request, reply) => {
+    const project = requireProject(request);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${leadsCsvFilename(ctx, project)}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(leadsCsv(ctx, project.id)));
+  });
+  route(app, e.getWebhook, async (request) => getWebhook(ctx, requireProject(request).id));
+  route(app, e.updateWebhook, async (request) =>
+    updateWebhook(ctx, requireProject(request).id, request.body),
+  );
+  route(app, e.testWebhook, async (request) => testWebhook(ctx, requireProject(request).id));
+}

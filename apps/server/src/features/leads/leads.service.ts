@@ -1,0 +1,114 @@
+import type { TCommentList, TPageQuery, TPostList, TProfileList } from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { notFound } from '../../http/errors';
+import type { ChildResource } from '../projects';
+import { LEADS_CSV_COLUMNS, csvRecord, leadCsvRecord } from './leads.csv';
+import { presentComment, presentPost, presentProfile } from './leads.presenter';
+import {
+  dismissLead,
+  dismissProfile,
+  exportLeadsPage,
+  leadOwners,
+  listLeads,
+  listProfiles,
+  profileOwners,
+  type ExportCursor,
+  type LeadKind,
+} from './leads.repository';
+
+export type LeadListQuery = TPageQuery & { min_score: number };
+
+const NOT_FOUND = { post: 'Post not found', comment: 'Comment not found' } as const;
+
+/** Posts and comments that `child` scopes name: a post id must be a live lead of kind post, and so on. */
+const leadResource = (kind: LeadKind): ChildResource => ({
+  name: kind,
+  notFoundDetail: NOT_FOUND[kind],
+  ownersOf: (db: Db, ids: string[]) => leadOwners(db, kind, ids),
+});
+
+export const leadChildResources: readonly ChildResource[] = [
+  leadResource('post'),
+  leadResource('comment'),
+  { name: 'profile', notFoundDetail: 'Profile not found', ownersOf: profileOwners },
+];
+
+export async function listPostsPage(
+  ctx: AppContext,
+  projectId: string,
+  query: LeadListQuery,
+): Promise<TPostList> {
+  const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'post', query);
+  const now = ctx.clock.now();
+  return { items: rows.map((r) => presentPost(r, now)), total, limit: query.limit, offset: query.offset };
+}
+
+export async function listCommentsPage(
+  ctx: AppContext,
+  projectId: string,
+  query: LeadListQuery,
+): Promise<TCommentList> {
+  const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'comment', query);
+  const now = ctx.clock.now();
+  return { items: rows.map((r) => presentComment(r, now)), total, limit: query.limit, offset: query.offset };
+}
+
+export async function listProfilesPage(
+  ctx: AppContext,
+  projectId: string,
+  query: LeadListQuery,
+): Promise<TProfileList> {
+  const { rows, total } = await listProfiles(ctx.db, { projectId, minScore: query.min_score }, query);
+  const now = ctx.clock.now();
+  return { items: rows.map((r) => presentProfile(r, now)), total, limit: query.limit, offset: query.offset };
+}
+
+/**
+ * Removes a post or comment from the project's results. It stays as a tombstone, so the next search
+ * that meets it again does not bring it back.
+ */
+export async function dismissLeadOf(ctx: AppContext, projectId: string, kind: LeadKind, id: string) {
+  if (!(await dismissLead(ctx.db, projectId, kind, id, new Date(ctx.clock.now())))) {
+    throw notFound(NOT_FOUND[kind]);
+  }
+}
+
+export async function dismissProfileOf(ctx: AppContext, projectId: string, id: string) {
+  if (!(await dismissProfile(ctx.db, projectId, id, new Date(ctx.clock.now())))) {
+    throw notFound('Profile not found');
+  }
+}
+
+/** Leads read per query while exporting. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/**
+ * Every live lead of the project as CSV text, posts then comments, each newest first. Pages are read
+ * one at a time as the answer is sent, so a large export holds one page in memory.
+ */
+export async function* leadsCsv(ctx: AppContext, projectId: string): AsyncGenerator<string> {
+  yield csvRecord([...LEADS_CSV_COLUMNS]);
+  for (const kind of ['post', 'comment'] as const) {
+    let cursor: ExportCursor | null = null;
+    for (;;) {
+      const page = await exportLeadsPage(ctx.db, projectId, kind, cursor, EXPORT_PAGE_SIZE);
+      if (page.length > 0) yield page.map(leadCsvRecord).join('');
+      if (page.length < EXPORT_PAGE_SIZE) break;
+      const last = page[page.length - 1]!.lead;
+      cursor = { itemCreatedAt: last.itemCreatedAt, id: last.id };
+    }
+  }
+}
+
+/** The export's file name: the project's name in plain letters and the day it was made. */
+export function leadsCsvFilename(ctx: AppContext, project: { id: string; name: string }): string {
+  const slug = project.name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  const day = new Date(ctx.clock.now()).toISOString().slice(0, 10);
+  return `leads-${slug || project.id}-${day}.csv`;
+}
