@@ -18,8 +18,10 @@ import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
 import { leadChildResources, leadsRoutes } from './features/leads';
+import { keywordsRoutes } from './features/keywords';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
 import { usersRoutes } from './features/users';
 import { requireDeclaredRoutes } from './http/endpoints';
@@ -99,6 +101,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     proxyPoolRoutes,
     billingRoutes(payments),
     leadsRoutes,
+    keywordsRoutes,
+    subredditsRoutes,
   ]) {
     await app.register(routes);
   }

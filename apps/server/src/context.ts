@@ -1,8 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
+import { createAiService, type AiService } from './ai/ai.service';
+import { createLazySubredditDirectory } from './ai/reddit-directory.adapter';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config/config';
 import type { Database, Db } from './db/client';
+import { searchRedditClient } from './features/credentials';
 import { loggerOptions } from './http/logger';
 import type { RedditEndpoints } from './integrations/reddit';
 import { startQueue, type JobQueue, type QueueStarter } from './jobs/queue';
@@ -31,6 +34,8 @@ export interface AppContext {
   reddit: RedditRuntime;
   /** The only source of time for services and jobs. */
   clock: Clock;
+  /** The AI engine (offline, or the configured LLM): one per process. */
+  ai: AiService;
 }
 
 export interface AppContextOptions {
@@ -52,7 +57,12 @@ export async function createAppContext(options: AppContextOptions): Promise<AppC
   const log = createLogger(config, options.logger);
   const starter = options.queue === undefined ? (config.jobsEnabled ? startQueue : null) : options.queue;
   const queue = starter ? await starter(database, (err) => log.error({ err }, 'job queue error')) : null;
-  return {
+  // Subreddit suggestions run only in the generate-subreddits job, so their Reddit calls never wait:
+  // a spent budget throws with `retryAtMs` and the job is rescheduled.
+  const subreddits = createLazySubredditDirectory(async () =>
+    (await searchRedditClient(ctx)).app.withoutWaiting(),
+  );
+  const ctx: AppContext = {
     config,
     database,
     db: database.db,
@@ -68,10 +78,12 @@ export async function createAppContext(options: AppContextOptions): Promise<AppC
       version: APP_VERSION,
     },
     clock: options.clock ?? systemClock,
+    ai: createAiService({ config, log, subreddits }),
   };
+  return ctx;
 }
 
-function createLogger(config: Config, logger: AppContextOptions['logger']): FastifyBaseLogger {
+function createLogger(config: Config, logger: AppContextOptions['logger']): pino.Logger {
   if (logger === false) return pino({ level: 'silent' });
   const options = loggerOptions(logger?.level ?? config.logLevel);
   return logger ? pino(options, logger.stream) : pino(options);

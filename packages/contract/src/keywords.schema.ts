@@ -41,8 +41,18 @@ export const ZDiscoveryFilters = z
   .meta({ id: 'DiscoveryFilters' });
 export type TDiscoveryFilters = z.infer<typeof ZDiscoveryFilters>;
 
+/**
+ * The saved filters as answers carry them: plain text, already clean (the request schema's prefix
+ * stripping is a one-way transform, which a response cannot be encoded through).
+ */
+export const ZSavedDiscoveryFilters = z.object({
+  negative_keywords: z.array(z.string()),
+  excluded_subreddits: z.array(z.string()),
+  excluded_authors: z.array(z.string()),
+});
+
 /** GET keywords: the project's keywords (product first, then ICP) and its filters. */
-export const ZKeywordList = ZPage(ZKeyword).extend({ filters: ZDiscoveryFilters });
+export const ZKeywordList = ZPage(ZKeyword).extend({ filters: ZSavedDiscoveryFilters });
 export type TKeywordList = z.infer<typeof ZKeywordList>;
 export const ZKeywordListQuery = ZPageQuery;
 
@@ -78,7 +88,7 @@ export type TApproveKeywordsRequest = z.input<typeof ZApproveKeywordsRequest>;
 export const ZApproveKeywordsResponse = z.object({
   keywords: z.array(ZKeyword),
   approved_count: z.number().int(),
-  filters: ZDiscoveryFilters,
+  filters: ZSavedDiscoveryFilters,
   /** 'started' when subreddit generation was asked for and began, 'running' when one already was. */
   subreddit_generation: z.enum(['started', 'running', 'not_requested']),
 });

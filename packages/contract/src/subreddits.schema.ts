@@ -37,7 +37,7 @@ export type TAddSubredditsBulkResponse = z.infer<typeof ZAddSubredditsBulkRespon
 
 export const ZSubredditApproval = z.object({
   id: z.uuid({ error: 'Subreddit not found' }),
-  subreddit_name: z.string().optional(),
+  subreddit_name: ZText().max(100).optional(),
   approved: z.boolean(),
 });
 

@@ -36,3 +36,18 @@ export function createRedditSubredditDirectory(api: RedditSubredditApi): Subredd
     },
   };
 }
+
+/**
+ * A directory that asks for its Reddit API on every call, so the process-wide AI engine always reads
+ * through a credential that is enabled now (the least recently used one), never one captured at start.
+ */
+export function createLazySubredditDirectory(api: () => Promise<RedditSubredditApi>): SubredditDirectory {
+  return {
+    async searchSubreddits(query, limit) {
+      return createRedditSubredditDirectory(await api()).searchSubreddits(query, limit);
+    },
+    async aboutSubreddit(name) {
+      return createRedditSubredditDirectory(await api()).aboutSubreddit(name);
+    },
+  };
+}

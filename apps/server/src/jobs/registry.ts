@@ -2,6 +2,7 @@ import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
 import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
+import { generateSubredditsJob } from '../features/subreddits';
 import type { JobDefinition } from './job';
 
 /** Every job the workers run. A `*.job.ts` whose job is missing here fails `registry.test.ts`. */
@@ -12,4 +13,5 @@ export const JOBS: readonly JobDefinition[] = [
   scanLeadWebhooksJob,
   deliverLeadWebhookJob,
   pruneLeadsJob,
+  generateSubredditsJob,
 ];

@@ -18,6 +18,7 @@ import {
   RedditClient,
   requestTotals,
 } from '../../integrations/reddit';
+import { SecretDecryptError } from '../../security/secrets';
 import {
   assignProxy,
   checkProxy,
@@ -307,7 +308,17 @@ export async function redditClientsOfType(ctx: AppContext, type: 'search' | 'sen
   const rows = (await listEnabledCredentials(ctx.db))
     .filter((r) => r.type === type)
     .sort((a, b) => (a.lastUsedAt?.getTime() ?? 0) - (b.lastUsedAt?.getTime() ?? 0));
-  return Promise.all(rows.map((row) => redditClientFor(ctx, row)));
+  const clients: RedditClient[] = [];
+  for (const row of rows) {
+    try {
+      clients.push(await redditClientFor(ctx, row));
+    } catch (error) {
+      // A secret sealed with a key this server no longer holds must not stop the others.
+      if (!(error instanceof SecretDecryptError)) throw error;
+      ctx.log.warn({ credentialId: row.id }, 'reddit credential skipped: its secret cannot be read');
+    }
+  }
+  return clients;
 }
 
 /** The least recently used enabled search credential's client; 503 when there is none. */

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AiError } from '../../ai/ai.provider';
 import { buildProject, validProductInfo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -22,7 +23,11 @@ describe('product info (step 1)', () => {
       payload: { ...validProductInfo(), regenerate_keywords: true },
     });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({ regenerate_keywords: true, keywords_generated: false });
+    expect(saved.json()).toMatchObject({
+      regenerate_keywords: true,
+      keywords_generated: true,
+      keywords_error: null,
+    });
 
     const put = await t.app.inject({
       method: 'PUT',
@@ -38,6 +43,81 @@ describe('product info (step 1)', () => {
     const read = await t.app.inject({ url, headers: project.owner.auth });
     expect(read.json()).toMatchObject({ ...validProductInfo({ call_to_action: 'Book a demo.' }) });
     expect(read.json().updated_at).not.toBeNull();
+  });
+
+  it('POST with regeneration writes keywords for step 2; PUT and regenerate_keywords false never do', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `/api/v1/projects/${project.id}/product-info`;
+    const keywords = async () =>
+      (
+        await t.app.inject({ url: `/api/v1/projects/${project.id}/keywords`, headers: project.owner.auth })
+      ).json().items;
+    const spy = vi.spyOn(t.ctx.ai, 'generateKeywords');
+    try {
+      await t.app.inject({ method: 'PUT', url, headers: project.owner.auth, payload: validProductInfo() });
+      const kept = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: project.owner.auth,
+        payload: { ...validProductInfo(), regenerate_keywords: false },
+      });
+      expect(kept.json()).toMatchObject({ regenerate_keywords: false, keywords_generated: false });
+      expect(spy).not.toHaveBeenCalled();
+      expect(await keywords()).toEqual([]);
+
+      await t.app.inject({ method: 'POST', url, headers: project.owner.auth, payload: validProductInfo() });
+      expect(spy).toHaveBeenCalledTimes(1);
+      const generated = await keywords();
+      expect(generated.map((k: { type: string }) => k.type)).toEqual(
+        expect.arrayContaining(['product', 'icp']),
+      );
+
+      await t.app.inject({
+        method: 'PUT',
+        url,
+        headers: project.owner.auth,
+        payload: validProductInfo({ call_to_action: 'Book a demo.' }),
+      });
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(await keywords()).toEqual(generated);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps step 1 saved when keyword generation fails, and says why', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `/api/v1/projects/${project.id}/product-info`;
+    const spy = vi
+      .spyOn(t.ctx.ai, 'generateKeywords')
+      .mockRejectedValueOnce(new AiError('timeout', 'The language model took too long'));
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: project.owner.auth,
+        payload: validProductInfo(),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        product_info: validProductInfo(),
+        regenerate_keywords: true,
+        keywords_generated: false,
+        keywords_error: 'Keyword generation failed: The language model took too long',
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await t.app.inject({ url, headers: project.owner.auth })).json()).toMatchObject(
+      validProductInfo(),
+    );
+    // Step 2 can retry.
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/generate-keywords`,
+      headers: project.owner.auth,
+    });
+    expect(retry.json().generated).toBe(true);
   });
 
   it('POST defaults regenerate_keywords to true', async () => {

@@ -5,11 +5,13 @@ import { requireProject } from '../projects';
 import { getProductInfo, saveProductInfo } from './product-info.service';
 
 export async function productInfoRoutes(app: FastifyInstance) {
-  const { db } = app.ctx;
-  route(app, e.get, async (request) => getProductInfo(db, requireProject(request).id));
+  const { ctx } = app;
+  route(app, e.get, async (request) => getProductInfo(ctx, requireProject(request).id));
   route(app, e.saveAndRegenerate, async (request) => {
     const { regenerate_keywords, ...fields } = request.body;
-    return saveProductInfo(db, requireProject(request).id, fields, regenerate_keywords);
+    return saveProductInfo(ctx, requireProject(request).id, fields, regenerate_keywords);
   });
-  route(app, e.save, async (request) => saveProductInfo(db, requireProject(request).id, request.body, false));
+  route(app, e.save, async (request) =>
+    saveProductInfo(ctx, requireProject(request).id, request.body, false),
+  );
 }

@@ -1,0 +1,2 @@
+export { keywordsRoutes } from './keywords.routes';
+export { generateKeywords } from './keywords.service';

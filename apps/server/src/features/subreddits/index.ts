@@ -1,0 +1,3 @@
+export { subredditsRoutes } from './subreddits.routes';
+export { generateSubredditsJob } from './generate-subreddits.job';
+export { checkGenerationCanStart, startSubredditGeneration } from './subreddits.service';
