@@ -189,19 +189,19 @@ export function compileMatcher(rules: ProjectRules[]): Matcher {
       const info = infoOf(key);
       if (!info.negatives.includes(index)) info.negatives.push(index);
     }
+    const excluded = new Set(r.excludedSubreddits.map((s) => s.toLowerCase()));
     for (const sub of new Set(r.subreddits.map((s) => s.toLowerCase()))) {
+      if (excluded.has(sub)) continue;
       const list = bySubreddit.get(sub);
       if (list) list.push(index);
       else bySubreddit.set(sub, [index]);
     }
-    return {
-      rules: r,
-      excludedSubreddits: new Set(r.excludedSubreddits.map((s) => s.toLowerCase())),
-      excludedAuthors: new Set(r.excludedAuthors.map((a) => a.toLowerCase())),
-    };
+    return { rules: r, excludedAuthors: new Set(r.excludedAuthors.map((a) => a.toLowerCase())) };
   });
+  const anyExcludedAuthor = projects.some((p) => p.excludedAuthors.size > 0);
   for (const info of keys.values()) {
-    for (let n = 1; n < info.key.length; n++) {
+    // Longest first, so occurrences come out in the order they are reported.
+    for (let n = info.key.length - 1; n > 0; n--) {
       const shorter = keys.get(info.key.slice(0, n));
       if (shorter && !WORD_CHAR.test(info.key[n]!)) info.prefixes.push(shorter);
     }
@@ -250,9 +250,11 @@ export function compileMatcher(rules: ProjectRules[]): Matcher {
     match(item) {
       const sub = item.subreddit.toLowerCase();
       const author = item.author.toLowerCase();
-      const candidates = (bySubreddit.get(sub) ?? []).filter(
-        (i) => !projects[i]!.excludedSubreddits.has(sub) && !projects[i]!.excludedAuthors.has(author),
-      );
+      const watching = bySubreddit.get(sub);
+      if (!watching) return [];
+      const candidates = anyExcludedAuthor
+        ? watching.filter((i) => !projects[i]!.excludedAuthors.has(author))
+        : watching;
       if (candidates.length === 0) return [];
       round = round === 0xffffffff ? 1 : round + 1;
       if (round === 1) candidateOf.fill(0);
