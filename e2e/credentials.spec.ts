@@ -63,10 +63,14 @@ test('an admin adds a credential, tests it, disables it and deletes it; the secr
   await expect(details.getByRole('region', { name: 'Basic Information' })).toContainText(accountName);
   await expect(details.getByRole('region', { name: 'Efficiency Metrics' })).toBeVisible();
   await expect(details.getByRole('region', { name: 'Proxy Health' })).toBeVisible();
+  // A new credential has made no requests: no rate rather than 'Success Rate 100.0%'.
+  await expect(details.getByTestId('success-rate')).toHaveText('—');
   await details.getByRole('button', { name: 'Test Connection' }).click();
   const result = details.getByRole('status').filter({ hasText: 'Connection test' });
   await expect(result).toContainText(/Connection test: (success|failure)/);
   await expect(result).toContainText(/Response time: \d+ ms/);
+  // The result shows at the top of Details, without scrolling.
+  await expect(result).toBeInViewport();
   expect(await page.content()).not.toContain(secret);
   await details.getByRole('button', { name: 'Close' }).click();
   await expect(details).toBeHidden();
@@ -104,7 +108,8 @@ test('a moderator sees the proxy pool', async ({ page }) => {
   await page.goto('/credentials');
   await page.getByRole('tab', { name: 'Proxy Pool' }).click();
   await expect(page.getByRole('group', { name: 'Total Proxies' })).toBeVisible();
-  await expect(page.getByRole('group', { name: 'Avg Failure Rate' })).toContainText('%');
+  // A percentage once requests went through proxies, '—' before.
+  await expect(page.getByRole('group', { name: 'Avg Failure Rate' })).toContainText(/%|—/);
   await expect(
     page.getByRole('table', { name: 'Proxy details' }).or(page.getByText('No proxy details available')),
   ).toBeVisible();
@@ -116,4 +121,52 @@ test('a customer sees Access Denied on /credentials', async ({ page }) => {
   await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Proxy Pool' })).toHaveCount(0);
+});
+
+test('proxy places in any language are accepted, and a long one keeps Search and Send apart', async ({
+  page,
+}) => {
+  const suffix = randomUUID().slice(0, 8);
+  const accountName = `e2e_place_bot_${suffix}`;
+  const city = 'São José dos Campos do Descoberto de Minas Gerais';
+  // A laptop-sized window, where a long place used to squeeze the other columns.
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await signInAs(page, 'admin@demo.local');
+  await page.goto('/credentials');
+
+  await page.getByRole('button', { name: '+ Add Credential' }).click();
+  const add = page.getByRole('dialog', { name: 'Add Credential' });
+  await add.getByLabel('Account Name').fill(accountName);
+  await add.getByLabel('Client ID').fill(`e2e-client-${suffix}`);
+  await add.getByLabel('Client Secret').fill(`e2e-secret-${randomUUID()}`);
+  await add.getByLabel('Country Code').fill('BR');
+  await add.getByLabel('State').fill('São Paulo');
+  await add.getByLabel('City').fill(city);
+  await add.getByRole('button', { name: 'Create' }).click();
+  await expect(add).toBeHidden();
+  await expect(page.getByText('Credential created', { exact: true })).toBeVisible();
+
+  const table = page.getByRole('table', { name: 'Credentials' });
+  const row = table.getByRole('row').filter({ hasText: accountName });
+  const place = row.getByTitle(`BR, São Paulo, ${city}`);
+  await expect(place).toBeVisible();
+  expect(await place.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+
+  // Every type and status badge shows its whole label: nothing squeezed it to an ellipsis.
+  const labels = table
+    .locator('tbody .mantine-Badge-label')
+    .filter({ hasText: /^(Search|Send|Enabled|Disabled)$/ });
+  expect(await labels.count()).toBeGreaterThan(2);
+  for (const label of await labels.all()) {
+    expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  }
+  await expect(row.getByText('Search', { exact: true })).toBeVisible();
+
+  // Clean up: this credential is not needed by the other tests.
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete Credential' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(row).toHaveCount(0);
 });

@@ -47,7 +47,8 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_URL: BASE_URL,
       DATA_DIR: process.env.E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
+      // Info lines (one access line per request) are what /logs is tested with; stdout is ignored.
+      LOG_LEVEL: 'info',
     },
   },
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAsNewCustomer } from './fixtures';
+import { signInAsNewCustomer, signInAsSubscriber } from './fixtures';
 
 test('a new customer chooses a plan, completes the local checkout and reaches the dashboard', async ({
   page,
@@ -44,4 +44,26 @@ test('cancelling the local checkout returns to the plans without a subscription'
   // Still without a plan: the workspace sends them back to the plans.
   await page.goto('/');
   await expect(page).toHaveURL(/\/subscribe$/);
+});
+
+test('a customer without a plan can log out from the plans page', async ({ page }) => {
+  await signInAsNewCustomer(page);
+  const account = page.getByRole('navigation', { name: 'Account' });
+  await expect(account.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(account.getByRole('link', { name: 'Go to Dashboard' })).toHaveCount(0);
+  await account.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Authentication Required')).toBeVisible();
+});
+
+test('a subscriber on the plans page finds the way back to the dashboard', async ({ page }) => {
+  await signInAsSubscriber(page, 'Starter');
+  await page.goto('/subscribe');
+  await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Account' })
+    .getByRole('link', { name: 'Go to Dashboard' })
+    .click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Projects 0/1')).toBeVisible();
 });

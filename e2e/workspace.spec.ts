@@ -36,7 +36,12 @@ test('a customer signs in, creates a project, saves step 1 and finds it after a 
 
 test('a read-only user sees the project but cannot save', async ({ page }) => {
   await signInAs(page, 'readonly@demo.local');
-  await expect(page.getByText('Read-only access - contact administrator')).toBeVisible();
+  // The flag is a badge in the top bar (the same text also explains the disabled New Project).
+  await expect(
+    page
+      .getByRole('banner')
+      .locator('.mantine-Badge-root', { hasText: 'Read-only access - contact administrator' }),
+  ).toBeVisible();
   const form = page.getByRole('form', { name: 'Product Information' });
   await expect(form.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
   await expect(form.getByRole('button', { name: 'Save & Generate Keywords' })).toBeDisabled();
@@ -62,4 +67,19 @@ test('an admin sees the admin links', async ({ page }) => {
   await expect(nav.getByRole('link', { name: 'System Logs' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Statistics' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Credentials' })).toBeVisible();
+});
+
+test('a moderator sees the Statistics and Credentials links, not System Logs', async ({ page }) => {
+  await signInAs(page, 'moderator@demo.local');
+  const nav = page.getByRole('navigation', { name: 'Administration' });
+  await expect(nav.getByRole('link', { name: 'Statistics' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'System Logs' })).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Credentials' }).click();
+  await expect(page).toHaveURL(/\/credentials$/);
+  await expect(page.getByRole('tab', { name: 'Proxy Pool' })).toBeVisible();
+});
+
+test('a customer sees no administration links', async ({ page }) => {
+  await signInAs(page, 'user@demo.local');
+  await expect(page.getByRole('navigation', { name: 'Administration' })).toHaveCount(0);
 });

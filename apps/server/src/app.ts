@@ -19,13 +19,17 @@ import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
 import { leadChildResources, leadsRoutes } from './features/leads';
 import { keywordsRoutes } from './features/keywords';
+import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
+import { systemLogsRoutes } from './features/system-logs';
 import { usersRoutes } from './features/users';
+import { AccessLogController } from './http/access-log';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
+import { registerSecurity } from './http/security';
 import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
 import { isLocalProvider } from './integrations/payments/local.provider';
 import type { PaymentsProvider } from './integrations/payments/payments.provider';
@@ -55,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = ctx;
   const app = Fastify({
     loggerInstance: ctx.log,
+    logController: new AccessLogController(ctx.log),
     bodyLimit: 1024 * 1024,
     frameworkErrors,
     clientErrorHandler,
@@ -70,6 +75,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(fastifyCookie);
+  // Security headers and per-address limits: before every route, so each one gets them.
+  await registerSecurity(app, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -103,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     leadsRoutes,
     keywordsRoutes,
     subredditsRoutes,
+    systemLogsRoutes,
+    discoveryRoutes,
   ]) {
     await app.register(routes);
   }

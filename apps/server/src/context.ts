@@ -6,9 +6,11 @@ import { systemClock, type Clock } from './clock';
 import type { Config } from './config/config';
 import type { Database, Db } from './db/client';
 import { searchRedditClient } from './features/credentials';
+import { insertSystemLogs } from './features/system-logs';
 import { loggerOptions } from './http/logger';
 import type { RedditEndpoints } from './integrations/reddit';
 import { startQueue, type JobQueue, type QueueStarter } from './jobs/queue';
+import { SystemLogSink } from './logging/system-log-sink';
 import { SecretBox } from './security/secrets';
 import { APP_VERSION } from './version';
 
@@ -36,6 +38,8 @@ export interface AppContext {
   clock: Clock;
   /** The AI engine (offline, or the configured LLM): one per process. */
   ai: AiService;
+  /** Copies every log line into system_logs; null when the log is off. Close it before the database. */
+  systemLogs: SystemLogSink | null;
 }
 
 export interface AppContextOptions {
@@ -43,8 +47,12 @@ export interface AppContextOptions {
   database: Database;
   /** Starts the job queue, or null for none; by default pg-boss on the database when JOBS_ENABLED. */
   queue?: QueueStarter | null;
-  /** false silences the log; a stream receives the same structured lines stdout would. */
+  /**
+   * false silences the log; a stream receives the same structured lines stdout would. Unless `systemLogs`
+   * is false, every line is copied into system_logs as well.
+   */
   logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  systemLogs?: boolean;
   /** Reddit's hosts when the configuration does not name them (the in-process simulator). */
   reddit?: RedditEndpoints | null;
   /** Tests share a fixed or virtual clock with the simulator; the system clock otherwise. */
@@ -54,7 +62,11 @@ export interface AppContextOptions {
 /** Builds the whole context, the job queue included, before any route or worker is attached. */
 export async function createAppContext(options: AppContextOptions): Promise<AppContext> {
   const { config, database } = options;
-  const log = createLogger(config, options.logger);
+  const systemLogs =
+    options.logger === false || options.systemLogs === false
+      ? null
+      : new SystemLogSink({ insert: (rows) => insertSystemLogs(database.db, rows) });
+  const log = createLogger(config, options.logger, systemLogs);
   const starter = options.queue === undefined ? (config.jobsEnabled ? startQueue : null) : options.queue;
   const queue = starter ? await starter(database, (err) => log.error({ err }, 'job queue error')) : null;
   // Subreddit suggestions run only in the generate-subreddits job, so their Reddit calls never wait:
@@ -79,14 +91,29 @@ export async function createAppContext(options: AppContextOptions): Promise<AppC
     },
     clock: options.clock ?? systemClock,
     ai: createAiService({ config, log, subreddits }),
+    systemLogs,
   };
   return ctx;
 }
 
-function createLogger(config: Config, logger: AppContextOptions['logger']): pino.Logger {
+function createLogger(
+  config: Config,
+  logger: AppContextOptions['logger'],
+  systemLogs: SystemLogSink | null,
+): pino.Logger {
   if (logger === false) return pino({ level: 'silent' });
-  const options = loggerOptions(logger?.level ?? config.logLevel);
-  return logger ? pino(options, logger.stream) : pino(options);
+  const level = logger?.level ?? config.logLevel;
+  const options = loggerOptions(level);
+  const out = logger ? logger.stream : pino.destination(1);
+  if (!systemLogs || level === 'silent') return pino(options, out);
+  const streamLevel = level as pino.Level;
+  return pino(
+    options,
+    pino.multistream([
+      { level: streamLevel, stream: out },
+      { level: streamLevel, stream: systemLogs },
+    ]),
+  );
 }
 
 declare module 'fastify' {

@@ -58,6 +58,7 @@ async function main() {
     ctx.log.info({ signal }, 'shutting down');
     await app.close();
     await ctx.queue?.stop();
+    await ctx.systemLogs?.close();
     await sim?.close();
     await database.close();
     process.exit(0);

@@ -14,13 +14,20 @@ export const CREDENTIAL_CLIENT_ID_MAX = 200;
 export const CREDENTIAL_SECRET_MAX = 500;
 export const CREDENTIAL_DESCRIPTION_MAX = 1000;
 
-/** Letters, digits, spaces, dots and dashes only: the values end up inside a proxy URL. */
+/**
+ * Letters of any language (with their accents), digits, spaces, dots and dashes: "São Paulo", "Zürich",
+ * "東京". Nothing that could change a proxy URL's structure; the server also percent-encodes each value.
+ */
+export const PROXY_PLACE_PATTERN = /^[\p{L}\p{M}\p{N} ._-]*$/u;
+
 const proxyPart = (max: number, label: string) =>
   z
     .string()
     .trim()
+    // One form per accented letter, so "São" counts 3 characters however the keyboard composed it.
+    .overwrite((v) => v.normalize('NFC'))
     .max(max, { error: `${label} must be at most ${max} characters` })
-    .regex(/^[A-Za-z0-9 ._-]*$/, {
+    .regex(PROXY_PLACE_PATTERN, {
       error: `${label} may contain only letters, digits, spaces, dots and dashes`,
     })
     .transform((v) => (v === '' ? null : v))

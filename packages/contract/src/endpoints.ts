@@ -10,6 +10,7 @@ import {
 import type { TEndpoint } from './endpoint';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
 import { systemEndpoints } from './system.endpoints';
+import { systemLogsEndpoints } from './system-logs.endpoints';
 
 /** Every route of the server, each declared once. */
 export const ALL_ENDPOINTS: readonly TEndpoint[] = [
@@ -24,4 +25,5 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   subredditsEndpoints,
   searchEndpoints,
   leadsEndpoints,
+  systemLogsEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

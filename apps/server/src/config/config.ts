@@ -54,6 +54,10 @@ const ZEnv = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   DISCOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  RATE_LIMIT_PUBLIC: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  SSO_PENDING_MAX: z.coerce.number().int().min(10).max(10_000_000).default(10_000),
+  SYSTEM_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(14),
 });
 export type TEnv = z.infer<typeof ZEnv>;
 
@@ -96,6 +100,12 @@ export interface Config {
   demoMode: boolean;
   /** The shared discovery cycle's period, and how long leads are kept. */
   discovery: { intervalSeconds: number; leadRetentionDays: number };
+  /** Requests per minute and client address on routes without a token; 0 turns a limit off. */
+  rateLimits: { signInPerMinute: number; publicPerMinute: number };
+  /** Sign-ins started but not finished that are kept at most; the oldest give way. */
+  ssoPendingMax: number;
+  /** How long /logs keeps log lines. */
+  systemLogs: { retentionDays: number };
 }
 
 export type BillingConfig =
@@ -294,6 +304,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: e.DISCOVERY_INTERVAL_SECONDS,
       leadRetentionDays: e.LEAD_RETENTION_DAYS,
     },
+    rateLimits: {
+      signInPerMinute: e.RATE_LIMIT_SIGN_IN,
+      publicPerMinute: e.RATE_LIMIT_PUBLIC,
+    },
+    ssoPendingMax: e.SSO_PENDING_MAX,
+    systemLogs: { retentionDays: e.SYSTEM_LOG_RETENTION_DAYS },
   };
 }
 

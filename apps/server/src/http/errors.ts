@@ -37,6 +37,21 @@ function describeIssue(where: string, issue: Issue): string {
   return location ? `${location}: ${issue.message}` : issue.message;
 }
 
+/** Refusals of a request body by the parsers, before any route runs. */
+const BODY_ERRORS: Record<string, { detail: string; code: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { detail: 'The request body is too large.', code: 'body_too_large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    detail: 'This content type is not accepted here.',
+    code: 'unsupported_media_type',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    detail: 'The request body does not match its Content-Length.',
+    code: 'bad_request',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { detail: 'Request body is not valid JSON', code: 'invalid_json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { detail: 'Request body is not valid JSON', code: 'invalid_json' },
+};
+
 /** Every error leaves as JSON `{detail, code}`; bad input is a 4xx, never a 500. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -61,12 +76,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
-      const code = (error.code ?? 'bad_request').toLowerCase();
-      const detail =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? 'Request body is not valid JSON'
-          : error.message;
-      return reply.status(status).send({ detail, code });
+      const known =
+        (error.code ? BODY_ERRORS[error.code] : undefined) ??
+        (error instanceof SyntaxError ? BODY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
+      if (known) return reply.status(status).send(known);
+      return reply
+        .status(status)
+        .send({ detail: error.message, code: (error.code ?? 'bad_request').toLowerCase() });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ detail: 'Internal server error', code: 'internal' });

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
@@ -66,6 +67,25 @@ describe('http surface', () => {
     expect(log).toContain('/api/v1/auth/v3-login?v3=%5Bredacted%5D');
     expect(log).not.toContain(canary);
     expect(log).not.toContain(project.owner.token);
+  });
+
+  it('logs a failed query without the values bound to it', async () => {
+    const canary = 'CANARY-bound-value\nsecond line';
+    const error = await t.ctx.db.execute(sql`select ${canary}::int as n, ${'another'} as m`).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    // The unredacted error does carry them: the log line is where they must be gone.
+    expect(String((error as Error).message)).toContain('CANARY-bound-value');
+    const before = lines.length;
+    t.ctx.log.error({ err: error }, 'request failed');
+    const line = lines.slice(before).join('');
+    expect(line).toContain('Failed query: select $1::int as n, $2 as m');
+    expect(line).toContain('params: [redacted]');
+    expect(line).not.toContain('CANARY-bound-value');
+    expect(line).not.toContain('second line');
+    expect(line).not.toContain('another');
   });
 
   it('redacts credential query parameters', () => {

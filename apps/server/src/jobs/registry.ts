@@ -3,6 +3,8 @@ import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
 import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
 import { generateSubredditsJob } from '../features/subreddits';
+import { pruneSystemLogsJob } from '../features/system-logs';
+import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
 import type { JobDefinition } from './job';
 
 /** Every job the workers run. A `*.job.ts` whose job is missing here fails `registry.test.ts`. */
@@ -14,4 +16,7 @@ export const JOBS: readonly JobDefinition[] = [
   deliverLeadWebhookJob,
   pruneLeadsJob,
   generateSubredditsJob,
+  pruneSystemLogsJob,
+  discoveryCycleJob,
+  projectSearchJob,
 ];

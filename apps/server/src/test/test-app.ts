@@ -49,6 +49,8 @@ export interface TestAppOptions {
   listen?: boolean;
   env?: Record<string, string>;
   logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  /** With a logger: false keeps its lines out of system_logs. */
+  systemLogs?: boolean;
   /** Starts a job queue (`startQueue`); none by default. */
   queue?: QueueStarter;
   /** Start a Reddit simulator for the app (with a clock shared by both when given). */
@@ -80,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     queue: options.queue ?? null,
     logger: options.logger ?? false,
+    ...(options.systemLogs === false ? { systemLogs: false } : {}),
     reddit: sim ? { apiUrl: sim.url, authUrl: sim.url } : null,
     ...(clock ? { clock } : {}),
   });
@@ -97,6 +100,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await sim?.close();
       await ctx.queue?.stop();
+      await ctx.systemLogs?.close();
       await database.close();
     },
   };

@@ -11,7 +11,8 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
+      {/* Bottom right, so a toast never covers the top bar's selector, New Project, badge or Logout. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -1,4 +1,5 @@
 import { BrowserRouter } from 'react-router';
+import { SupportChat } from '../features/support-chat';
 import { AppEffects } from './app-effects';
 import { AppProviders } from './app-providers';
 import { AppRoutes } from './app-routes';
@@ -8,6 +9,7 @@ export function App() {
     <AppProviders>
       <BrowserRouter>
         <AppEffects />
+        <SupportChat />
         <AppRoutes />
       </BrowserRouter>
     </AppProviders>

@@ -3,6 +3,7 @@ import { delay, HttpResponse } from 'msw';
 import {
   authEndpoints,
   credentialsEndpoints,
+  leadsEndpoints,
   projectsEndpoints,
   usersEndpoints,
   type TMeResponse,
@@ -11,7 +12,7 @@ import {
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../test/api-mock.test-support';
 import { makeToken } from '../test/tokens';
-import { call } from './api-client';
+import { call, download } from './api-client';
 import { ApiError, ContractMismatchError } from './api-error';
 import { setSsoProcessing, clearSsoProcessingLater, isSsoProcessing } from './auth-session';
 import { getToken, setToken } from './token-storage';
@@ -304,5 +305,37 @@ describe('API client sessions and errors', () => {
     const pending = call(usersEndpoints.me).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(30_000);
     await expect(pending).resolves.toMatchObject({ status: 0, message: 'timeout of 30000ms exceeded' });
+  });
+});
+
+describe('download', () => {
+  const csv = 'kind,title\npost,Any CRM?\n';
+
+  it('fetches a file with the bearer token and resolves its content', async () => {
+    const token = makeToken();
+    setToken(token);
+    const file = mockEndpoint(
+      leadsEndpoints.exportCsv,
+      () => new HttpResponse(csv, { headers: { 'Content-Type': 'text/csv' } }),
+    );
+    const blob = await download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } });
+    expect(await blob.text()).toBe(csv);
+    expect(file.calls[0]!.headers.get('Authorization')).toBe(`Bearer ${token}`);
+  });
+
+  it('refreshes on a 401 and maps errors like any call', async () => {
+    const fresh = makeToken({ sub: 'fresh' });
+    setToken(makeToken({ sub: 'old' }));
+    mockEndpoint(leadsEndpoints.exportCsv, ({ request }) =>
+      request.headers.get('Authorization') === `Bearer ${fresh}` ? new HttpResponse(csv) : expired(),
+    );
+    mockEndpoint(authEndpoints.refreshWithToken, refreshed(fresh));
+    const blob = await download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } });
+    expect(await blob.text()).toBe(csv);
+
+    mockEndpoint(leadsEndpoints.exportCsv, errorReply(404, 'Project not found', 'not_found'));
+    await expect(
+      download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } }),
+    ).rejects.toMatchObject({ status: 404, message: 'Project not found' });
   });
 });

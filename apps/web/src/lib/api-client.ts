@@ -60,8 +60,9 @@ function send(
   request: TRequestParts,
   options: TCallOptions,
   token: string | null,
+  accept: string,
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: accept };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   return fetchWithTimeout(
@@ -123,6 +124,30 @@ function checkAnswer(endpoint: TEndpoint, status: number, body: unknown): void {
   }
 }
 
+/** Sends a request with the session handling of every call; resolves a success response. */
+async function respond(
+  endpoint: TEndpoint,
+  request: TRequestParts,
+  options: TCallOptions,
+  accept: string,
+): Promise<Response> {
+  const auth = options.auth !== false;
+  let response = await send(endpoint, request, options, auth ? await prepareToken() : null, accept);
+
+  if (response.status === 401 && auth && !isSsoProcessing()) {
+    if (await refreshAccessToken()) {
+      response = await send(endpoint, request, options, getToken(), accept);
+    } else {
+      const error = await toApiError(response, endpoint, auth);
+      endSessionAndGoToLogin();
+      throw error;
+    }
+  }
+
+  if (!response.ok) throw await toApiError(response, endpoint, auth);
+  return response;
+}
+
 /**
  * Calls one endpoint of the contract: fills its path, sends the query and the JSON body, and resolves
  * the success answer's body. Errors reject with an ApiError carrying the message to show.
@@ -133,23 +158,24 @@ export async function call(
   request: TRequestParts = {},
   options: TCallOptions = {},
 ): Promise<unknown> {
-  const auth = options.auth !== false;
-  let response = await send(endpoint, request, options, auth ? await prepareToken() : null);
-
-  if (response.status === 401 && auth && !isSsoProcessing()) {
-    if (await refreshAccessToken()) {
-      response = await send(endpoint, request, options, getToken());
-    } else {
-      const error = await toApiError(response, endpoint, auth);
-      endSessionAndGoToLogin();
-      throw error;
-    }
-  }
-
-  if (!response.ok) throw await toApiError(response, endpoint, auth);
+  const response = await respond(endpoint, request, options, 'application/json');
   const body = response.status === 204 ? undefined : await readJson(response);
   // Development and tests check every answer; production builds leave the check out. The body is
   // returned as received either way, so tests see what production sees.
   if (import.meta.env.DEV || import.meta.env.MODE === 'test') checkAnswer(endpoint, response.status, body);
   return body;
+}
+
+/**
+ * Calls an endpoint that answers with a file (a CSV export) and resolves its content, with the same
+ * bearer token, refresh and error messages as `call`.
+ */
+export function download<E extends TEndpoint>(endpoint: E, ...args: TCallArgs<E>): Promise<Blob>;
+export async function download(
+  endpoint: TEndpoint,
+  request: TRequestParts = {},
+  options: TCallOptions = {},
+): Promise<Blob> {
+  const response = await respond(endpoint, request, options, '*/*');
+  return response.blob();
 }

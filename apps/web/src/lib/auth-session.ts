@@ -1,6 +1,7 @@
 import { authEndpoints } from '@threadreach/contract';
 import { call } from './api-client';
 import { ApiError, chooseErrorMessage } from './api-error';
+import { localPrefs } from './local-prefs';
 import { logger } from './logger';
 import { currentAddress, navigateTo, reloadPage } from './navigation';
 import { removeToken, setToken } from './token-storage';
@@ -78,11 +79,15 @@ async function callServerLogout(): Promise<void> {
   }
 }
 
-/** Removes the local token, tells the server (failures ignored), then goes home or reloads. */
+/**
+ * Removes the local token and the selected project (with its steps and tabs), tells the server
+ * (failures ignored), then goes home or reloads.
+ */
 export async function logout(options: { goHome?: boolean } = {}): Promise<void> {
   loggingOut = true;
   try {
     removeToken();
+    localPrefs.forgetAll();
     await callServerLogout();
   } finally {
     if (options.goHome) loggingOut = false;

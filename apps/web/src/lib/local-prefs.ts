@@ -1,6 +1,9 @@
-/** Small values kept in local storage: the selected project and the step per project. */
+/** Small values kept in local storage: the selected project, and the step and tab per project. */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
 const STEP_KEY_PREFIX = 'projectStep:';
+const TAB_KEY_PREFIX = 'projectTab:';
+/** Every per-project key starts with one of these; all of them are forgotten at logout. */
+const PER_PROJECT_PREFIXES = [STEP_KEY_PREFIX, TAB_KEY_PREFIX];
 
 function read(key: string): string | null {
   try {
@@ -27,4 +30,19 @@ export const localPrefs = {
     return Number.isInteger(n) && n >= 1 ? n : null;
   },
   setStep: (projectId: string, step: number) => write(STEP_KEY_PREFIX + projectId, String(step)),
+  getTab: (projectId: string): string | null => read(TAB_KEY_PREFIX + projectId),
+  setTab: (projectId: string, tab: string) => write(TAB_KEY_PREFIX + projectId, tab),
+  /** Forgets the selected project and every per-project step and tab: the next user starts afresh. */
+  forgetAll: () => {
+    write(SELECTED_PROJECT_KEY, null);
+    try {
+      const storage = window.localStorage;
+      const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i));
+      for (const key of keys) {
+        if (key && PER_PROJECT_PREFIXES.some((prefix) => key.startsWith(prefix))) storage.removeItem(key);
+      }
+    } catch {
+      // nothing was stored when storage is unavailable
+    }
+  },
 };

@@ -70,9 +70,36 @@ describe('sign-in through the development identity provider', () => {
     expect(claimsOf(body.token).roles).toEqual(['USER']);
   });
 
-  it('only follows same-site redirect paths', async () => {
-    const { body } = await signIn({ loginHint: 'user@demo.local', redirectTo: '//evil.example/x' });
-    expect(body.redirect_url).toBe('/');
+  it.each(['//evil.example/x', '/\t/evil.test', '/\n/evil.test', '/\\evil.test', 'https://evil.test'])(
+    'only follows same-site redirect paths, not %j',
+    async (redirectTo) => {
+      const { body, callback } = await signIn({ loginHint: 'user@demo.local', redirectTo });
+      expect(callback.searchParams.get('redirect_to') ?? '/').toBe('/');
+      expect(body.redirect_url).toBe('/');
+    },
+  );
+
+  it("never shows the provider's error_description, which anyone can write into a link", async () => {
+    const start = await json(await fetch(`${t.url}/api/v1/auth/sso/start`));
+    const state = new URL(start.sso_url).searchParams.get('state')!;
+    const forged = new URLSearchParams({
+      error: 'access_denied',
+      error_description: 'Your account is locked: call +1 555 0100 now',
+      state,
+    });
+    const ver = Buffer.from(forged.toString()).toString('base64url');
+    const res = await fetch(`${t.url}/api/v1/auth/callback?ver=${ver}`);
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body).toEqual({
+      detail: 'Sign-in was cancelled or refused at the identity provider. Please log in again.',
+      code: 'sso_denied',
+    });
+    const other = Buffer.from('error=%3Cb%3Eodd%3C%2Fb%3E&error_description=x').toString('base64url');
+    expect(await json(await fetch(`${t.url}/api/v1/auth/callback?ver=${other}`))).toEqual({
+      detail: 'The identity provider did not complete the sign-in. Please log in again.',
+      code: 'sso_denied',
+    });
   });
 
   it('completes a callback once', async () => {
@@ -109,11 +136,24 @@ describe('refresh tokens', () => {
     expect(afterReuse.status).toBe(401);
   });
 
-  it('are revoked by logout', async () => {
-    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+  it('are revoked by logout, whose clearing cookie has the attributes of the one it clears', async () => {
+    const { browser, res } = await signIn({ loginHint: 'user@demo.local' });
     const token = browser.cookie(REFRESH_COOKIE)!;
     const out = await browser.fetch('/api/v1/auth/logout', { method: 'POST' });
     expect(out.status).toBe(204);
+    const attributes = (line: string) =>
+      line
+        .split(';')
+        .slice(1)
+        .map((a) => a.trim().split('=')[0]!.toLowerCase())
+        .filter((a) => a !== 'expires' && a !== 'max-age')
+        .sort();
+    const [setLine] = res.headers.getSetCookie();
+    const [clearLine] = out.headers.getSetCookie();
+    expect(clearLine).toMatch(/HttpOnly/);
+    expect(clearLine).toMatch(/SameSite=Strict/);
+    expect(clearLine).toMatch(/Path=\/api\/v1\/auth/);
+    expect(attributes(clearLine!)).toEqual(attributes(setLine!));
     const replay = new TestBrowser(t.url);
     replay.setCookie(REFRESH_COOKIE, token);
     expect((await replay.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(401);
@@ -124,17 +164,57 @@ describe('refresh tokens', () => {
     expect(res.status).toBe(401);
   });
 
-  it('refresh-after-subscription carries the limit the user has now', async () => {
+  it('refresh-after-subscription carries the limit the user has now, inside the cookie session', async () => {
     const email = `buyer-${randomUUID()}@example.com`;
     const { body, browser } = await signIn({ loginHint: email });
+    const cookie = browser.cookie(REFRESH_COOKIE);
     await t.ctx.db.execute(sql`update users set profiles_limit = 5 where email = ${email}`);
     const res = await browser.fetch('/api/v1/auth/refresh-after-subscription', {
       method: 'POST',
       headers: { authorization: `Bearer ${body.token}` },
     });
+    expect(res.status).toBe(200);
     const fresh = await json(res);
     expect(fresh.user.profiles_limit).toBe(5);
     expect(claimsOf(fresh.token).profiles_limit).toBe(5);
+    expect(fresh.refresh_expires_at).toBe(body.refresh_expires_at);
+    // The session goes on with the same refresh token: nothing new was minted.
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(browser.cookie(REFRESH_COOKIE)).toBe(cookie);
+    expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+  });
+
+  it('refresh-after-subscription never mints a session from a bearer token alone, nor after logout', async () => {
+    const { body, browser } = await signIn({ loginHint: 'user@demo.local' });
+    const bearer = { authorization: `Bearer ${body.token}` };
+    const bare = await fetch(`${t.url}/api/v1/auth/refresh-after-subscription`, {
+      method: 'POST',
+      headers: bearer,
+    });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.getSetCookie()).toEqual([]);
+    expect(await json(bare)).toMatchObject({ code: 'unauthorized' });
+
+    const other = await signIn({ loginHint: 'admin@demo.local' });
+    const foreign = new TestBrowser(t.url);
+    foreign.setCookie(REFRESH_COOKIE, other.browser.cookie(REFRESH_COOKIE)!);
+    const mixed = await foreign.fetch('/api/v1/auth/refresh-after-subscription', {
+      method: 'POST',
+      headers: bearer,
+    });
+    expect(mixed.status).toBe(401);
+
+    const cookie = browser.cookie(REFRESH_COOKIE)!;
+    expect((await browser.fetch('/api/v1/auth/logout', { method: 'POST' })).status).toBe(204);
+    const replay = new TestBrowser(t.url);
+    replay.setCookie(REFRESH_COOKIE, cookie);
+    const after = await replay.fetch('/api/v1/auth/refresh-after-subscription', {
+      method: 'POST',
+      headers: bearer,
+    });
+    expect(after.status).toBe(401);
+    expect(after.headers.getSetCookie()).toEqual([]);
+    expect((await replay.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(401);
   });
 });
 
@@ -159,5 +239,58 @@ describe('v3 direct login', () => {
     expect((await json(res)).detail).toContain('MODERATOR or ADMIN');
     const forged = await fetch(`${t.url}/api/v1/auth/v3-login?v3=abc.def.ghi`);
     expect(forged.status).toBe(401);
+  });
+});
+
+describe('cross-site requests to the cookie routes', () => {
+  const post = (browser: TestBrowser, path: string, headers: Record<string, string>) =>
+    browser.fetch(path, { method: 'POST', headers });
+
+  it('are refused with 403 and change nothing', async () => {
+    const { browser, body } = await signIn({ loginHint: 'user@demo.local' });
+    const cookie = browser.cookie(REFRESH_COOKIE);
+    const bearer = { authorization: `Bearer ${body.token}` };
+    const attempts: Record<string, string>[] = [
+      { origin: 'https://evil.test' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' },
+      { 'sec-fetch-site': 'same-site', origin: t.url.replace('127.0.0.1', 'sub.localhost') },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of attempts) {
+      for (const path of [
+        '/api/v1/auth/refresh-with-token',
+        '/api/v1/auth/logout',
+        '/api/v1/auth/refresh-after-subscription',
+      ]) {
+        const res = await post(browser, path, { ...bearer, ...headers });
+        expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(await json(res)).toEqual({
+          detail: 'Cross-site requests are not accepted here.',
+          code: 'cross_site',
+        });
+        expect(res.headers.getSetCookie()).toEqual([]);
+      }
+    }
+    expect(browser.cookie(REFRESH_COOKIE)).toBe(cookie);
+    // The session survived every attempt.
+    expect((await post(browser, '/api/v1/auth/refresh-with-token', {})).status).toBe(200);
+  });
+
+  it('are told apart from pages of the application', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const sameOrigin = await post(browser, '/api/v1/auth/refresh-with-token', { origin: t.url });
+    expect(sameOrigin.status).toBe(200);
+    // A development proxy in front rewrites nothing the browser vouches for.
+    const proxied = await post(browser, '/api/v1/auth/refresh-with-token', {
+      'sec-fetch-site': 'same-origin',
+      origin: 'http://localhost:5173',
+    });
+    expect(proxied.status).toBe(200);
+    // Sign-in itself stays reachable from the identity provider's redirect.
+    const start = await fetch(`${t.url}/api/v1/auth/sso/start`, {
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(start.status).toBe(200);
   });
 });

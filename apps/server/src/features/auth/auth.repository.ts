@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { DbOrTx as Db } from '../../db/client';
 import { refreshTokens, ssoStates, usedV3Tokens } from './auth.table';
 
@@ -46,6 +46,19 @@ export async function insertSsoState(
   values: { state: string; codeVerifier: string; nonce: string; redirectTo: string | null; expiresAt: Date },
 ): Promise<void> {
   await db.insert(ssoStates).values(values);
+}
+
+/**
+ * Bounds the pending sign-ins whatever the clean-up job does: expired ones go, and beyond `max` the
+ * oldest give way to the newest.
+ */
+export async function trimSsoStates(db: Db, now: Date, max: number): Promise<void> {
+  const beyondMax = db
+    .select({ state: ssoStates.state })
+    .from(ssoStates)
+    .orderBy(desc(ssoStates.expiresAt))
+    .offset(max);
+  await db.delete(ssoStates).where(or(lte(ssoStates.expiresAt, now), inArray(ssoStates.state, beyondMax)));
 }
 
 export async function findSsoState(db: Db, state: string) {

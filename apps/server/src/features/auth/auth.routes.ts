@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authEndpoints as e } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
+import { refuseCrossSite } from '../../http/security';
 import { requireUser } from './auth.guard';
 import {
   completeSso,
@@ -27,15 +28,26 @@ export const authRoutes = (sso: SsoClient) =>
     const { ctx } = app;
     const secureCookie = ctx.config.publicUrl.startsWith('https://');
 
+    // The clearing cookie carries the same attributes as the one it replaces.
+    const cookieAttributes = {
+      httpOnly: true,
+      secure: secureCookie,
+      sameSite: 'strict',
+      path: COOKIE_PATH,
+    } as const;
+
     function setRefreshCookie(reply: FastifyReply, session: Session) {
       reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
-        httpOnly: true,
-        secure: secureCookie,
-        sameSite: 'strict',
-        path: COOKIE_PATH,
+        ...cookieAttributes,
         expires: session.refreshExpiresAt,
       });
     }
+
+    // Every POST here reads the refresh cookie: only pages of this application may send one.
+    app.addHook('onRequest', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        refuseCrossSite(request, ctx.config.publicUrl);
+    });
 
     route(app, e.ssoStart, async (request) => startSso(ctx, sso, request.query.redirect_to));
 
@@ -63,14 +75,14 @@ export const authRoutes = (sso: SsoClient) =>
 
     route(app, e.logout, async (request, reply) => {
       await endSession(ctx, request.cookies[REFRESH_COOKIE]);
-      reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+      reply.clearCookie(REFRESH_COOKIE, cookieAttributes);
     });
 
-    route(app, e.refreshAfterSubscription, async (request, reply) => {
-      const session = await refreshAfterSubscription(ctx, requireUser(request).id);
-      setRefreshCookie(reply, session);
-      return presentSession(session);
-    });
+    route(app, e.refreshAfterSubscription, async (request) =>
+      presentSession(
+        await refreshAfterSubscription(ctx, requireUser(request).id, request.cookies[REFRESH_COOKIE]),
+      ),
+    );
 
     route(app, e.v3Login, async (request, reply) => {
       const session = await loginWithV3(ctx, request.query.v3);

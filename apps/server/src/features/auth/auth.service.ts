@@ -24,6 +24,7 @@ import {
   markV3TokenUsed,
   revokeFamily,
   takeSsoState,
+  trimSsoStates,
 } from './auth.repository';
 import {
   calculatePKCECodeChallenge,
@@ -50,7 +51,10 @@ export function presentUser(user: UserRow): TAuthUser {
   return { user_id: user.id, email: user.email, profiles_limit: user.profilesLimit };
 }
 
-export function presentSession(session: Session): TRefreshResponse {
+/** A new access token within an existing session: the refresh token stays as it is. */
+export type AccessSession = Omit<Session, 'refreshToken'>;
+
+export function presentSession(session: AccessSession): TRefreshResponse {
   return {
     token: session.accessToken,
     refresh_token: null,
@@ -65,9 +69,21 @@ export function requiresSubscription(user: UserRow): boolean {
   return user.profilesLimit <= 0 && !isModerator(user.roles);
 }
 
+// Browsers drop tabs and line breaks from addresses and read a backslash as a slash: `/\t/evil.test`
+// and `/\\evil.test` would both leave the site.
+// eslint-disable-next-line no-control-regex -- the point is to find control characters
+const UNSAFE_IN_REDIRECT = /[\u0000-\u001F\u007F\\]/;
+const REDIRECT_BASE = 'http://redirect.invalid';
+
 /** Only same-site paths are followed after sign-in, never another origin. */
 export function safeRedirectPath(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  if (!value || !value.startsWith('/') || value.startsWith('//') || UNSAFE_IN_REDIRECT.test(value))
+    return '/';
+  try {
+    if (new URL(value, REDIRECT_BASE).origin !== REDIRECT_BASE) return '/';
+  } catch {
+    return '/';
+  }
   return value;
 }
 
@@ -90,21 +106,33 @@ async function startSession(
 }
 
 export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: string | undefined) {
+  const now = ctx.clock.now();
   const state = randomState();
   const nonce = randomNonce();
   const codeVerifier = randomPKCECodeVerifier();
-  const url = await sso.authorizationUrl({
-    state,
-    nonce,
-    codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
-  });
+  let url: URL;
+  try {
+    url = await sso.authorizationUrl({
+      state,
+      nonce,
+      codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'SSO provider unreachable');
+    throw new AppError(
+      503,
+      'sso_unavailable',
+      'Single sign-on is not available right now. Please try again in a moment.',
+    );
+  }
   await insertSsoState(ctx.db, {
     state,
     nonce,
     codeVerifier,
     redirectTo: redirectTo ? safeRedirectPath(redirectTo) : null,
-    expiresAt: new Date(ctx.clock.now() + SSO_STATE_TTL_MS),
+    expiresAt: new Date(now + SSO_STATE_TTL_MS),
   });
+  await trimSsoStates(ctx.db, new Date(now), ctx.config.ssoPendingMax);
   return { sso_url: url.href, callback_url: `${ctx.config.publicUrl}/auth/callback` };
 }
 
@@ -129,8 +157,18 @@ export async function completeSso(
   const params = new URLSearchParams(Buffer.from(ver, 'base64url').toString('utf8'));
   const providerError = params.get('error');
   if (providerError) {
+    // The provider's description is text anyone can put in a link: it is logged, never shown.
+    ctx.log.warn(
+      {
+        providerError: providerError.slice(0, 100),
+        description: params.get('error_description')?.slice(0, 300),
+      },
+      'SSO provider refused the sign-in',
+    );
     throw badRequest(
-      `Sign-in was not completed: ${params.get('error_description') ?? providerError}`,
+      providerError === 'access_denied'
+        ? 'Sign-in was cancelled or refused at the identity provider. Please log in again.'
+        : 'The identity provider did not complete the sign-in. Please log in again.',
       'sso_denied',
     );
   }
@@ -207,11 +245,26 @@ export async function endSession(ctx: AppContext, rawToken: string | undefined):
   if (known) await revokeFamily(ctx.db, known.familyId, new Date(ctx.clock.now()));
 }
 
-/** A fresh session carrying the limit the user has now (after a purchase, for example). */
-export async function refreshAfterSubscription(ctx: AppContext, userId: string): Promise<Session> {
+/**
+ * A new access token carrying the limit the user has now (after a purchase, for example), inside the
+ * session of the refresh cookie: the bearer token alone never mints one, and after logout there is none.
+ * The refresh token is not rotated, so a silent refresh running at the same moment cannot collide with it.
+ */
+export async function refreshAfterSubscription(
+  ctx: AppContext,
+  userId: string,
+  rawToken: string | undefined,
+): Promise<AccessSession> {
+  if (!rawToken) throw unauthorized('No refresh token.');
+  const now = ctx.clock.now();
+  const live = await findRefreshToken(ctx.db, hashToken(rawToken));
+  if (!live || live.revokedAt || live.expiresAt.getTime() <= now || live.userId !== userId) {
+    throw unauthorized('Refresh token is invalid or expired. Please log in again.');
+  }
   const user = await findUserById(ctx.db, userId);
   if (!user) throw unauthorized();
-  return startSession(ctx, user);
+  const { token, expiresAt } = await signAccessToken(ctx.config, user, now);
+  return { user, accessToken: token, expiresAt, refreshExpiresAt: live.expiresAt };
 }
 
 export async function issueV3Link(ctx: Pick<AppContext, 'config' | 'clock'>, email: string): Promise<string> {

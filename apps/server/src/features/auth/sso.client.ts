@@ -11,6 +11,9 @@ export interface SsoClient {
   ): Promise<{ issuer: string; subject: string; email: string | null; emailVerified: boolean }>;
 }
 
+/** Time limit of each call to the provider (discovery, code exchange, userinfo); the configuration keeps it. */
+const SSO_TIMEOUT_SECONDS = 15;
+
 export function ssoReturnPath(): string {
   return '/api/v1/auth/sso/return';
 }
@@ -25,13 +28,10 @@ export function createSsoClient(config: Config): SsoClient {
     if (!discovered) {
       const issuer = new URL(config.sso.issuer);
       discovered = oidc
-        .discovery(
-          issuer,
-          config.sso.clientId,
-          config.sso.clientSecret,
-          undefined,
-          issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined,
-        )
+        .discovery(issuer, config.sso.clientId, config.sso.clientSecret, undefined, {
+          timeout: SSO_TIMEOUT_SECONDS,
+          ...(issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
+        })
         .catch((error: unknown) => {
           discovered = null;
           throw error;

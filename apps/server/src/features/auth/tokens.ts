@@ -64,6 +64,8 @@ export async function verifyAccessToken(config: Config, token: string, now: numb
     issuer: config.publicUrl,
     audience: ACCESS_AUDIENCE,
     currentDate: new Date(now),
+    // A token without an expiry would be valid forever.
+    requiredClaims: ['exp', 'iat', 'sub'],
   });
   if (payload.type !== TOKEN_TYPE_ACCESS || typeof payload.sub !== 'string') {
     throw new Error('not an access token');
@@ -99,6 +101,7 @@ export async function verifyV3Token(
     issuer: config.publicUrl,
     audience: V3_AUDIENCE,
     currentDate: new Date(now),
+    requiredClaims: ['exp', 'jti'],
   });
   if (
     typeof payload.jti !== 'string' ||

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestBudget } from '../../integrations/reddit';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -245,6 +246,23 @@ describe('/reddit-credentials', () => {
     expect(detailed.proxy_masked).toBeNull();
     expect(detailed.last_used).not.toBeNull();
     expect(t.sim!.inspect.requestLog({ clientId: created.client_id }).length).toBeGreaterThan(0);
+  });
+
+  it('answers a connection test at once when the budget is spent, instead of waiting for it', async () => {
+    const created = await create(admin);
+    const freeAt = t.ctx.clock.now() + 10 * 60_000;
+    await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(created.client_id, freeAt);
+    const test = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/reddit-credentials/${created.id}/test`,
+      headers: admin.auth,
+    });
+    expect(test.statusCode).toBe(200);
+    expect(test.json()).toMatchObject({
+      can_connect: false,
+      error: expect.stringMatching(/budget spent until/),
+    });
+    expect(t.sim!.inspect.requestLog({ clientId: created.client_id })).toEqual([]);
   });
 
   it('reports a refused secret as a failed connection test', async () => {

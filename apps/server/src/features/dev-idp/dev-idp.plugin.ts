@@ -1,15 +1,22 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  type Configuration,
+  type InteractionResults,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import { z } from 'zod';
 import type { Config } from '../../config/config';
+import { AppError } from '../../http/errors';
 import { DEMO_USERS } from './demo-users';
 import { renderPicker } from './picker.page';
 
 export const DEV_IDP_PREFIX = '/dev-idp';
 
 const ZEmail = z.email();
+/** The picker posts one e-mail address; anything bigger is refused before it is read. */
+export const FORM_BODY_LIMIT = 16 * 1024;
 
 /**
  * A real OpenID Connect provider for the embedded default: it offers the demo accounts on a picker
@@ -30,77 +37,113 @@ export const devIdentityProvider =
     });
     const callback = provider.callback();
 
-    // oidc-provider reads its own request bodies; only the picker's form posts are parsed here.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', (request, payload, done) => {
-      if (!request.url.startsWith(`${DEV_IDP_PREFIX}/interaction/`)) return done(null);
-      let body = '';
-      payload.setEncoding('utf8');
-      payload.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      payload.on('end', () => done(null, Object.fromEntries(new URLSearchParams(body))));
-      payload.on('error', done);
-    });
-
-    app.get<{ Params: { uid: string } }>(`${DEV_IDP_PREFIX}/interaction/:uid`, async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
-      const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.trim() : '';
-      if (details.prompt.name === 'login' && ZEmail.safeParse(hint).success) {
-        reply.hijack();
-        return provider.interactionFinished(request.raw, reply.raw, {
-          login: { accountId: hint.toLowerCase() },
-        });
-      }
-      if (details.prompt.name !== 'login') {
-        reply.hijack();
-        return provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { consent: {} },
-          { mergeWithLastSubmission: true },
+    /** The interaction a request continues; an unknown or expired one is a 400 while the reply is still ours. */
+    async function loadInteraction(request: FastifyRequest, reply: FastifyReply) {
+      try {
+        return await provider.interactionDetails(request.raw, reply.raw);
+      } catch (error) {
+        request.log.info({ err: error }, 'development sign-in: no such interaction');
+        throw new AppError(
+          400,
+          'sign_in_expired',
+          'This sign-in is unknown or has expired. Please start it again from the app.',
         );
       }
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('Cache-Control', 'no-store')
-        .send(renderPicker(`${DEV_IDP_PREFIX}/interaction/${request.params.uid}`, DEMO_USERS));
+    }
+
+    /** Hands the reply to the provider, which redirects; a late failure still gets an answer. */
+    async function finish(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      result: InteractionResults,
+      options?: { mergeWithLastSubmission?: boolean },
+    ) {
+      reply.hijack();
+      try {
+        await provider.interactionFinished(request.raw, reply.raw, result, options);
+      } catch (error) {
+        request.log.warn({ err: error }, 'development sign-in could not be finished');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+        }
+        reply.raw.end(
+          JSON.stringify({
+            detail: 'This sign-in could not be finished. Please start it again from the app.',
+            code: 'sign_in_failed',
+          }),
+        );
+      }
+    }
+
+    // The picker's own pages and form posts: small url-encoded forms, nothing else.
+    await app.register(async (interactions) => {
+      interactions.removeAllContentTypeParsers();
+      interactions.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      );
+
+      interactions.get<{ Params: { uid: string } }>(
+        `${DEV_IDP_PREFIX}/interaction/:uid`,
+        { config: { clientLimit: 'public' } },
+        async (request, reply) => {
+          const details = await loadInteraction(request, reply);
+          const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.trim() : '';
+          if (details.prompt.name === 'login' && ZEmail.safeParse(hint).success) {
+            return finish(request, reply, { login: { accountId: hint.toLowerCase() } });
+          }
+          if (details.prompt.name !== 'login') {
+            return finish(request, reply, { consent: {} }, { mergeWithLastSubmission: true });
+          }
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('Cache-Control', 'no-store')
+            .send(renderPicker(`${DEV_IDP_PREFIX}/interaction/${request.params.uid}`, DEMO_USERS));
+        },
+      );
+
+      interactions.post<{ Params: { uid: string }; Body: { email?: unknown } | undefined }>(
+        `${DEV_IDP_PREFIX}/interaction/:uid/login`,
+        { config: { clientLimit: 'sign-in' } },
+        async (request, reply) => {
+          await loadInteraction(request, reply);
+          const typed = request.body?.email;
+          const email = ZEmail.safeParse(typeof typed === 'string' ? typed.trim() : undefined);
+          if (!email.success) {
+            return finish(request, reply, {
+              error: 'access_denied',
+              error_description: 'A valid e-mail address is required',
+            });
+          }
+          return finish(request, reply, { login: { accountId: email.data.toLowerCase() } });
+        },
+      );
+
+      interactions.post<{ Params: { uid: string } }>(
+        `${DEV_IDP_PREFIX}/interaction/:uid/abort`,
+        { config: { clientLimit: 'sign-in' } },
+        async (request, reply) => {
+          await loadInteraction(request, reply);
+          return finish(request, reply, {
+            error: 'access_denied',
+            error_description: 'Sign-in was cancelled',
+          });
+        },
+      );
     });
 
-    app.post<{ Params: { uid: string }; Body: { email?: string } }>(
-      `${DEV_IDP_PREFIX}/interaction/:uid/login`,
-      async (request, reply) => {
-        const email = ZEmail.safeParse(request.body?.email?.trim());
+    // Everything else is the provider's own, and it reads its own request bodies (at most 56 KiB).
+    await app.register(async (provided) => {
+      provided.removeAllContentTypeParsers();
+      provided.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      provided.all(`${DEV_IDP_PREFIX}/*`, { config: { clientLimit: 'public' } }, async (request, reply) => {
         reply.hijack();
-        if (!email.success) {
-          return provider.interactionFinished(request.raw, reply.raw, {
-            error: 'access_denied',
-            error_description: 'A valid e-mail address is required',
-          });
-        }
-        return provider.interactionFinished(request.raw, reply.raw, {
-          login: { accountId: email.data.toLowerCase() },
-        });
-      },
-    );
-
-    app.post<{ Params: { uid: string } }>(
-      `${DEV_IDP_PREFIX}/interaction/:uid/abort`,
-      async (request, reply) => {
-        reply.hijack();
-        return provider.interactionFinished(request.raw, reply.raw, {
-          error: 'access_denied',
-          error_description: 'Sign-in was cancelled',
-        });
-      },
-    );
-
-    app.all(`${DEV_IDP_PREFIX}/*`, async (request, reply) => {
-      reply.hijack();
-      const req = request.raw as IncomingMessage & { originalUrl?: string };
-      req.originalUrl = req.url;
-      req.url = req.url!.slice(DEV_IDP_PREFIX.length) || '/';
-      await callback(req, reply.raw);
+        const req = request.raw as IncomingMessage & { originalUrl?: string };
+        req.originalUrl = req.url;
+        req.url = req.url!.slice(DEV_IDP_PREFIX.length) || '/';
+        await callback(req, reply.raw);
+      });
     });
   };
 

@@ -1,2 +1,2 @@
-export { LogsPage, StatsPage } from './components/admin-pages';
+export { StatsPage } from './components/admin-pages';
 export { ModeratorOnly, ACCESS_DENIED_TEXT } from '../auth';

@@ -6,3 +6,4 @@ export { useMe, usePublicConfig, authKeys } from './hooks/use-auth-queries';
 export { isSubscriptionPath, LOGIN_ROUTE, AUTH_CALLBACK_ROUTE, SUBSCRIBE_ROUTE } from './auth-paths';
 export { logout } from '../../lib/auth-session';
 export { ModeratorOnly, ACCESS_DENIED_TEXT } from './components/moderator-only';
+export { READ_ONLY_FLAG } from './access-texts';

@@ -34,6 +34,14 @@ export function formatPercent(value: number, digits = 1): string {
   return `${value.toFixed(digits)}%`;
 }
 
+/** Shown for a rate over no requests: there is nothing yet to be 100% or 0% of. */
+export const NO_RATE = '—';
+
+/** A percentage, or '—' while there are no requests to count it over. */
+export function formatRate(percent: number, requests: number): string {
+  return requests > 0 ? formatPercent(percent) : NO_RATE;
+}
+
 const ERROR_RATE_COLORS = { low: 'green', medium: 'yellow', high: 'orange', critical: 'red' } as const;
 
 /** The error-rate band (low, medium, high, critical) and its badge colour. */

@@ -1,5 +1,6 @@
 import { ApiError } from '../../lib/api-error';
 import { SUBSCRIPTION_REQUIRED_MESSAGE } from '../../lib/error-messages';
+import { READ_ONLY_FLAG } from '../auth';
 
 /** Project-creation texts of spec section 8 ("Workflow"). */
 export const CREATE_PROJECT_MESSAGES = {
@@ -18,11 +19,11 @@ interface TCreateAllowance {
 }
 
 /**
- * Why the user may not create a project, or null when they may. Moderators and admins have no
- * limit; others are blocked at a limit of 0 or when the limit is used up.
+ * Why the user may not create a project, or null when they may. Read-only users never may;
+ * moderators and admins have no limit; others are blocked at a limit of 0 or when it is used up.
  */
 export function createProjectBlockReason(a: TCreateAllowance): string | null {
-  if (a.isReadOnly) return CREATE_PROJECT_MESSAGES.noPermission;
+  if (a.isReadOnly) return READ_ONLY_FLAG;
   if (a.isModerator) return null;
   if (a.profilesLimit <= 0) return CREATE_PROJECT_MESSAGES.subscription;
   if (a.projectsUsed >= a.profilesLimit) return CREATE_PROJECT_MESSAGES.limitReached;

@@ -17,15 +17,6 @@ function AdminShell({ children }: { children: ReactNode }) {
   );
 }
 
-/** /logs: the system log viewer (content arrives with system logs). */
-export function LogsPage() {
-  return (
-    <AdminShell>
-      <PlaceholderPanel title="System Logs" />
-    </AdminShell>
-  );
-}
-
 /** /stats: statistics across all projects, for moderators and admins. */
 export function StatsPage() {
   return (

@@ -14,6 +14,7 @@ import {
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
+import { ACCESS_DENIED_TEXT } from './moderator-only';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
 
@@ -174,7 +175,7 @@ describe('authentication gate', () => {
     mockSignedOutApp();
     setToken(makeToken());
     renderApp('/login?redirect=%2Flogs');
-    expect(await screen.findByText('System Logs')).toBeTruthy();
+    expect(await screen.findByText(ACCESS_DENIED_TEXT)).toBeTruthy();
     expect(testLocation()).toBe('/logs');
   });
 });
@@ -235,7 +236,7 @@ describe('SSO callback', () => {
     mockSignedOutApp();
     const callback = mockEndpoint(authEndpoints.callback, okBody(token));
     renderApp('/auth/callback?ver=v-d&redirect_to=%2Flogs&add=1&v2=z');
-    expect(await screen.findByText('System Logs')).toBeTruthy();
+    expect(await screen.findByText(ACCESS_DENIED_TEXT)).toBeTruthy();
     expect(getToken()).toBe(token);
     expect(callback.calls[0]!.query).toEqual({ ver: 'v-d', redirect_to: '/logs', add: '1', v2: 'z' });
   });

@@ -33,7 +33,7 @@ describe('Credential Details', () => {
           proxy_preferences: { country: 'US', state: 'CA', city: null },
           proxy_masked: 'http://user:****@proxy.example:8080',
         },
-        { success_rate_percent: 88, error_rate_percent: 12, proxy_replacement_count: 3 },
+        { total_requests: 50, success_rate_percent: 88, error_rate_percent: 12, proxy_replacement_count: 3 },
       ),
     );
     const dialog = await openDetails();
@@ -90,6 +90,35 @@ describe('Credential Details', () => {
     expect(result.textContent).toContain('Error: invalid_client');
     expect(test.calls[0]!.params.id).toBe(ID);
     expect(test.calls[0]!.rawBody).toBeUndefined();
+  });
+
+  it('shows the actions and the test result at the top, above the basic information', async () => {
+    mockEndpoint(credentialsEndpoints.detailed, buildDetailed({ id: ID }));
+    mockEndpoint(credentialsEndpoints.test, { can_connect: true, response_time_ms: 7, error: null });
+    const dialog = await openDetails();
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Test Connection' }));
+    const result = await within(dialog).findByRole('status', { name: /Connection test/ });
+    const regions = within(dialog).getAllByRole('region');
+    expect(regions.map((r) => r.getAttribute('aria-label'))).toEqual([
+      'Actions',
+      'Basic Information',
+      'Proxy Configuration',
+      'Efficiency Metrics',
+      'Proxy Health',
+    ]);
+    const basic = section(dialog, 'Basic Information');
+    expect(result.compareDocumentPosition(basic) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("shows '—' for the rates of a credential with no requests", async () => {
+    mockEndpoint(
+      credentialsEndpoints.detailed,
+      buildDetailed({ id: ID }, { total_requests: 0, success_rate_percent: 100, error_rate_percent: 0 }),
+    );
+    const dialog = await openDetails();
+    const metrics = await within(dialog).findByRole('region', { name: 'Efficiency Metrics' });
+    expect(within(metrics).getByTestId('success-rate').textContent).toBe('—');
+    expect(within(metrics).queryByText('100.0%')).toBeNull();
   });
 
   it('Test Connection shows a success', async () => {

@@ -13,7 +13,7 @@ interface TCredentialDetailsDialogProps {
   onClose: () => void;
 }
 
-/** Details of one credential: basic info, proxy configuration, efficiency, proxy health and actions. */
+/** Details of one credential: actions and their result, basic info, proxy configuration, efficiency, proxy health. */
 export function CredentialDetailsDialog({ opened, credentialId, onClose }: TCredentialDetailsDialogProps) {
   return (
     <Modal
@@ -74,6 +74,9 @@ function CredentialDetailsBody({ credential }: { credential: TCredentialDetailed
   const stats = credential.efficiency_stats;
   return (
     <Stack gap="md">
+      {/* First, so Test Connection's result shows at the top, without scrolling. */}
+      <CredentialActions credentialId={credential.id} />
+      <Divider />
       <Section title="Basic Information">
         <Facts
           rows={[
@@ -115,8 +118,6 @@ function CredentialDetailsBody({ credential }: { credential: TCredentialDetailed
           ]}
         />
       </Section>
-      <Divider />
-      <CredentialActions credentialId={credential.id} />
     </Stack>
   );
 }

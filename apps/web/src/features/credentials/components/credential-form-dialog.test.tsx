@@ -85,6 +85,22 @@ describe('Add Credential', () => {
     expect(sentRequests()).toHaveLength(0);
   });
 
+  it('accepts places in any language, such as São Paulo, and sends them as typed', async () => {
+    const create = mockEndpoint(credentialsEndpoints.create, buildCredential());
+    const dialog = await openAdd();
+    await userEvent.type(field(dialog, 'Account Name'), 'bot');
+    await userEvent.type(field(dialog, 'Client ID'), 'client-1');
+    await userEvent.type(field(dialog, 'Client Secret'), 's3cret');
+    await userEvent.type(field(dialog, 'Country Code'), 'BR');
+    await userEvent.type(field(dialog, 'State'), 'São Paulo');
+    await userEvent.type(field(dialog, 'City'), 'São Paulo');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(create.calls).toHaveLength(1));
+    expect(create.calls[0]!.rawBody).toMatchObject({
+      proxy_preferences: { country: 'BR', state: 'São Paulo', city: 'São Paulo' },
+    });
+  });
+
   it("shows 'Failed to create credential: …' with the server's detail", async () => {
     mockEndpoint(
       credentialsEndpoints.create,

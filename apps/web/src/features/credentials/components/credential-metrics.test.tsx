@@ -14,7 +14,7 @@ describe('efficiency metrics bands', () => {
     [69.9, 'red'],
     [0, 'red'],
   ])('success rate %s draws a %s bar', (percent, color) => {
-    renderSignedIn(<SuccessRateBar percent={percent} />);
+    renderSignedIn(<SuccessRateBar percent={percent} requests={10} />);
     const bar = screen.getByRole('progressbar', { name: 'Success rate' });
     expect(bar.getAttribute('aria-valuenow')).toBe(String(percent));
     expect(bar.closest('[data-color]')?.getAttribute('data-color')).toBe(color);
@@ -30,9 +30,33 @@ describe('efficiency metrics bands', () => {
     [29.9, 'high', 'orange'],
     [30, 'critical', 'red'],
   ])('error rate %s shows a %s badge', (percent, level) => {
-    renderSignedIn(<ErrorRateBadge percent={percent} />);
+    renderSignedIn(<ErrorRateBadge percent={percent} requests={10} />);
     const badge = screen.getByText(`${percent.toFixed(1)}% ${level}`);
     expect(badge.closest('[data-level]')?.getAttribute('data-level')).toBe(level);
+  });
+
+  it("shows '—' for both rates while there are no requests, not 100.0% and 0.0%", () => {
+    renderSignedIn(
+      <EfficiencyMetrics
+        stats={buildEfficiencyStats({ total_requests: 0, success_rate_percent: 100, error_rate_percent: 0 })}
+      />,
+    );
+    expect(screen.getByTestId('success-rate').textContent).toBe('—');
+    const bar = screen.getByRole('progressbar', { name: 'Success rate' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('0');
+    expect(bar.closest('[data-color]')?.getAttribute('data-color')).toBe('gray');
+    expect(screen.getByText('—', { selector: '[data-level="none"] *' })).toBeTruthy();
+    expect(screen.queryByText(/100\.0%|0\.0%/)).toBeNull();
+  });
+
+  it('shows the rates once there is a request', () => {
+    renderSignedIn(
+      <EfficiencyMetrics
+        stats={buildEfficiencyStats({ total_requests: 1, success_rate_percent: 100, error_rate_percent: 0 })}
+      />,
+    );
+    expect(screen.getByTestId('success-rate').textContent).toBe('100.0%');
+    expect(screen.getByText('0.0% low')).toBeTruthy();
   });
 
   it.each([

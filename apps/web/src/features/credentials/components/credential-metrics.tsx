@@ -1,17 +1,21 @@
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { successRateColor, type TEfficiencyStats, type TProxyHealthStatus } from '@threadreach/contract';
-import { errorRateBand, formatPercent, proxyHealth } from '../credential-format';
+import { NO_RATE, errorRateBand, formatPercent, proxyHealth } from '../credential-format';
 
-/** Success-rate bar: green at 95 or more, yellow at 85, orange at 70, else red. */
-export function SuccessRateBar({ percent }: { percent: number }) {
-  const color = successRateColor(percent);
-  const value = Math.min(100, Math.max(0, percent));
+/**
+ * Success-rate bar: green at 95 or more, yellow at 85, orange at 70, else red. With no requests
+ * (`requests` 0) there is no rate: '—' and an empty grey bar.
+ */
+export function SuccessRateBar({ percent, requests }: { percent: number; requests: number }) {
+  const measured = requests > 0;
+  const color = measured ? successRateColor(percent) : 'gray';
+  const value = measured ? Math.min(100, Math.max(0, percent)) : 0;
   return (
     <Stack gap={4}>
       <Group justify="space-between">
         <Text size="sm">Success Rate</Text>
-        <Text size="sm" fw={600} c={color}>
-          {formatPercent(percent)}
+        <Text size="sm" fw={600} c={measured ? color : 'dimmed'} data-testid="success-rate">
+          {measured ? formatPercent(percent) : NO_RATE}
         </Text>
       </Group>
       <Progress value={value} color={color} size="lg" aria-label="Success rate" data-color={color} />
@@ -19,15 +23,21 @@ export function SuccessRateBar({ percent }: { percent: number }) {
   );
 }
 
-/** Error-rate badge: low under 5, medium under 15, high under 30, else critical. */
-export function ErrorRateBadge({ percent }: { percent: number }) {
+/** Error-rate badge: low under 5, medium under 15, high under 30, else critical; '—' with no requests. */
+export function ErrorRateBadge({ percent, requests }: { percent: number; requests: number }) {
   const { level, color } = errorRateBand(percent);
   return (
     <Group gap="xs">
       <Text size="sm">Error Rate</Text>
-      <Badge color={color} variant="light" tt="none" data-level={level}>
-        {`${formatPercent(percent)} ${level}`}
-      </Badge>
+      {requests > 0 ? (
+        <Badge color={color} variant="light" tt="none" data-level={level}>
+          {`${formatPercent(percent)} ${level}`}
+        </Badge>
+      ) : (
+        <Badge color="gray" variant="light" tt="none" data-level="none">
+          {NO_RATE}
+        </Badge>
+      )}
     </Group>
   );
 }
@@ -55,8 +65,8 @@ const COUNTERS: { key: keyof TEfficiencyStats; label: string }[] = [
 export function EfficiencyMetrics({ stats }: { stats: TEfficiencyStats }) {
   return (
     <Stack gap="sm">
-      <SuccessRateBar percent={stats.success_rate_percent} />
-      <ErrorRateBadge percent={stats.error_rate_percent} />
+      <SuccessRateBar percent={stats.success_rate_percent} requests={stats.total_requests} />
+      <ErrorRateBadge percent={stats.error_rate_percent} requests={stats.total_requests} />
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs">
         {COUNTERS.map(({ key, label }) => (
           <Paper key={key} withBorder p="xs" radius="sm" role="group" aria-label={label}>

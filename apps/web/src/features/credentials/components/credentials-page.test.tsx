@@ -94,6 +94,35 @@ describe('/credentials', () => {
     expect(sentRequests().filter((r) => r.url.pathname === statsPath)).toHaveLength(0);
   });
 
+  it('ends long account names and proxy places in an ellipsis, with the full text on hover', async () => {
+    signIn(['ADMIN']);
+    const city = 'São José dos Campos Santo Antônio do Descoberto X';
+    const name = `search_bot_${'x'.repeat(80)}`;
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [
+        buildCredential({
+          id: 'cccccccc-3333-4333-8333-333333333333',
+          account_name: name,
+          proxy_preferences: { country: 'BR', state: 'São Paulo', city },
+        }),
+      ]),
+    );
+    renderApp('/credentials');
+    const table = await screen.findByRole('table', { name: 'Credentials' });
+    const place = within(table).getByText(`BR, São Paulo, ${city}`);
+    expect(place.getAttribute('title')).toBe(`BR, São Paulo, ${city}`);
+    expect(place.getAttribute('data-truncate')).toBe('end');
+    const account = within(table).getByText(name);
+    expect(account.getAttribute('title')).toBe(name);
+    expect(account.getAttribute('data-truncate')).toBe('end');
+    // The type and status badges keep their full width, so Search and Send stay apart.
+    for (const text of ['Search', 'Enabled']) {
+      const badge = within(table).getByText(text).closest('.mantine-Badge-root') as HTMLElement;
+      expect(badge.style.minWidth).toBe('max-content');
+    }
+  });
+
   it('filters by type and includes disabled credentials on request', async () => {
     signIn(['ADMIN']);
     const list = mockEndpoint(

@@ -27,6 +27,10 @@ import { CredentialDetailsDialog } from './credential-details-dialog';
 import { CredentialFormDialog } from './credential-form-dialog';
 import { DeleteCredentialDialog } from './delete-credential-dialog';
 
+/** Long account names and proxy places end in an ellipsis (full text on hover) beyond these widths. */
+const ACCOUNT_MAX_WIDTH = 220;
+const LOCATION_MAX_WIDTH = 200;
+
 interface TCredentialsTabProps {
   filters: TCredentialFilters;
   onFiltersChange: (filters: TCredentialFilters) => void;
@@ -135,24 +139,41 @@ export function CredentialsTab({ filters, onFiltersChange }: TCredentialsTabProp
               {items.map((c) => (
                 <Table.Tr key={c.id}>
                   <Table.Td>
-                    <Text fw={600}>{c.account_name}</Text>
+                    <Text fw={600} maw={ACCOUNT_MAX_WIDTH} truncate="end" title={c.account_name}>
+                      {c.account_name}
+                    </Text>
                     <Text size="xs" c="dimmed" ff="monospace" title={c.id}>
                       {shortId(c.id)}
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="outline" tt="none" color={c.type === 'send' ? 'grape' : 'blue'}>
+                    {/* Never squeezed: Search and Send must stay readable whatever else is long. */}
+                    <Badge
+                      variant="outline"
+                      tt="none"
+                      color={c.type === 'send' ? 'grape' : 'blue'}
+                      miw="max-content"
+                    >
                       {TYPE_LABELS[c.type]}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{formatProxyLocation(c.proxy_preferences)}</Table.Td>
+                  <Table.Td>
+                    <Text
+                      size="sm"
+                      maw={LOCATION_MAX_WIDTH}
+                      truncate="end"
+                      title={formatProxyLocation(c.proxy_preferences)}
+                    >
+                      {formatProxyLocation(c.proxy_preferences)}
+                    </Text>
+                  </Table.Td>
                   <Table.Td>
                     <Text size="sm">{`${c.usage_stats.total_requests} requests`}</Text>
                     <Text size="xs" c="dimmed">{`${c.usage_stats.active_clients} active clients`}</Text>
                   </Table.Td>
                   <Table.Td>{formatTimestamp(c.last_used)}</Table.Td>
                   <Table.Td>
-                    <Badge color={c.enabled ? 'green' : 'gray'} variant="light" tt="none">
+                    <Badge color={c.enabled ? 'green' : 'gray'} variant="light" tt="none" miw="max-content">
                       {c.enabled ? 'Enabled' : 'Disabled'}
                     </Badge>
                   </Table.Td>

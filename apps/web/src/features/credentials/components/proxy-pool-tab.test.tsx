@@ -17,6 +17,8 @@ describe('Proxy Pool tab', () => {
     expect(card('Replacements (24h)').dataset.color).toBe('default');
     expect(screen.queryByText(REPLACEMENTS_WARNING_TEXT)).toBeNull();
     expect(within(card('Last Replacement')).getByText('Never')).toBeTruthy();
+    // No request went through a proxy: no rate, rather than 0.0%.
+    expect(within(card('Avg Failure Rate')).getByText('—')).toBeTruthy();
   });
 
   it('shows the summary cards, a warning after replacements and a red failure rate above 5%', async () => {
@@ -46,7 +48,10 @@ describe('Proxy Pool tab', () => {
   });
 
   it('does not highlight a failure rate of exactly 5%', async () => {
-    mockEndpoint(credentialsEndpoints.proxyPoolStats, buildPoolStats({ avg_failure_rate: 0.05 }));
+    mockEndpoint(
+      credentialsEndpoints.proxyPoolStats,
+      buildPoolStats({ total_requests: 100, avg_failure_rate: 0.05 }),
+    );
     mockEndpoint(credentialsEndpoints.proxyPoolDetails, page([]));
     renderSignedIn(<ProxyPoolTab />);
     expect(await screen.findByText('5.0%')).toBeTruthy();

@@ -13,7 +13,7 @@ import {
   Text,
 } from '@mantine/core';
 import type { TProxyDetail, TProxyPoolStats } from '@threadreach/contract';
-import { formatPercent, formatTimestamp, isFailureRateHigh, shortId } from '../credential-format';
+import { formatRate, formatTimestamp, isFailureRateHigh, shortId } from '../credential-format';
 import { CREDENTIAL_MESSAGES, failureMessage } from '../credential-messages';
 import { PROXY_DETAILS_PAGE_SIZE, useProxyDetails, useProxyPoolStats } from '../hooks/use-credentials';
 import { ProxyHealthBadge } from './credential-metrics';
@@ -66,7 +66,7 @@ export function ProxyPoolSummary({ stats }: { stats: TProxyPoolStats }) {
       <StatCard label="Last Replacement" value={formatTimestamp(stats.last_replacement_time)} />
       <StatCard
         label="Avg Failure Rate"
-        value={formatPercent(stats.avg_failure_rate * 100)}
+        value={formatRate(stats.avg_failure_rate * 100, stats.total_requests)}
         color={isFailureRateHigh(stats.avg_failure_rate) ? 'red' : undefined}
       />
     </SimpleGrid>

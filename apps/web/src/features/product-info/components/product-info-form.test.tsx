@@ -96,6 +96,22 @@ describe('Step 1 product information form', () => {
     });
   });
 
+  it('moves on with a warning when keyword generation failed', async () => {
+    mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
+    mockEndpoint(productInfoEndpoints.saveAndRegenerate, {
+      product_info: { ...EMPTY, ...VALID },
+      regenerate_keywords: true,
+      keywords_generated: false,
+      keywords_error: 'The AI engine did not answer in time',
+    });
+    const onKeywordsRegenerated = vi.fn();
+    renderForm({ onKeywordsRegenerated });
+    await userEvent.click(await screen.findByRole('button', { name: 'Save & Generate Keywords' }));
+    expect(await screen.findByText('Keyword generation failed - you can retry in Step 2.')).toBeTruthy();
+    expect(screen.getByText('Product information saved')).toBeTruthy();
+    expect(onKeywordsRegenerated).toHaveBeenCalledTimes(1);
+  });
+
   it('saves only (PUT) with Save', async () => {
     mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
     const save = mockEndpoint(productInfoEndpoints.save, {

@@ -14,6 +14,8 @@ import { SAVE_PRODUCT_INFO_FLAG, useProductInfo, useSaveProductInfo } from '../h
 import { CharCounter } from './char-counter';
 
 export const SAVE_ERROR_TITLE = 'Error saving product information';
+/** Step 1 is saved even when keyword generation fails (spec section 8). */
+export const KEYWORD_GENERATION_FAILED = 'Keyword generation failed - you can retry in Step 2.';
 
 const FIELDS: { name: TProductInfoField; label: string; placeholder: string; rows: number }[] = [
   {
@@ -98,8 +100,11 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
     save.mutate(
       { fields: result.data, regenerate },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           notifications.show({ color: 'green', message: 'Product information saved' });
+          if (regenerate && !result.keywords_generated && result.keywords_error) {
+            notifications.show({ color: 'yellow', message: KEYWORD_GENERATION_FAILED });
+          }
           if (regenerate) onKeywordsRegenerated?.();
         },
         onError: (error) => {

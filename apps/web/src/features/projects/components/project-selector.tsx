@@ -11,7 +11,12 @@ interface TProjectSelectorProps {
 
 export const PROJECT_SELECTOR_PLACEHOLDER = 'Select Project...';
 
+function optionLabel(project: TProject, showOwner: boolean): string {
+  return showOwner && project.owner_email ? `${project.name} (${project.owner_email})` : project.name;
+}
+
 export function ProjectSelector({ projects, value, onChange, showOwner = false }: TProjectSelectorProps) {
+  const current = projects.find((p) => p.id === value);
   return (
     <NativeSelect
       aria-label="Project"
@@ -21,13 +26,16 @@ export function ProjectSelector({ projects, value, onChange, showOwner = false }
         if (id) onChange(id);
       }}
       w={260}
+      // A long name ends in an ellipsis; hovering shows it whole.
+      title={current ? optionLabel(current, showOwner) : PROJECT_SELECTOR_PLACEHOLDER}
+      styles={{ input: { textOverflow: 'ellipsis', overflow: 'hidden', whiteSpace: 'nowrap' } }}
     >
       <option value="" disabled>
         {PROJECT_SELECTOR_PLACEHOLDER}
       </option>
       {projects.map((p) => (
-        <option key={p.id} value={p.id}>
-          {showOwner && p.owner_email ? `${p.name} (${p.owner_email})` : p.name}
+        <option key={p.id} value={p.id} title={optionLabel(p, showOwner)}>
+          {optionLabel(p, showOwner)}
         </option>
       ))}
     </NativeSelect>

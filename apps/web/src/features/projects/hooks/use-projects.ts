@@ -31,21 +31,27 @@ export function useCreateProject() {
   });
 }
 
-/** The project to show: the saved one, then 'Default Project', then the first. */
-export function pickProject(projects: TProject[] | undefined, savedId: string | null): TProject | null {
+/**
+ * The project to show: the saved one, then 'Default Project', then the first (spec section 4), looking
+ * only at the user's own projects after the saved one. Admins list everyone's projects; they open on
+ * their own, and on none (the first-project prompt) until they have one.
+ */
+export function pickProject(
+  projects: TProject[] | undefined,
+  savedId: string | null,
+  ownerId: string | null,
+): TProject | null {
   if (!projects || projects.length === 0) return null;
-  return (
-    projects.find((p) => p.id === savedId) ??
-    projects.find((p) => p.name === DEFAULT_PROJECT_NAME) ??
-    projects[0] ??
-    null
-  );
+  const saved = projects.find((p) => p.id === savedId);
+  if (saved) return saved;
+  const own = ownerId === null ? projects : projects.filter((p) => p.user_id === ownerId);
+  return own.find((p) => p.name === DEFAULT_PROJECT_NAME) ?? own[0] ?? null;
 }
 
-/** The selected project, kept in local storage. */
-export function useSelectedProject(projects: TProject[] | undefined) {
+/** The selected project, kept in local storage; `ownerId` is the signed-in user's id. */
+export function useSelectedProject(projects: TProject[] | undefined, ownerId: string | null) {
   const [savedId, setSavedId] = useState<string | null>(() => localPrefs.getSelectedProjectId());
-  const selected = pickProject(projects, savedId);
+  const selected = pickProject(projects, savedId, ownerId);
   const select = (id: string | null) => {
     localPrefs.setSelectedProjectId(id);
     setSavedId(id);

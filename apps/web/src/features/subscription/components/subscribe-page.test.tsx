@@ -10,7 +10,7 @@ import {
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
-import { setToken } from '../../../lib/token-storage';
+import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
 
 const external = vi.hoisted(() => ({ assigned: [] as string[] }));
@@ -180,5 +180,51 @@ describe('/subscribe', () => {
     expect(within(alert).getByText('Failed to start checkout process. Please try again.')).toBeTruthy();
     expect(within(alert).getByText('Failed to create checkout session: 502')).toBeTruthy();
     expect(external.assigned).toEqual([]);
+  });
+});
+
+describe('/subscribe account bar', () => {
+  const accountBar = () => screen.getByRole('navigation', { name: 'Account' });
+
+  it('lets a customer without a subscription log out, ending on the sign-in screen', async () => {
+    setToken(makeToken({ profiles_limit: 0 }));
+    localStorage.setItem('selectedProjectId', '11111111-1111-4111-8111-111111111111');
+    mockPlansPage();
+    const logout = mockEndpoint(authEndpoints.logout, undefined);
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(within(accountBar()).queryByRole('link', { name: 'Go to Dashboard' })).toBeNull();
+    await userEvent.click(within(accountBar()).getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByText('Authentication Required')).toBeTruthy();
+    expect(testLocation()).toBe('/');
+    expect(getToken()).toBeNull();
+    expect(logout.calls).toHaveLength(1);
+    expect(localStorage.getItem('selectedProjectId')).toBeNull();
+  });
+
+  it('offers subscribers a link back to the dashboard', async () => {
+    setToken(makeToken({ profiles_limit: 3 }));
+    mockPlansPage();
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    const link = within(accountBar()).getByRole('link', { name: 'Go to Dashboard' });
+    expect(link.getAttribute('href')).toBe('/');
+    expect(within(accountBar()).getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('offers moderators the dashboard link without a subscription', async () => {
+    setToken(makeToken({ roles: ['MODERATOR'], profiles_limit: 0 }));
+    mockPlansPage();
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(within(accountBar()).getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+  });
+
+  it('shows neither to a visitor who is not signed in', async () => {
+    mockPlansPage();
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(screen.queryByRole('navigation', { name: 'Account' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { SubscriptionError } from '../api/billing.api';
 import { useAvailablePlans, useCreateCheckoutSession } from '../hooks/use-billing';
 import { PLAN_MESSAGES } from '../messages';
 import { formatPlanPrice, planIntervalText, profilesText } from '../plan-format';
+import { SubscribeAccountBar } from './subscribe-account-bar';
 import { SubscriptionShell } from './subscription-shell';
 
 export const SUBSCRIBE_FOOTER =
@@ -110,7 +111,7 @@ export function SubscribePage() {
   }
 
   return (
-    <SubscriptionShell title="Choose a plan" width={960}>
+    <SubscriptionShell title="Choose a plan" width={960} actions={<SubscribeAccountBar />}>
       <Text c="dimmed">
         Each plan sets how many Reddit profiles (connected accounts and projects) you can use.
       </Text>

@@ -1,6 +1,13 @@
+import { lazy, Suspense, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
 import { PlaceholderPanel } from '../../../components/ui/placeholder-panel';
 import { ProductInfoForm } from '../../product-info';
 import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
+
+// Steps 2-4 load when first opened, so the first page stays small.
+const KeywordsStep = lazy(() => import('../../keywords').then((m) => ({ default: m.KeywordsStep })));
+const SubredditsStep = lazy(() => import('../../subreddits').then((m) => ({ default: m.SubredditsStep })));
+const LeadsStep = lazy(() => import('../../leads').then((m) => ({ default: m.LeadsStep })));
 
 interface TStepContentProps {
   projectId: string;
@@ -10,11 +17,55 @@ interface TStepContentProps {
 }
 
 export function StepContent({ projectId, step, readOnly, onStep }: TStepContentProps) {
+  // The project whose subreddit generation was just started from step 2: step 3 follows it from the start.
+  const [generationStartedFor, setGenerationStartedFor] = useState<string | null>(null);
+  const go = (next: TStepNumber, generationStarted = false) => {
+    setGenerationStartedFor(generationStarted ? projectId : null);
+    onStep(next);
+  };
+
   if (step === 1) {
-    return (
-      <ProductInfoForm projectId={projectId} readOnly={readOnly} onKeywordsRegenerated={() => onStep(2)} />
-    );
+    return <ProductInfoForm projectId={projectId} readOnly={readOnly} onKeywordsRegenerated={() => go(2)} />;
   }
-  const title = WORKFLOW_STEPS.find((s) => s.step === step)?.title ?? '';
-  return <PlaceholderPanel title={title} />;
+  let screen;
+  if (step === 2) {
+    screen = (
+      <KeywordsStep
+        key={projectId}
+        projectId={projectId}
+        readOnly={readOnly}
+        onBack={() => go(1)}
+        onSkip={() => go(3)}
+        onApproved={(generation) => go(3, generation !== 'not_requested')}
+      />
+    );
+  } else if (step === 3) {
+    screen = (
+      <SubredditsStep
+        key={projectId}
+        projectId={projectId}
+        readOnly={readOnly}
+        watchGeneration={generationStartedFor === projectId}
+        onBack={() => go(2)}
+        onSkip={() => go(4)}
+        onApproved={() => go(4)}
+      />
+    );
+  } else if (step === 4) {
+    screen = <LeadsStep key={projectId} projectId={projectId} readOnly={readOnly} />;
+  } else {
+    const title = WORKFLOW_STEPS.find((s) => s.step === step)?.title ?? '';
+    return <PlaceholderPanel title={title} />;
+  }
+  return (
+    <Suspense
+      fallback={
+        <Center py="xl">
+          <Loader aria-label="Loading step" />
+        </Center>
+      }
+    >
+      {screen}
+    </Suspense>
+  );
 }

@@ -17,7 +17,8 @@ export function StepSidebar({ project, step, onStep, showOwner }: TStepSidebarPr
         <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
           Project
         </Text>
-        <Text fw={600} data-testid="current-project-name">
+        {/* A long name ends in an ellipsis inside the sidebar; hovering shows it whole. */}
+        <Text fw={600} truncate="end" title={project.name} data-testid="current-project-name">
           {project.name}
         </Text>
         {showOwner && (
@@ -25,7 +26,7 @@ export function StepSidebar({ project, step, onStep, showOwner }: TStepSidebarPr
             <Text size="xs" c="dimmed">
               Owner ID: {project.user_id}
             </Text>
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" truncate="end" title={project.owner_email ?? undefined}>
               Owner e-mail: {project.owner_email ?? 'unknown'}
             </Text>
           </>

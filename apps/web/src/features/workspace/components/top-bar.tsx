@@ -2,16 +2,16 @@ import { Anchor, Badge, Button, Group, Title } from '@mantine/core';
 import type { TProject } from '@threadreach/contract';
 import { Link } from 'react-router';
 import { DemoModeBadge } from '../../../components/ui/demo-mode-badge';
-import { logout, useAuth, useMe, usePublicConfig } from '../../auth';
-import { ProjectSelector } from '../../projects';
-
-export const READ_ONLY_FLAG = 'Read-only access - contact administrator';
+import { READ_ONLY_FLAG, logout, useAuth, useMe, usePublicConfig } from '../../auth';
+import { NewProjectButton, ProjectSelector } from '../../projects';
 
 interface TTopBarProps {
   projects: TProject[];
   selectedProjectId: string | null;
   onSelectProject: (projectId: string) => void;
   onNewProject: () => void;
+  /** Why New Project is disabled (limit reached, read-only), or null. */
+  newProjectBlockReason: string | null;
 }
 
 function ProjectsBadge() {
@@ -34,7 +34,34 @@ function ProjectsBadge() {
   );
 }
 
-export function TopBar({ projects, selectedProjectId, onSelectProject, onNewProject }: TTopBarProps) {
+/** Moderators reach credentials and statistics; admins also the system logs (spec section 6). */
+function AdminLinks() {
+  const auth = useAuth();
+  if (!auth.isModerator) return null;
+  return (
+    <Group gap="xs" component="nav" aria-label="Administration" wrap="nowrap">
+      {auth.isAdmin && (
+        <Anchor component={Link} to="/logs">
+          System Logs
+        </Anchor>
+      )}
+      <Anchor component={Link} to="/stats">
+        Statistics
+      </Anchor>
+      <Anchor component={Link} to="/credentials">
+        Credentials
+      </Anchor>
+    </Group>
+  );
+}
+
+export function TopBar({
+  projects,
+  selectedProjectId,
+  onSelectProject,
+  onNewProject,
+  newProjectBlockReason,
+}: TTopBarProps) {
   const auth = useAuth();
   const config = usePublicConfig();
   return (
@@ -59,23 +86,14 @@ export function TopBar({ projects, selectedProjectId, onSelectProject, onNewProj
             showOwner={auth.isAdmin}
           />
         )}
-        <Button variant="light" onClick={onNewProject}>
-          New Project
-        </Button>
+        <NewProjectButton
+          label="New Project"
+          variant="light"
+          blockReason={newProjectBlockReason}
+          onClick={onNewProject}
+        />
         <ProjectsBadge />
-        {auth.isAdmin && (
-          <Group gap="xs" component="nav" aria-label="Administration">
-            <Anchor component={Link} to="/logs">
-              System Logs
-            </Anchor>
-            <Anchor component={Link} to="/stats">
-              Statistics
-            </Anchor>
-            <Anchor component={Link} to="/credentials">
-              Credentials
-            </Anchor>
-          </Group>
-        )}
+        <AdminLinks />
         <Button variant="default" onClick={() => void logout()}>
           Logout
         </Button>

@@ -5,6 +5,7 @@ import {
   authEndpoints,
   productInfoEndpoints,
   projectsEndpoints,
+  subredditsEndpoints,
   systemEndpoints,
   usersEndpoints,
   type TProductInfo,
@@ -40,6 +41,10 @@ const P2 = '22222222-2222-4222-8222-222222222222';
 const P3 = '33333333-3333-4333-8333-333333333333';
 const P9 = '99999999-9999-4999-8999-999999999999';
 
+const READ_ONLY = 'Read-only access - contact administrator';
+const FOREIGN_BANNER = /^Read-only: this project belongs to /;
+const LIMIT_REACHED = 'Project limit reached. Upgrade your subscription to create more projects.';
+
 const EMPTY_INFO = (id: string): TProductInfo => ({
   project_id: id,
   product_description: '',
@@ -49,10 +54,17 @@ const EMPTY_INFO = (id: string): TProductInfo => ({
   updated_at: null,
 });
 
-function setup(opts: { roles?: string[]; limit?: number; used?: number; projects?: TProject[] }) {
+function setup(opts: {
+  roles?: string[];
+  limit?: number;
+  used?: number;
+  projects?: TProject[];
+  userId?: string;
+}) {
   const roles = opts.roles ?? ['USER'];
   const limit = opts.limit ?? 3;
-  setToken(makeToken({ roles, profiles_limit: limit }));
+  const userId = opts.userId ?? 'user-1';
+  setToken(makeToken({ sub: userId, roles, profiles_limit: limit }));
   const projects = opts.projects ?? [];
   mockEndpoint(systemEndpoints.publicConfig, {
     demo_mode: false,
@@ -60,7 +72,7 @@ function setup(opts: { roles?: string[]; limit?: number; used?: number; projects
     support_chat_script_url: null,
   });
   mockEndpoint(usersEndpoints.me, {
-    user_id: 'user-1',
+    user_id: userId,
     email: 'user@example.com',
     roles,
     profiles_limit: limit,
@@ -68,6 +80,15 @@ function setup(opts: { roles?: string[]; limit?: number; used?: number; projects
   });
   mockEndpoint(projectsEndpoints.list, { items: projects, total: projects.length, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, ({ params }) => EMPTY_INFO(params.projectId));
+  mockEndpoint(subredditsEndpoints.list, { items: [], total: 0, limit: 200, offset: 0 });
+  mockEndpoint(subredditsEndpoints.status, {
+    status: 'idle',
+    error: null,
+    started_at: null,
+    finished_at: null,
+    duration_seconds: null,
+    progress: null,
+  });
 }
 
 describe('workspace top bar', () => {
@@ -104,9 +125,122 @@ describe('workspace top bar', () => {
   it('shows the read-only flag and disables saving for READONLY users', async () => {
     setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
     renderApp('/');
-    expect(await screen.findByText('Read-only access - contact administrator')).toBeTruthy();
+    const flag = await screen.findByText(READ_ONLY, { selector: '.mantine-Badge-label' });
+    expect(screen.getByRole('banner').contains(flag)).toBe(true);
     const save = await screen.findByRole('button', { name: 'Save' });
     expect(save.hasAttribute('disabled')).toBe(true);
+  });
+
+  it('shows moderators the Statistics and Credentials links, without System Logs', async () => {
+    setup({ roles: ['MODERATOR'], limit: 0, used: 0 });
+    renderApp('/');
+    const nav = await screen.findByRole('navigation', { name: 'Administration' });
+    expect(within(nav).getByRole('link', { name: 'Statistics' }).getAttribute('href')).toBe('/stats');
+    expect(within(nav).getByRole('link', { name: 'Credentials' }).getAttribute('href')).toBe('/credentials');
+    expect(within(nav).queryByRole('link', { name: 'System Logs' })).toBeNull();
+  });
+
+  it('shows no administration links to READONLY users', async () => {
+    setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Logout' });
+    expect(screen.queryByRole('navigation', { name: 'Administration' })).toBeNull();
+  });
+
+  it('shows toasts at the bottom right, away from the top bar', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    renderApp('/');
+    await screen.findByText('Projects 1/3');
+    await userEvent.keyboard('{Control>}{Shift>}C{/Shift}{/Control}');
+    const toast = await screen.findByText('No stuck loading states');
+    const region = toast.closest('[data-position]');
+    expect(region?.getAttribute('data-position')).toBe('bottom-right');
+    expect(within(screen.getByRole('banner')).queryByText('No stuck loading states')).toBeNull();
+  });
+});
+
+describe('New Project', () => {
+  const reasonOf = (button: HTMLElement) => {
+    const id = button.getAttribute('aria-describedby');
+    return id ? document.getElementById(id)?.textContent : null;
+  };
+
+  it('is disabled at the project limit, with the reason, and opens no form', async () => {
+    setup({ limit: 1, used: 1, projects: [project(P1, 'Alpha')] });
+    renderApp('/');
+    await screen.findByText('Projects 1/1');
+    const button = screen.getByRole('button', { name: 'New Project' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(reasonOf(button)).toBe(LIMIT_REACHED);
+    await userEvent.click(button);
+    expect(screen.queryByRole('dialog', { name: 'Create New Project' })).toBeNull();
+    expect(sentRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('is disabled for READONLY users, with the read-only reason', async () => {
+    setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
+    renderApp('/');
+    const button = await screen.findByRole('button', { name: 'New Project' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(reasonOf(button)).toBe(READ_ONLY);
+    await userEvent.click(button);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('disables the first-project prompt for a READONLY user without projects, saying why', async () => {
+    setup({ roles: ['READONLY'] });
+    renderApp('/');
+    const button = await screen.findByRole('button', { name: 'Create Your First Project' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(reasonOf(button)).toBe(READ_ONLY);
+    await userEvent.click(button);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('is enabled below the limit and for admins', async () => {
+    setup({ limit: 3, used: 2, projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
+    const view = renderApp('/');
+    await screen.findByText('Projects 2/3');
+    expect(screen.getByRole('button', { name: 'New Project' }).hasAttribute('aria-disabled')).toBe(false);
+    view.unmount();
+
+    setup({ roles: ['ADMIN'], limit: 0, used: 40 });
+    renderApp('/');
+    await screen.findByText('Projects 40/∞');
+    expect(screen.getByRole('button', { name: 'New Project' }).hasAttribute('aria-disabled')).toBe(false);
+  });
+});
+
+describe('long project names', () => {
+  it('end in an ellipsis in the sidebar and the selector, with the full name on hover', async () => {
+    const name = `Spring campaign for designer bookkeeping ${'very '.repeat(10)}long`.slice(0, 100);
+    setup({ projects: [project(P1, name)] });
+    renderApp('/');
+    const current = await screen.findByTestId('current-project-name');
+    expect(current.getAttribute('data-truncate')).toBe('end');
+    expect(current.getAttribute('title')).toBe(name);
+    const selector = screen.getByRole('combobox', { name: 'Project' });
+    expect(selector.getAttribute('title')).toBe(name);
+    expect(selector.style.textOverflow).toBe('ellipsis');
+  });
+});
+
+describe('logout', () => {
+  it('forgets the selected project and the steps per project', async () => {
+    setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
+    localStorage.setItem('selectedProjectId', P2);
+    localStorage.setItem(`projectStep:${P2}`, '3');
+    localStorage.setItem(`projectTab:${P2}`, 'comments');
+    localStorage.setItem('unrelated', 'kept');
+    mockEndpoint(authEndpoints.logout, undefined);
+    renderApp('/');
+    expect((await screen.findByTestId('current-project-name')).textContent).toBe('Beta');
+    await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(navigation.reloadPage).toHaveBeenCalled());
+    expect(localStorage.getItem('selectedProjectId')).toBeNull();
+    expect(localStorage.getItem(`projectStep:${P2}`)).toBeNull();
+    expect(localStorage.getItem(`projectTab:${P2}`)).toBeNull();
+    expect(localStorage.getItem('unrelated')).toBe('kept');
   });
 });
 
@@ -150,20 +284,6 @@ describe('projects', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(expected);
   });
 
-  it('blocks creation at the project limit without calling the server', async () => {
-    setup({ limit: 1, used: 1, projects: [project(P1, 'Alpha')] });
-    renderApp('/');
-    await screen.findByText('Projects 1/1');
-    await userEvent.click(screen.getByRole('button', { name: 'New Project' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create New Project' });
-    await userEvent.type(within(dialog).getByLabelText('Project Name', { exact: false }), 'Beta');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Project' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(
-      'Project limit reached. Upgrade your subscription to create more projects.',
-    );
-    expect(sentRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
-  });
-
   it("picks the saved project, then 'Default Project', then the first", async () => {
     const projects = [project(P1, 'Alpha'), project(P2, 'Default Project'), project(P3, 'Gamma')];
     setup({ projects });
@@ -184,13 +304,92 @@ describe('projects', () => {
   });
 
   it('shows the owner to admins viewing another user’s project', async () => {
+    localStorage.setItem('selectedProjectId', P1);
     setup({
       roles: ['ADMIN'],
+      userId: 'admin-1',
       projects: [project(P1, 'Theirs', { user_id: 'other-7', owner_email: 'other@example.com' })],
     });
     renderApp('/');
     expect(await screen.findByText('Owner ID: other-7')).toBeTruthy();
     expect(screen.getByText('Owner e-mail: other@example.com')).toBeTruthy();
+  });
+});
+
+describe('admins and other users’ projects', () => {
+  const THEIRS = { user_id: 'other-7', owner_email: 'other@example.com' };
+
+  it('open an admin on their own project, not on another user’s Default Project', async () => {
+    setup({
+      roles: ['ADMIN'],
+      userId: 'admin-1',
+      projects: [
+        project(P1, 'Default Project', THEIRS),
+        project(P2, 'Mine', { user_id: 'admin-1', owner_email: 'admin@example.com' }),
+        project(P3, 'Also theirs', THEIRS),
+      ],
+    });
+    renderApp('/');
+    expect((await screen.findByTestId('current-project-name')).textContent).toBe('Mine');
+    expect(screen.queryByRole('status', { name: FOREIGN_BANNER })).toBeNull();
+  });
+
+  it('prefers the admin’s own Default Project over their other projects', async () => {
+    const mine = { user_id: 'admin-1', owner_email: 'admin@example.com' };
+    setup({
+      roles: ['ADMIN'],
+      userId: 'admin-1',
+      projects: [
+        project(P1, 'Default Project', THEIRS),
+        project(P2, 'Mine', mine),
+        project(P3, 'Default Project', mine),
+      ],
+    });
+    renderApp('/');
+    await waitFor(() =>
+      expect((screen.getByRole('combobox', { name: 'Project' }) as HTMLSelectElement).value).toBe(P3),
+    );
+  });
+
+  it('offer an admin without projects of their own the first-project prompt', async () => {
+    setup({ roles: ['ADMIN'], userId: 'admin-1', projects: [project(P1, 'Default Project', THEIRS)] });
+    renderApp('/');
+    expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
+    expect(screen.queryByTestId('current-project-name')).toBeNull();
+    // The others' projects stay one choice away.
+    const selector = screen.getByRole('combobox', { name: 'Project' }) as HTMLSelectElement;
+    expect(selector.value).toBe('');
+    expect([...selector.options].map((o) => o.text)).toContain('Default Project (other@example.com)');
+  });
+
+  it('show another user’s project read-only, with a banner naming its owner and no Save', async () => {
+    setup({
+      roles: ['ADMIN'],
+      userId: 'admin-1',
+      projects: [
+        project(P1, 'Theirs', THEIRS),
+        project(P2, 'Mine', { user_id: 'admin-1', owner_email: 'admin@example.com' }),
+      ],
+    });
+    renderApp('/');
+    expect((await screen.findByTestId('current-project-name')).textContent).toBe('Mine');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Project' }), P1);
+
+    const banner = await screen.findByRole('status', { name: FOREIGN_BANNER });
+    expect(banner.textContent).toContain('Read-only: this project belongs to other@example.com');
+    const form = await screen.findByRole('form', { name: 'Product Information' });
+    expect(within(form).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
+    expect(
+      within(form).getByRole('button', { name: 'Save & Generate Keywords' }).hasAttribute('disabled'),
+    ).toBe(true);
+    expect(
+      within(form).getByLabelText('Product Description', { exact: false }).hasAttribute('readonly'),
+    ).toBe(true);
+    expect(localStorage.getItem('selectedProjectId')).toBe(P1);
+
+    // Back on their own project, everything is editable again.
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Project' }), P2);
+    await waitFor(() => expect(screen.queryByRole('status', { name: FOREIGN_BANNER })).toBeNull());
   });
 });
 

@@ -9,6 +9,7 @@ import {
   useSelectedProject,
 } from '../../projects';
 import { useProjectStep } from '../hooks/use-project-step';
+import { ForeignProjectBanner } from './foreign-project-banner';
 import { StepContent } from './step-content';
 import { StepSidebar } from './step-sidebar';
 import { TopBar } from './top-bar';
@@ -19,7 +20,7 @@ export function WorkspacePage() {
   const me = useMe();
   const projects = useProjects();
   const items = projects.data?.items;
-  const { selected, select } = useSelectedProject(items);
+  const { selected, select } = useSelectedProject(items, auth.user?.user_id ?? null);
   const [step, setStep] = useProjectStep(selected?.id ?? null);
   const [creating, setCreating] = useState(false);
 
@@ -29,7 +30,9 @@ export function WorkspacePage() {
     profilesLimit: me.data?.profiles_limit ?? auth.user?.profiles_limit ?? 0,
     projectsUsed: me.data?.projects_used ?? items?.length ?? 0,
   });
-  const showOwner = Boolean(selected && auth.isAdmin && selected.user_id !== auth.user?.user_id);
+  // Admins may open anyone's project, but only owners may change one.
+  const foreign = Boolean(selected && selected.user_id !== auth.user?.user_id);
+  const showOwner = foreign && auth.isAdmin;
 
   let main;
   if (projects.isPending) {
@@ -45,9 +48,19 @@ export function WorkspacePage() {
       </Alert>
     );
   } else if (!selected) {
-    main = <NoProjectPrompt onCreate={() => setCreating(true)} />;
+    main = <NoProjectPrompt onCreate={() => setCreating(true)} blockReason={blockReason} />;
   } else {
-    main = <StepContent projectId={selected.id} step={step} readOnly={auth.isReadOnly} onStep={setStep} />;
+    main = (
+      <>
+        {foreign && <ForeignProjectBanner project={selected} />}
+        <StepContent
+          projectId={selected.id}
+          step={step}
+          readOnly={auth.isReadOnly || foreign}
+          onStep={setStep}
+        />
+      </>
+    );
   }
 
   return (
@@ -62,6 +75,7 @@ export function WorkspacePage() {
           selectedProjectId={selected?.id ?? null}
           onSelectProject={select}
           onNewProject={() => setCreating(true)}
+          newProjectBlockReason={blockReason}
         />
       </Box>
       <Box style={{ display: 'flex', flex: 1, minHeight: 0 }}>

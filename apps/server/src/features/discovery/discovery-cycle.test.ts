@@ -1,0 +1,506 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestBudget } from '../../integrations/reddit';
+import { virtualClock } from '../../integrations/reddit/reddit-test-support';
+import type { TestApp } from '../../test/test-app';
+import {
+  addSearchCredential,
+  addVerifyingCredential,
+  buildDiscoveryProject,
+  createDiscoveryApp,
+  cursorsOf,
+  leadsOf,
+  listingSince,
+  profilesOf,
+} from './discovery.test-support';
+import { compileMatcher } from './matcher';
+import { runDiscoveryCycle } from './discovery-cycle.service';
+import {
+  discoveryCursors,
+  discoverySearches,
+  redditAuthors,
+  redditItems,
+  type DiscoveryCursorRow,
+} from './discovery.table';
+import { subreddits } from '../subreddits/subreddits.table';
+import { authorsToEnrich, syncStreams } from './discovery.repository';
+import { enrichAuthors } from './enrich-authors';
+import { RedditReader } from './reddit-reader';
+import { projects } from '../projects/projects.table';
+
+const HOUR = 3_600_000;
+const SUBS = ['SaaS', 'startups', 'smallbusiness'];
+
+describe('the discovery cycle', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+  let verifier: string;
+  beforeAll(async () => {
+    t = await createDiscoveryApp({ reddit: { clock } });
+    await addSearchCredential(t.ctx);
+    verifier = (await addVerifyingCredential(t.ctx)).id;
+  });
+  afterAll(() => t?.close());
+
+  it('starts at the present, then finds every matching new post and comment, with reasons', async () => {
+    const keywords = ['CRM', 'help desk', 'churn'];
+    const project = await buildDiscoveryProject(t.ctx.db, t.config, { keywords, subreddits: SUBS });
+
+    const first = await runDiscoveryCycle(t.ctx);
+    expect(first).toMatchObject({ groups: 1, leadsCreated: 0, itemsRead: 0, complete: true });
+    const start = await cursorsOf(t.ctx.db);
+    expect(start.map((c) => c.kind).sort()).toEqual(['t1', 't3']);
+    expect(start.every((c) => c.beforeName)).toBe(true);
+
+    // Six hours: more than a page of posts and many pages of comments.
+    clock.t += 6 * HOUR;
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report.complete).toBe(true);
+    expect(report.gaps).toBeGreaterThanOrEqual(2);
+    expect(report.missedItems).toBe(0);
+
+    const names = SUBS.map((s) => s.toLowerCase());
+    const matcher = compileMatcher([
+      {
+        projectId: project.id,
+        keywords,
+        negativeKeywords: [],
+        subreddits: names,
+        excludedSubreddits: [],
+        excludedAuthors: [],
+        withoutKeywords: false,
+      },
+    ]);
+    const expected = new Set<string>();
+    let listed = 0;
+    for (const kind of ['t3', 't1'] as const) {
+      const stopAt = start.find((c) => c.kind === kind)!.beforeName;
+      const items = await listingSince(t.ctx, verifier, kind, names, stopAt);
+      listed += items.length;
+      for (const item of items) if (matcher.match(item).length > 0) expected.add(item.name);
+    }
+    expect(report.itemsRead).toBe(listed);
+    const leads = await leadsOf(t.ctx.db, project.id);
+    expect(leads.length).toBeGreaterThan(0);
+    expect(new Set(leads.map((l) => l.itemName))).toEqual(expected);
+    expect(report.leadsCreated).toBe(leads.length);
+
+    for (const lead of leads) {
+      const [item] = await t.ctx.db.select().from(redditItems).where(eq(redditItems.name, lead.itemName));
+      expect(item).toBeDefined();
+      expect(lead.kind).toBe(item!.kind === 't3' ? 'post' : 'comment');
+      expect(lead.foundAt.getTime()).toBe(clock.t);
+      expect(lead.intentScore).toBeGreaterThanOrEqual(0);
+      expect(lead.intentScore).toBeLessThanOrEqual(100);
+      expect(lead.intentReasons.length).toBeGreaterThan(0);
+      expect(lead.matches.length).toBeGreaterThan(0);
+      for (const m of lead.matches) {
+        // Comments store their post's title, but only their own body is matched.
+        const text = m.field === 'title' ? item!.title : item!.body;
+        expect(text.slice(m.start, m.end).toLowerCase().replace(/\s+/g, ' ')).toBe(m.keyword.toLowerCase());
+        expect(lead.matchedKeywords).toContain(m.keyword);
+      }
+    }
+    const people = await profilesOf(t.ctx.db, project.id);
+    expect(people.map((p) => p.redditUsername).sort()).toEqual(
+      [...new Set(leads.map((l) => l.author))].sort(),
+    );
+  });
+
+  it('adds nothing twice: a second cycle reads nothing new, a repeated read adds no lead', async () => {
+    const before = await leadsOf(t.ctx.db, await allProjectIds(t));
+    const again = await runDiscoveryCycle(t.ctx);
+    expect(again).toMatchObject({ itemsRead: 0, leadsCreated: 0, gaps: 0 });
+
+    // As after a crash between a read and its commit: the same window is read again.
+    const cursors = await cursorsOf(t.ctx.db);
+    clock.t += 2 * HOUR;
+    await runDiscoveryCycle(t.ctx);
+    const after = await leadsOf(t.ctx.db, await allProjectIds(t));
+    await rewind(t, cursors);
+    const repeated = await runDiscoveryCycle(t.ctx);
+    expect(repeated.itemsRead).toBeGreaterThan(0);
+    expect(repeated.leadsCreated).toBe(0);
+    const final = await leadsOf(t.ctx.db, await allProjectIds(t));
+    expect(final.length).toBe(after.length);
+    expect(after.length).toBeGreaterThanOrEqual(before.length);
+    expect(new Set(final.map((l) => `${l.projectId}/${l.itemName}`)).size).toBe(final.length);
+  });
+
+  it('keeps negative keywords, excluded subreddits and authors out, and takes every item without keywords', async () => {
+    const keywords = ['customers', 'users', 'tool', 'CRM'];
+    const twin = await buildDiscoveryProject(t.ctx.db, t.config, { keywords, subreddits: SUBS });
+    await runDiscoveryCycle(t.ctx);
+    const window = await cursorsOf(t.ctx.db);
+    clock.t += 3 * HOUR;
+    await runDiscoveryCycle(t.ctx);
+    const twinLeads = await leadsOf(t.ctx.db, twin.id);
+    const texts = new Map<string, string>();
+    for (const lead of twinLeads) {
+      const [item] = await t.ctx.db.select().from(redditItems).where(eq(redditItems.name, lead.itemName));
+      // What the matcher reads: a comment's own body, a post's title and body.
+      texts.set(lead.itemName, item!.kind === 't3' ? `${item!.title}\n${item!.body}` : item!.body);
+    }
+    expect(twinLeads.length).toBeGreaterThan(5);
+    const hasWord = (text: string, word: string) =>
+      new RegExp(`(^|[^\\p{L}\\p{N}_])${word}($|[^\\p{L}\\p{N}_])`, 'iu').test(text);
+    const words = [...new Set([...texts.values()].flatMap((x) => x.toLowerCase().match(/[a-z]{5,}/g) ?? []))];
+    const negative = words.find((w) => {
+      const n = [...texts.values()].filter((x) => hasWord(x, w)).length;
+      return n > 0 && n < texts.size / 2;
+    })!;
+    const counts = new Map<string, number>();
+    for (const l of twinLeads) counts.set(l.author, (counts.get(l.author) ?? 0) + 1);
+    const author = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+
+    const negated = await buildDiscoveryProject(t.ctx.db, t.config, {
+      keywords,
+      subreddits: SUBS,
+      negativeKeywords: [negative.toUpperCase()],
+    });
+    const excluded = await buildDiscoveryProject(t.ctx.db, t.config, {
+      keywords,
+      subreddits: SUBS,
+      excludedSubreddits: ['Startups'],
+      excludedAuthors: [author.toUpperCase()],
+    });
+    const everything = await buildDiscoveryProject(t.ctx.db, t.config, {
+      withoutKeywords: true,
+      subreddits: ['SaaS'],
+    });
+    const idle = await buildDiscoveryProject(t.ctx.db, t.config, {
+      unapprovedKeywords: keywords,
+      subreddits: SUBS,
+    });
+
+    // The same window again, now with these projects.
+    await rewind(t, window);
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report.leadsCreated).toBeGreaterThan(0);
+
+    const itemsOf = async (id: string) => new Set((await leadsOf(t.ctx.db, id)).map((l) => l.itemName));
+    expect(await itemsOf(twin.id)).toEqual(new Set(twinLeads.map((l) => l.itemName)));
+    expect(await itemsOf(negated.id)).toEqual(
+      new Set(twinLeads.filter((l) => !hasWord(texts.get(l.itemName)!, negative)).map((l) => l.itemName)),
+    );
+    expect((await itemsOf(negated.id)).size).toBeLessThan(twinLeads.length);
+    const kept = twinLeads.filter((l) => l.subreddit.toLowerCase() !== 'startups' && l.author !== author);
+    expect(kept.length).toBeLessThan(twinLeads.length);
+    expect(await itemsOf(excluded.id)).toEqual(new Set(kept.map((l) => l.itemName)));
+    expect(await itemsOf(idle.id)).toEqual(new Set());
+
+    const saas = new Set<string>();
+    for (const kind of ['t3', 't1'] as const) {
+      const stopAt = window.find((c) => c.kind === kind)!.beforeName;
+      const all = await listingSince(
+        t.ctx,
+        verifier,
+        kind,
+        SUBS.map((x) => x.toLowerCase()),
+        stopAt,
+      );
+      for (const item of all)
+        if (item.subreddit === 'SaaS' && item.author !== '[deleted]') saas.add(item.name);
+    }
+    expect(saas.size).toBeGreaterThan(0);
+    expect(await itemsOf(everything.id)).toEqual(saas);
+    for (const lead of await leadsOf(t.ctx.db, everything.id)) {
+      expect(lead.matchedKeywords).toEqual([]);
+      expect(lead.intentReasons).toBeInstanceOf(Array);
+    }
+  });
+
+  it('reads a subreddit several projects share once per cycle, for all of them', async () => {
+    const shared = await Promise.all(
+      [1, 2, 3].map(() =>
+        buildDiscoveryProject(t.ctx.db, t.config, { keywords: ['users'], subreddits: ['SaaS'] }),
+      ),
+    );
+    await runDiscoveryCycle(t.ctx);
+    t.sim!.inspect.reset();
+    clock.t += 30 * 60_000;
+    const report = await runDiscoveryCycle(t.ctx);
+    const log = t.sim!.inspect.requestLog();
+    const listings = log.filter((e) => /^GET \/r\/\{sub\}\/(new|comments)$/.test(e.endpoint));
+    expect(listings.map((e) => e.endpoint).sort()).toEqual(['GET /r/{sub}/comments', 'GET /r/{sub}/new']);
+    for (const e of listings) {
+      const subs = e.path.split('/')[2]!.toLowerCase().split('+');
+      expect(subs.filter((x) => x === 'saas')).toHaveLength(1);
+      expect(new Set(subs).size).toBe(subs.length);
+    }
+    expect(log.filter((e) => e.endpoint === 'GET /r/{sub}/search')).toEqual([]);
+    expect(report.requests).toBe(log.filter((e) => e.surface === 'oauth').length);
+    const sets = await Promise.all(
+      shared.map(async (p) => (await leadsOf(t.ctx.db, p.id)).map((l) => l.itemName).sort()),
+    );
+    expect(sets[0]!.length).toBeGreaterThan(0);
+    expect(sets[1]).toEqual(sets[0]);
+    expect(sets[2]).toEqual(sets[0]);
+  });
+
+  it('reads each author once into the cache all tenants share', async () => {
+    const a = await buildDiscoveryProject(t.ctx.db, t.config, { keywords: ['customers'], subreddits: SUBS });
+    const b = await buildDiscoveryProject(t.ctx.db, t.config, { keywords: ['customers'], subreddits: SUBS });
+    expect(a.owner.id).not.toBe(b.owner.id);
+    await runDiscoveryCycle(t.ctx);
+    t.sim!.inspect.reset();
+    clock.t += HOUR;
+    await runDiscoveryCycle(t.ctx);
+    const authors = [...new Set((await leadsOf(t.ctx.db, [a.id, b.id])).map((l) => l.author))];
+    // Twenty a cycle: the rest wait for the next ones.
+    for (let i = 0; i < 20; i++) {
+      const left = await authorsToEnrich(t.ctx.db, { limit: 1000, since: new Date(0), names: authors });
+      if (left.length === 0) break;
+      clock.t += 61_000;
+      await runDiscoveryCycle(t.ctx);
+    }
+    expect(authors.length).toBeGreaterThan(1);
+    const ofA = new Set((await leadsOf(t.ctx.db, a.id)).map((l) => l.author));
+    expect(new Set((await leadsOf(t.ctx.db, b.id)).map((l) => l.author))).toEqual(ofA);
+    const cached = await t.ctx.db.select().from(redditAuthors).where(inArray(redditAuthors.name, authors));
+    expect(cached.map((c) => c.name).sort()).toEqual([...authors].sort());
+    for (const c of cached) {
+      if (!c.missing) {
+        expect(c.accountCreatedAt).toBeInstanceOf(Date);
+        expect(c.commentKarma).not.toBeNull();
+      }
+    }
+    const reads = t.sim!.inspect.requestLog({ endpoint: 'GET /user/{name}/about' }).map((e) => e.path);
+    expect(reads.length).toBe(new Set(reads).size);
+    for (const name of authors)
+      expect(reads.filter((p) => p === `/user/${name}/about`).length).toBeLessThanOrEqual(1);
+  });
+
+  it('marks deleted, suspended and unreadable accounts as missing', async () => {
+    const reader = await RedditReader.forSearch(t.ctx);
+    const outcome = await enrichAuthors(t.ctx, reader, [
+      'suspended_seller',
+      'nobody_here_42',
+      'not a name',
+      'demo_founder',
+    ]);
+    expect(outcome).toEqual({ enriched: 4, interrupted: false });
+    const rows = await t.ctx.db
+      .select()
+      .from(redditAuthors)
+      .where(
+        inArray(redditAuthors.nameLower, [
+          'suspended_seller',
+          'nobody_here_42',
+          'not a name',
+          'demo_founder',
+        ]),
+      );
+    const byName = new Map(rows.map((r) => [r.nameLower, r]));
+    expect(byName.get('suspended_seller')?.missing).toBe(true);
+    expect(byName.get('nobody_here_42')?.missing).toBe(true);
+    expect(byName.get('not a name')?.missing).toBe(true);
+    expect(byName.get('demo_founder')).toMatchObject({ missing: false, name: 'demo_founder' });
+    expect(byName.get('demo_founder')?.accountCreatedAt).toBeInstanceOf(Date);
+  });
+
+  it('backfills a newly approved subreddit once: a keyword search, or its newest posts without keywords', async () => {
+    const keywords = ['CRM', 'help desk', 'backup'];
+    const searched = await buildDiscoveryProject(t.ctx.db, t.config, {
+      keywords,
+      subreddits: ['sysadmin'],
+      backfilled: false,
+    });
+    const everything = await buildDiscoveryProject(t.ctx.db, t.config, {
+      withoutKeywords: true,
+      subreddits: ['nocode'],
+      backfilled: false,
+    });
+    t.sim!.inspect.reset();
+    clock.t += 61_000;
+    const started = clock.t;
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report.backfills).toBe(2);
+    const log = t.sim!.inspect.requestLog();
+    expect(log.filter((e) => e.path === '/r/sysadmin/search')).toHaveLength(1);
+    expect(log.filter((e) => e.path === '/r/nocode/new')).toHaveLength(1);
+
+    const found = await leadsOf(t.ctx.db, searched.id);
+    expect(found.length).toBeGreaterThan(0);
+    for (const lead of found) {
+      expect(lead.subreddit).toBe('sysadmin');
+      expect(lead.kind).toBe('post');
+      expect(lead.matches.length).toBeGreaterThan(0);
+      expect(lead.itemCreatedAt.getTime()).toBeLessThan(started);
+    }
+    expect(found.some((l) => l.itemCreatedAt.getTime() < started - 6 * HOUR)).toBe(true);
+    const all = await leadsOf(t.ctx.db, everything.id);
+    expect(all).toHaveLength(100);
+    expect(new Set(all.map((l) => l.subreddit))).toEqual(new Set(['nocode']));
+
+    const rows = await t.ctx.db
+      .select()
+      .from(subreddits)
+      .where(inArray(subreddits.projectId, [searched.id, everything.id]));
+    expect(rows.every((r) => r.backfilledAt?.getTime() === started)).toBe(true);
+    const searches = await t.ctx.db
+      .select()
+      .from(discoverySearches)
+      .where(inArray(discoverySearches.projectId, [searched.id, everything.id]));
+    expect(searches.map((s) => [s.trigger, s.status]).sort()).toEqual([
+      ['backfill', 'completed'],
+      ['backfill', 'completed'],
+    ]);
+    expect(searches.find((s) => s.projectId === everything.id)?.postsFound).toBe(100);
+
+    // Once only; the subreddits now flow through the cycle's streams.
+    t.sim!.inspect.reset();
+    clock.t += 61_000;
+    const next = await runDiscoveryCycle(t.ctx);
+    expect(next.backfills).toBe(0);
+    const paths = t.sim!.inspect.requestLog().map((e) => e.path);
+    expect(paths.filter((p) => p.endsWith('/search'))).toEqual([]);
+    expect(paths.some((p) => p.includes('sysadmin') && p.endsWith('/new'))).toBe(true);
+  });
+
+  it('does not stall on a cursor whose item left the listing, and checks that only now and then', async () => {
+    await runDiscoveryCycle(t.ctx);
+    const lose = async (updatedAgoMs: number) => {
+      await t.ctx.db
+        .update(discoveryCursors)
+        .set({
+          beforeName: 't3_zzzzzzz',
+          newestCreatedAt: new Date(clock.t - 40 * 60_000),
+          updatedAt: new Date(clock.t - updatedAgoMs),
+        })
+        .where(eq(discoveryCursors.kind, 't3'));
+    };
+    // Checked recently: an empty page costs one request, as for a quiet stream.
+    await lose(60_000);
+    t.sim!.inspect.reset();
+    let report = await runDiscoveryCycle(t.ctx);
+    expect(t.sim!.inspect.requestLog({ endpoint: 'GET /r/{sub}/new' })).toHaveLength(1);
+    expect(report.itemsRead).toBe(0);
+
+    // Not checked for as long: read from the top down to the cursor's time, then forward again.
+    await lose(40 * 60_000);
+    t.sim!.inspect.reset();
+    report = await runDiscoveryCycle(t.ctx);
+    expect(report.itemsRead).toBeGreaterThan(0);
+    expect(report.missedItems).toBe(0);
+    const [cursor] = (await cursorsOf(t.ctx.db)).filter((c) => c.kind === 't3');
+    expect(cursor!.beforeName).not.toBe('t3_zzzzzzz');
+    clock.t += 20 * 60_000;
+    t.sim!.inspect.reset();
+    report = await runDiscoveryCycle(t.ctx);
+    const news = t.sim!.inspect.requestLog({ endpoint: 'GET /r/{sub}/new' });
+    expect(news).toHaveLength(1);
+    expect(report.itemsRead).toBeGreaterThan(0);
+  });
+});
+
+describe('reads spread over the search credentials', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createDiscoveryApp({ reddit: { clock } });
+  });
+  afterAll(() => t?.close());
+
+  it('takes turns between credentials, and skips one whose budget is spent', async () => {
+    const one = await addSearchCredential(t.ctx);
+    const two = await addSearchCredential(t.ctx);
+    await buildDiscoveryProject(t.ctx.db, t.config, { keywords: ['customers'], subreddits: SUBS });
+    await runDiscoveryCycle(t.ctx);
+    t.sim!.inspect.reset();
+    clock.t += 6 * HOUR;
+    expect((await runDiscoveryCycle(t.ctx)).complete).toBe(true);
+    const byClient = (id: string) =>
+      t.sim!.inspect.requestLog({ clientId: id }).filter((e) => e.surface === 'oauth').length;
+    expect(byClient(one.client_id)).toBeGreaterThan(3);
+    expect(Math.abs(byClient(one.client_id) - byClient(two.client_id))).toBeLessThanOrEqual(1);
+
+    t.sim!.inspect.reset();
+    clock.t += HOUR;
+    await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(one.client_id, clock.t + 10 * 60_000);
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report).toMatchObject({ complete: true, retryAtMs: null });
+    expect(byClient(one.client_id)).toBe(0);
+    expect(byClient(two.client_id)).toBe(report.requests);
+
+    // Both spent: the cycle stops and says when the first frees.
+    clock.t += 60_000;
+    await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(two.client_id, clock.t + 5 * 60_000);
+    const spent = await runDiscoveryCycle(t.ctx);
+    expect(spent).toMatchObject({ complete: false, retryAtMs: clock.t + 5 * 60_000, requests: 0 });
+  });
+});
+
+describe('a burst deeper than Reddit lists', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+  const BUSY = ['Entrepreneur', 'smallbusiness', 'startups'];
+  beforeAll(async () => {
+    t = await createDiscoveryApp({ reddit: { clock } });
+    await addSearchCredential(t.ctx);
+  });
+  afterAll(() => t?.close());
+
+  it('reads the 1000 newest items, counts the rest as missed, and goes on from the top', async () => {
+    await buildDiscoveryProject(t.ctx.db, t.config, { keywords: ['customers'], subreddits: BUSY });
+    await runDiscoveryCycle(t.ctx);
+    // About 4440 comments a day: eight hours is some 1480, past the 1000 Reddit lists.
+    clock.t += 8 * HOUR;
+    const report = await runDiscoveryCycle(t.ctx);
+    const expectedComments = (8 / 24) * (1440 + 1500 + 1500);
+    const expectedPosts = (8 / 24) * (360 + 480 + 420);
+    expect(report.complete).toBe(true);
+    expect(report.missedItems).toBeGreaterThan((expectedComments - 1000) * 0.8);
+    expect(report.missedItems).toBeLessThan((expectedComments - 1000) * 1.2);
+    expect(report.itemsRead).toBeGreaterThan(1000 + expectedPosts * 0.9);
+    expect(report.itemsRead).toBeLessThan(1000 + expectedPosts * 1.1);
+    const cursors = await cursorsOf(t.ctx.db);
+    expect(cursors.find((c) => c.kind === 't1')!.missedItems).toBe(report.missedItems);
+    expect(cursors.find((c) => c.kind === 't3')!.missedItems).toBe(0);
+
+    clock.t += 61_000;
+    const next = await runDiscoveryCycle(t.ctx);
+    expect(next).toMatchObject({ missedItems: 0, gaps: 0, complete: true });
+    expect(next.itemsRead).toBeGreaterThan(0);
+    expect(next.itemsRead).toBeLessThan(20);
+  });
+
+  it('keeps groups of at most 100 subreddits, adds to the lowest with room, and drops emptied groups', async () => {
+    const now = new Date(clock.t);
+    const names = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `sub${String(from + i).padStart(4, '0')}`);
+    let state = await syncStreams(t.ctx.db, names(0, 250), now);
+    expect([...state.groups].map(([g, subs]) => [g, subs.length])).toEqual([
+      [0, 100],
+      [1, 100],
+      [2, 50],
+    ]);
+    const kept = state.groups.get(1)!;
+    // Ten leave group 0 and all of group 2; five new ones fill group 0 first.
+    const wanted = [...names(10, 90), ...kept, ...names(1000, 5)];
+    await t.ctx.db
+      .insert(discoveryCursors)
+      .values({ groupNo: 2, kind: 't3', beforeName: 't3_x', updatedAt: now });
+    state = await syncStreams(t.ctx.db, wanted, now);
+    expect(state.groups.get(0)).toHaveLength(95);
+    expect(state.groups.get(0)).toEqual(expect.arrayContaining(names(1000, 5)));
+    expect(state.groups.get(1)).toEqual(kept);
+    expect(state.groups.has(2)).toBe(false);
+    expect([...state.shrunk]).toEqual([0]);
+    expect((await cursorsOf(t.ctx.db)).filter((c) => c.groupNo === 2)).toEqual([]);
+  });
+});
+
+async function allProjectIds(t: TestApp): Promise<string[]> {
+  return (await t.ctx.db.select({ id: projects.id }).from(projects)).map((p) => p.id);
+}
+
+/** Puts the cursors back where they were, as if the reads since had never been committed. */
+async function rewind(t: TestApp, cursors: DiscoveryCursorRow[]): Promise<void> {
+  for (const c of cursors) {
+    await t.ctx.db
+      .update(discoveryCursors)
+      .set({ beforeName: c.beforeName, newestCreatedAt: c.newestCreatedAt, updatedAt: c.updatedAt })
+      .where(and(eq(discoveryCursors.groupNo, c.groupNo), eq(discoveryCursors.kind, c.kind)));
+  }
+}

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import {
+  ENHANCED_SEARCH_LIMIT,
+  NO_APPROVED_KEYWORDS,
+  NO_APPROVED_SUBREDDITS,
+  POST_SEARCH_RUNNING,
+  SEARCH_RUNNING,
+  ZSearchResultCounts,
+  type TRunProgress,
+  type TSearchResultCounts,
+  type TSearchStatus,
+} from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import { AppError, badRequest } from '../../http/errors';
+import {
+  RedditApiError,
+  RedditBudgetExhaustedError,
+  RedditResponseShapeError,
+  RedditUnavailableError,
+} from '../../integrations/reddit';
+import { findRun, finishRun, presentRun, startRun, updateRunProgress } from '../projects';
+import { readBackfill } from './backfill';
+import {
+  authorsToEnrich,
+  closeSearch,
+  countApprovals,
+  GROUP_SIZE,
+  loadProjectRules,
+  openSearch,
+  pendingBackfills,
+  writePage,
+  type StreamKind,
+} from './discovery.repository';
+import { enrichAuthors } from './enrich-authors';
+import { matchItems } from './match-items';
+import { compileMatcher } from './matcher';
+import { NoSearchCredentialError, RedditReader, type ListedItem } from './reddit-reader';
+
+/** What a search was asked to do, kept with its run so a resumed job does the same. */
+export const ZProjectSearchOptions = z.object({
+  trigger: z.enum(['enhanced', 'posts']),
+  include_posts: z.boolean(),
+  include_comments: z.boolean(),
+  include_profiles: z.boolean(),
+  persist_posts: z.boolean(),
+  limit: z.number().int().min(1).max(ENHANCED_SEARCH_LIMIT),
+});
+export type TProjectSearchOptions = z.infer<typeof ZProjectSearchOptions>;
+
+/** First backfills one search may run; the cycle does the rest. */
+const SEARCH_BACKFILLS_MAX = 25;
+/** Authors a search with profiles reads; the cycle reads the rest. */
+const SEARCH_AUTHORS_MAX = 25;
+
+/**
+ * Checks that the project can be searched and marks its search as running: 400 without approved keywords
+ * (unless it takes every post) or subreddits, 409 while one runs. The caller queues the work.
+ */
+export async function startProjectSearch(
+  ctx: AppContext,
+  project: { id: string; withoutKeywords: boolean },
+  options: TProjectSearchOptions,
+): Promise<void> {
+  const approvals = await countApprovals(ctx.db, project.id);
+  if (!project.withoutKeywords && approvals.keywords === 0) {
+    throw badRequest(NO_APPROVED_KEYWORDS, 'no_approved_keywords');
+  }
+  if (approvals.subreddits === 0) throw badRequest(NO_APPROVED_SUBREDDITS, 'no_approved_subreddits');
+  if (!ctx.queue) {
+    throw new AppError(
+      503,
+      'jobs_unavailable',
+      'Searches cannot run: background jobs are off on this server.',
+    );
+  }
+  const run = await startRun(ctx.db, project.id, 'search', new Date(ctx.clock.now()), options);
+  if (!run) {
+    throw options.trigger === 'posts'
+      ? new AppError(409, 'post_search_running', POST_SEARCH_RUNNING)
+      : new AppError(409, 'search_running', SEARCH_RUNNING);
+  }
+}
+
+/** The status calls: the project's running or last search, with its counts once completed. */
+export async function getSearchStatus(ctx: AppContext, projectId: string): Promise<TSearchStatus> {
+  const row = await findRun(ctx.db, projectId, 'search');
+  const status = presentRun(row, 'searching', new Date(ctx.clock.now()));
+  const counts = ZSearchResultCounts.safeParse(row?.result);
+  return { ...status, result: status.status === 'completed' && counts.success ? counts.data : null };
+}
+
+/** Marks a search that could not even be queued as failed, so its status does not stay 'searching'. */
+export async function failProjectSearch(ctx: AppContext, projectId: string, error: string): Promise<void> {
+  await finishRun(ctx.db, projectId, 'search', { status: 'failed', error }, new Date(ctx.clock.now()));
+}
+
+class SearchFailure extends Error {
+  override name = 'SearchFailure';
+}
+
+/**
+ * The work of one project's search, run by its job: first backfills of the project's subreddits that
+ * never had one, then the newest posts (and comments) of its approved subreddits, matched for this
+ * project only. Leads are written as they are found (none in a dry run) and progress follows each read.
+ * A spent budget leaves the run running and rethrows, so the job is rescheduled for when it frees.
+ */
+export async function runProjectSearch(ctx: AppContext, projectId: string): Promise<void> {
+  const run = await findRun(ctx.db, projectId, 'search');
+  if (!run || run.status !== 'running') return;
+  const parsed = ZProjectSearchOptions.safeParse(run.options);
+  if (!parsed.success) {
+    await failProjectSearch(ctx, projectId, 'The search settings could not be read; please start it again');
+    return;
+  }
+  const options = parsed.data;
+  const now = () => new Date(ctx.clock.now());
+  const searchId = await openSearch(ctx.db, projectId, options.trigger, run.startedAt);
+  const progress: TRunProgress = { phase: 'starting', items_read: 0, leads_found: 0 };
+  const found = { posts: new Set<string>(), comments: new Set<string>(), authors: new Set<string>() };
+  let reader: RedditReader | null = null;
+  const report = (phase = progress.phase) => {
+    progress.phase = phase;
+    progress.leads_found = found.posts.size + found.comments.size;
+    return updateRunProgress(ctx.db, projectId, 'search', { ...progress }, now());
+  };
+  const counts = (): TSearchResultCounts => ({
+    posts_found: options.include_posts ? found.posts.size : 0,
+    comments_found: options.include_comments ? found.comments.size : 0,
+    profiles_found: options.include_profiles ? found.authors.size : 0,
+  });
+  const close = (status: 'completed' | 'failed') =>
+    closeSearch(
+      ctx.db,
+      searchId,
+      {
+        status,
+        postsFound: counts().posts_found,
+        commentsFound: counts().comments_found,
+        profilesFound: counts().profiles_found,
+        requests: reader?.requests ?? 0,
+      },
+      now(),
+    );
+
+  try {
+    const [rules] = await loadProjectRules(ctx.db, projectId);
+    if (!rules) throw new SearchFailure('The project has no approved keywords or subreddits any more');
+    reader = await RedditReader.forSearch(ctx);
+    if (!reader.usable) throw new NoSearchCredentialError();
+    const matcher = compileMatcher([rules]);
+    const take = async (listed: ListedItem[], backfilledSubredditIds: string[] = []) => {
+      const matched = matchItems(matcher, listed, now());
+      if (options.persist_posts) {
+        await writePage(
+          ctx.db,
+          { items: matched.items, leads: matched.leads, backfilledSubredditIds },
+          now(),
+        );
+      }
+      for (const item of matched.items) {
+        (item.kind === 't3' ? found.posts : found.comments).add(item.name);
+        found.authors.add(item.author);
+      }
+      progress.items_read += listed.length;
+      await report();
+    };
+    const readNewest = async (kind: StreamKind) => {
+      for (let i = 0; i < rules.subreddits.length; i += GROUP_SIZE) {
+        const subs = rules.subreddits.slice(i, i + GROUP_SIZE);
+        await take(await readSkippingRefusals(() => reader!.list(kind, subs, { limit: options.limit })));
+      }
+    };
+
+    const wantsPosts = options.include_posts || options.include_profiles;
+    if (wantsPosts) {
+      for (const p of await pendingBackfills(ctx.db, SEARCH_BACKFILLS_MAX, [projectId])) {
+        await report(`backfilling r/${p.name}`);
+        await take(await readBackfill(reader, rules, p.name), [p.subredditId]);
+      }
+      await report('reading new posts');
+      await readNewest('t3');
+    }
+    if (options.include_comments) {
+      await report('reading new comments');
+      await readNewest('t1');
+    }
+    if (options.include_profiles && options.persist_posts && found.authors.size > 0) {
+      await report('reading profiles');
+      const authors = await authorsToEnrich(ctx.db, {
+        limit: SEARCH_AUTHORS_MAX,
+        since: run.startedAt,
+        projectId,
+        names: [...found.authors],
+      });
+      await enrichAuthors(ctx, reader, authors);
+    }
+    await report('done');
+    await close('completed');
+    await finishRun(ctx.db, projectId, 'search', { status: 'completed', result: counts() }, now());
+  } catch (error) {
+    if (error instanceof RedditBudgetExhaustedError) {
+      await report('waiting for the Reddit request budget');
+      throw error;
+    }
+    const message = failureMessage(error);
+    if (message === null) {
+      await close('failed');
+      await failProjectSearch(ctx, projectId, 'Unexpected error');
+      throw error;
+    }
+    ctx.log.warn({ job: 'project-search', projectId, err: error }, 'search failed');
+    await close('failed');
+    await failProjectSearch(ctx, projectId, message);
+  }
+}
+
+/** A listing Reddit refuses (a banned or private subreddit in the group) is skipped, not fatal. */
+async function readSkippingRefusals(read: () => Promise<{ items: ListedItem[] }>): Promise<ListedItem[]> {
+  try {
+    return (await read()).items;
+  } catch (error) {
+    if (error instanceof RedditApiError || error instanceof RedditResponseShapeError) return [];
+    throw error;
+  }
+}
+
+function failureMessage(error: unknown): string | null {
+  if (error instanceof SearchFailure || error instanceof NoSearchCredentialError) return error.message;
+  if (error instanceof RedditUnavailableError)
+    return 'Reddit is unavailable right now; please try again later';
+  if (error instanceof AppError) return error.detail;
+  return null;
+}

@@ -1,0 +1,93 @@
+import type { TLogLevel, TLoggerName } from '@threadreach/contract';
+import type { NewSystemLogRow } from './system-logs.table';
+
+const REDACTED = '[redacted]';
+export const MESSAGE_MAX = 4000;
+const FIELD_TEXT_MAX = 500;
+const FIELDS_MAX = 24;
+
+/** pino's numeric levels as /logs names them. */
+export function levelOf(pinoLevel: number): TLogLevel {
+  if (pinoLevel >= 60) return 'CRITICAL';
+  if (pinoLevel >= 50) return 'ERROR';
+  if (pinoLevel >= 40) return 'WARNING';
+  if (pinoLevel >= 30) return 'INFO';
+  return 'DEBUG';
+}
+
+const KNOWN_LOGGERS: ReadonlySet<string> = new Set<TLoggerName>(['http.access', 'ai-service']);
+
+/** pino's own keys and the ones a line never keeps. */
+const STANDARD_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'v', 'err', 'error']);
+
+/** Field names whose values are never kept, whatever redaction upstream did. */
+const SENSITIVE_KEY =
+  /pass|secret|token|cookie|authori[sz]ation|api_?key|credential|signature|session|body|html|content|email|^ver$|^v3$|^code$|^state$/i;
+
+const SECRET_PATTERNS: [RegExp, string][] = [
+  // JWTs (their header always starts with `{"`, base64url `eyJ`).
+  [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // user:password@ in URLs (proxies, database strings).
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, `$1${REDACTED}@`],
+  // Credentials in query strings.
+  [
+    /([?&](?:ver|v3|code|state|token|access_token|refresh_token|id_token|session_state|client_secret|password|api_key)=)[^&\s#"']+/gi,
+    `$1${REDACTED}`,
+  ],
+  // key=value and "key": "value" pairs.
+  [
+    /\b(password|passwd|client_secret|clientSecret|secret|refresh_token|refreshToken|access_token|accessToken|id_token|api_key|apiKey|authorization|cookie|set-cookie|tr_refresh)(["']?\s*[=:]\s*["']?)(?:(?:Bearer|Basic)\s+)?[^\s"'&,;}]+/gi,
+    `$1$2${REDACTED}`,
+  ],
+];
+
+/** Removes tokens, secrets and credentials from free text before it is stored. */
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function errorText(err: unknown): string | null {
+  if (!err || typeof err !== 'object') return null;
+  const { type, message } = err as { type?: unknown; message?: unknown };
+  if (typeof message !== 'string' || !message) return typeof type === 'string' ? type : null;
+  return typeof type === 'string' && type !== 'Error' ? `${type}: ${message}` : message;
+}
+
+/**
+ * One pino line as a system_logs row: level, logger, the message (with the error's, if any) and the line's
+ * scalar fields, every text scrubbed; null for what is not a log line.
+ */
+export function toSystemLogRow(line: unknown): NewSystemLogRow | null {
+  if (!line || typeof line !== 'object') return null;
+  const entry = line as Record<string, unknown>;
+  if (typeof entry.time !== 'number' || typeof entry.level !== 'number') return null;
+  const name = typeof entry.name === 'string' && KNOWN_LOGGERS.has(entry.name) ? entry.name : 'server';
+  const msg = typeof entry.msg === 'string' ? entry.msg : '';
+  const err = errorText(entry.err ?? entry.error);
+  const message = err && !msg.includes(err) ? (msg ? `${msg}: ${err}` : err) : msg;
+
+  const fields: Record<string, unknown> = {};
+  let kept = 0;
+  for (const [key, value] of Object.entries(entry)) {
+    if (kept >= FIELDS_MAX) break;
+    if (STANDARD_KEYS.has(key) || SENSITIVE_KEY.test(key)) continue;
+    if (typeof value === 'string') fields[key] = clip(scrubSecrets(value), FIELD_TEXT_MAX);
+    else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
+    else continue;
+    kept++;
+  }
+  return {
+    timestamp: new Date(entry.time),
+    level: levelOf(entry.level),
+    logger: name,
+    message: clip(scrubSecrets(message), MESSAGE_MAX),
+    fields: kept > 0 ? fields : null,
+  };
+}

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TSystemLogsResponse } from '@threadreach/contract';
+import { fixedClock } from '../../test/clock.test-support';
+import { buildUser, type TestUser } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { pruneSystemLogsJob } from './prune-system-logs.job';
+import { countSystemLogs, insertSystemLogs } from './system-logs.repository';
+import type { NewSystemLogRow } from './system-logs.table';
+
+// A moment no other suite writes log lines at, so a shared PostgreSQL database does not disturb the counts.
+const NOW = Date.UTC(2001, 5, 1, 12, 0, 0);
+const MIN = 60_000;
+const at = (minutesAgo: number) => new Date(NOW - minutesAgo * MIN);
+
+let t: TestApp;
+let admin: TestUser;
+let moderator: TestUser;
+let user: TestUser;
+
+const row = (
+  minutesAgo: number,
+  level: NewSystemLogRow['level'],
+  logger: string,
+  message: string,
+): NewSystemLogRow => ({ timestamp: at(minutesAgo), level, logger, message, fields: null });
+
+beforeAll(async () => {
+  t = await createTestApp({ clock: fixedClock(NOW) });
+  admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
+  moderator = await buildUser(t.ctx.db, t.config, { roles: ['MODERATOR'] });
+  user = await buildUser(t.ctx.db, t.config, { roles: ['USER'] });
+  await insertSystemLogs(t.ctx.db, [
+    row(1, 'INFO', 'http.access', 'GET /api/v1/projects 200 3ms'),
+    row(2, 'ERROR', 'server', 'request failed: connection reset'),
+    row(5, 'WARNING', 'ai-service', 'llm call retried'),
+    row(8, 'DEBUG', 'server', 'cache warm'),
+    row(20, 'INFO', 'ai-service', 'keywords generated in 100% of cases'),
+    row(45, 'CRITICAL', 'server', 'out of memory'),
+    row(90, 'INFO', 'server', 'outside the last hour'),
+    ...Array.from({ length: 150 }, (_, i) =>
+      row(24 * 60 + i, 'INFO', 'http.access', `GET /api/v1/page/${i} 200 1ms`),
+    ),
+  ]);
+});
+afterAll(() => t.close());
+
+async function logs(query: string, who: TestUser = admin) {
+  const res = await t.app.inject({ url: `/api/v1/system/logs${query}`, headers: who.auth });
+  return { status: res.statusCode, body: res.json() as TSystemLogsResponse & { detail?: string } };
+}
+
+describe('GET /api/v1/system/logs', () => {
+  it('shows the last hour newest first, with the count per level', async () => {
+    const { status, body } = await logs('');
+    expect(status).toBe(200);
+    expect(body.logs.map((l) => l.message)).toEqual([
+      'GET /api/v1/projects 200 3ms',
+      'request failed: connection reset',
+      'llm call retried',
+      'cache warm',
+      'keywords generated in 100% of cases',
+      'out of memory',
+    ]);
+    expect(body.logs[0]).toMatchObject({
+      timestamp: at(1).toISOString(),
+      level: 'INFO',
+      logger_name: 'http.access',
+    });
+    expect(body.stats).toEqual({ total: 6, DEBUG: 1, INFO: 2, WARNING: 1, ERROR: 1, CRITICAL: 1 });
+    expect(body).toMatchObject({ total: 6, limit: 100, offset: 0 });
+  });
+
+  it('filters by level (any case), logger and quick period; stats keep every level', async () => {
+    const errors = await logs('?level=error');
+    expect(errors.body.logs.map((l) => l.message)).toEqual(['request failed: connection reset']);
+    expect(errors.body.total).toBe(1);
+    expect(errors.body.stats.total).toBe(6);
+
+    const access = await logs('?logger_file=uvicorn.access');
+    expect(access.body.logs.map((l) => l.logger_name)).toEqual(['http.access']);
+    const ai = await logs('?logger_file=ai-service&period=10m');
+    expect(ai.body.logs.map((l) => l.message)).toEqual(['llm call retried']);
+    expect((await logs('?period=30m')).body.total).toBe(5);
+  });
+
+  it('searches the message as plain text, case-insensitively', async () => {
+    expect((await logs('?search=CONNECTION')).body.logs.map((l) => l.message)).toEqual([
+      'request failed: connection reset',
+    ]);
+    // % and _ are literal characters, not wildcards.
+    expect((await logs('?search=100%25')).body.total).toBe(1);
+    expect((await logs('?search=%25%25')).body.total).toBe(0);
+    expect((await logs('?search=_')).body.total).toBe(0);
+  });
+
+  it('pages through a custom range 100 at a time', async () => {
+    const range = `start_time=${at(3 * 24 * 60).toISOString()}&end_time=${at(24 * 60).toISOString()}`;
+    const first = await logs(`?${range}&logger_file=uvicorn.access`);
+    expect(first.body.total).toBe(150);
+    expect(first.body.logs).toHaveLength(100);
+    expect(first.body.logs[0]!.message).toBe('GET /api/v1/page/0 200 1ms');
+    const second = await logs(`?${range}&logger_file=uvicorn.access&offset=100`);
+    expect(second.body.logs).toHaveLength(50);
+    expect(second.body.logs.at(-1)!.message).toBe('GET /api/v1/page/149 200 1ms');
+  });
+
+  it('counts a range of many hours from the hourly counts, its partial hours line by line', async () => {
+    // 09:31 to 11:55 the day before: the whole hour 10:00-11:00 plus two partial hours.
+    const range = `start_time=${at(24 * 60 + 149).toISOString()}&end_time=${at(24 * 60 + 5).toISOString()}`;
+    const { body } = await logs(`?${range}&logger_file=uvicorn.access`);
+    expect(body.total).toBe(145);
+    expect(body.stats).toMatchObject({ total: 145, INFO: 145, ERROR: 0 });
+    expect(body.logs.at(-1)!.message).toBe('GET /api/v1/page/104 200 1ms');
+    expect((await logs(`?${range}&logger_file=server`)).body.stats.total).toBe(0);
+  });
+
+  it('refuses a bad range, level or logger with a 400 that says why', async () => {
+    const cases: [string, string][] = [
+      ['?level=loud', "Unknown level 'LOUD': use one of DEBUG, INFO, WARNING, ERROR, CRITICAL"],
+      ['?logger_file=nginx', "Unknown logger 'nginx'"],
+      ['?start_time=01-06-2001%2010:00&end_time=2001-06-01T11:00:00Z', 'ISO 8601'],
+      ['?start_time=2001-06-01T10:00:00Z', 'A custom range needs both start_time and end_time'],
+      ['?start_time=2001-06-01T10:00:00Z&end_time=2001-06-01T09:00:00Z', 'The range starts after it ends'],
+      ['?start_time=2000-01-01T00:00:00Z&end_time=2001-06-01T09:00:00Z', 'The range is longer than 366 days'],
+      ['?limit=501', 'limit'],
+    ];
+    for (const [query, detail] of cases) {
+      const { status, body } = await logs(query);
+      expect(status, query).toBe(400);
+      expect(body.detail, query).toContain(detail);
+    }
+  });
+
+  it('is for moderators and admins only', async () => {
+    expect((await logs('', moderator)).status).toBe(200);
+    const refused = await logs('', user);
+    expect(refused.status).toBe(403);
+    expect((await t.app.inject({ url: '/api/v1/system/logs' })).statusCode).toBe(401);
+  });
+});
+
+describe('pruning', () => {
+  it('deletes the lines older than SYSTEM_LOG_RETENTION_DAYS and keeps the rest', async () => {
+    const days = (n: number) => n * 24 * 60;
+    await insertSystemLogs(t.ctx.db, [
+      row(days(15), 'INFO', 'server', 'prune: fifteen days old'),
+      row(days(14) + 1, 'INFO', 'server', 'prune: just past fourteen days'),
+      row(days(13), 'INFO', 'server', 'prune: thirteen days old'),
+    ]);
+    const before = await countSystemLogs(t.ctx.db);
+    await pruneSystemLogsJob.handler(t.ctx, {});
+    expect(await countSystemLogs(t.ctx.db)).toBe(before - 2);
+    const range = `start_time=${at(days(20)).toISOString()}&end_time=${at(0).toISOString()}`;
+    expect((await logs(`?${range}&search=prune:`)).body.logs.map((l) => l.message)).toEqual([
+      'prune: thirteen days old',
+    ]);
+    // The hourly counts of the pruned hours went with their lines.
+    expect((await logs(`?${range}`)).body.stats.total).toBe(7 + 150 + 1);
+  });
+});

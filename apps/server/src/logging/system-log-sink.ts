@@ -1,0 +1,101 @@
+import { toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
+
+export interface SystemLogSinkOptions {
+  /** Stores one batch; a rejection drops that batch and nothing else. */
+  insert(rows: NewSystemLogRow[]): Promise<void>;
+  /** Lines per insert; a full batch is written at once. */
+  batchSize?: number;
+  /** The longest a line waits for its batch. */
+  flushIntervalMs?: number;
+  /** Lines held while the database is slow or away; beyond it new lines are dropped. */
+  maxBuffered?: number;
+  /** Told of failed writes, at most once a minute. Never the logger: that would feed the sink itself. */
+  onError?: (message: string) => void;
+}
+
+const REPORT_EVERY_MS = 60_000;
+
+/**
+ * The pino destination that copies every line into system_logs. Writing a line only parses and queues it;
+ * batches go to the database in the background, one insert at a time, so a slow or failing database never
+ * blocks or breaks the request that logged, and its errors never come back through the log.
+ */
+export class SystemLogSink {
+  private buffer: NewSystemLogRow[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private lastReportMs = 0;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxBuffered: number;
+  private readonly onError: (message: string) => void;
+  /** Lines stored, and lines lost to a full buffer or a failed insert. */
+  readonly counts = { written: 0, dropped: 0 };
+
+  constructor(private readonly options: SystemLogSinkOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
+    this.maxBuffered = options.maxBuffered ?? 20_000;
+    this.onError = options.onError ?? ((message) => process.stderr.write(`${message}\n`));
+  }
+
+  /** pino's destination interface: one serialized line. */
+  write(line: string): boolean {
+    if (this.closed) return true;
+    let row: NewSystemLogRow | null;
+    try {
+      row = toSystemLogRow(JSON.parse(line));
+    } catch {
+      return true;
+    }
+    if (!row) return true;
+    if (this.buffer.length >= this.maxBuffered) {
+      this.counts.dropped++;
+      return true;
+    }
+    this.buffer.push(row);
+    if (this.buffer.length >= this.batchSize) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs).unref();
+    return true;
+  }
+
+  /** Writes everything queued so far; resolves when it is stored (or dropped). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.chain = this.chain.then(() => this.drain());
+    return this.chain;
+  }
+
+  /** Stops taking lines and writes what is queued: call before the database closes. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.splice(0, this.batchSize);
+      try {
+        await this.options.insert(batch);
+        this.counts.written += batch.length;
+      } catch (error) {
+        this.counts.dropped += batch.length;
+        this.report(error);
+      }
+    }
+  }
+
+  private report(error: unknown) {
+    const now = Date.now();
+    if (now - this.lastReportMs < REPORT_EVERY_MS) return;
+    this.lastReportMs = now;
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+    try {
+      this.onError(`system logs: a batch could not be stored (${this.counts.dropped} lines lost): ${reason}`);
+    } catch {
+      // Reporting is best effort.
+    }
+  }
+}

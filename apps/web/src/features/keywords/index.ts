@@ -1,0 +1,1 @@
+export { KeywordsStep, type TKeywordsStepProps, type TSubredditGeneration } from './components/keywords-step';

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { Accordion, Button } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { errorMessage } from '../../../lib/api-error';
+import { saveFile } from '../../../lib/save-file';
+import { exportLeadsCsv } from '../api/leads.api';
+import { WebhookSettings } from './webhook-settings';
+
+export const EXPORT_ERROR = 'Failed to export leads';
+
+/** The CSV file's name: the project's leads on this day. */
+export function exportFileName(nowMs: number): string {
+  return `leads-${new Date(nowMs).toISOString().slice(0, 10)}.csv`;
+}
+
+/** Every lead with its score and reasons as CSV: an authenticated download, so fetched, then saved. */
+export function ExportCsvButton({ projectId }: { projectId: string }) {
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      saveFile(await exportLeadsCsv(projectId), exportFileName(Date.now()));
+    } catch (error) {
+      notifications.show({ color: 'red', message: `${EXPORT_ERROR}: ${errorMessage(error, '')}` });
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <Button variant="default" onClick={() => void exportCsv()} loading={exporting}>
+      Export CSV
+    </Button>
+  );
+}
+
+/** The lead webhook, loaded when opened. */
+export function WebhookPanel({ projectId, readOnly }: { projectId: string; readOnly: boolean }) {
+  const [opened, setOpened] = useState<string | null>(null);
+  return (
+    <Accordion variant="contained" value={opened} onChange={setOpened}>
+      <Accordion.Item value="webhook">
+        <Accordion.Control>Lead webhook</Accordion.Control>
+        <Accordion.Panel>
+          {opened === 'webhook' && <WebhookSettings projectId={projectId} readOnly={readOnly} />}
+        </Accordion.Panel>
+      </Accordion.Item>
+    </Accordion>
+  );
+}

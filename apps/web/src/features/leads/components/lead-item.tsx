@@ -1,0 +1,239 @@
+import type { ReactNode } from 'react';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import {
+  COMMENT_PREVIEW_LENGTH,
+  MATCHED_KEYWORDS_SHOWN,
+  POST_PREVIEW_LENGTH,
+  type TComment,
+  type TPost,
+  type TProfile,
+} from '@threadreach/contract';
+import { matchesIn } from '../highlight';
+import { formatAccountAge, formatKarma, redditUrl, timeAgo } from '../lead-format';
+import { HighlightedText } from './highlighted-text';
+import { IntentBadge } from './intent-badge';
+
+/** The first MATCHED_KEYWORDS_SHOWN matched keywords, and how many more there are. */
+export function KeywordBadges({ keywords }: { keywords: readonly string[] }) {
+  if (keywords.length === 0) return null;
+  const shown = keywords.slice(0, MATCHED_KEYWORDS_SHOWN);
+  const more = keywords.length - shown.length;
+  return (
+    <Group gap={4} aria-label="Matched keywords">
+      {shown.map((k) => (
+        <Badge key={k} size="sm" variant="outline" tt="none">
+          {k}
+        </Badge>
+      ))}
+      {more > 0 && (
+        <Text size="xs" c="dimmed">
+          +{more} more
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function Meta({ children }: { children: ReactNode }) {
+  return (
+    <Group gap={6} wrap="wrap">
+      {children}
+    </Group>
+  );
+}
+
+function Dot() {
+  return (
+    <Text span size="xs" c="dimmed" aria-hidden>
+      ·
+    </Text>
+  );
+}
+
+function Author({ name, ageDays, karma }: { name: string; ageDays: number | null; karma: number | null }) {
+  return (
+    <>
+      <Text span size="xs" fw={600}>
+        u/{name}
+      </Text>
+      <Dot />
+      <Text span size="xs" c="dimmed">
+        {formatAccountAge(ageDays)}
+      </Text>
+      <Dot />
+      <Text span size="xs" c="dimmed">
+        {formatKarma(karma)}
+      </Text>
+    </>
+  );
+}
+
+interface TRowShellProps {
+  label: string;
+  children: ReactNode;
+  score: number;
+  reasons: string[];
+  matches?: TPost['matches'];
+  deleting: boolean;
+  readOnly: boolean;
+  onDelete: () => void;
+}
+
+function RowShell({
+  label,
+  children,
+  score,
+  reasons,
+  matches,
+  deleting,
+  readOnly,
+  onDelete,
+}: TRowShellProps) {
+  return (
+    <Paper withBorder p="sm" radius="md" component="article" aria-label={label}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
+          {children}
+        </Stack>
+        <Stack gap={6} align="flex-end">
+          <IntentBadge score={score} reasons={reasons} matches={matches} />
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="red"
+            onClick={onDelete}
+            loading={deleting}
+            disabled={readOnly}
+          >
+            Delete
+          </Button>
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}
+
+interface TItemProps<T> {
+  item: T;
+  nowMs: number;
+  deleting: boolean;
+  readOnly: boolean;
+  onDelete: () => void;
+}
+
+export function PostItem({ item, nowMs, ...actions }: TItemProps<TPost>) {
+  return (
+    <RowShell
+      label={item.title}
+      score={item.intent_score}
+      reasons={item.intent_reasons}
+      matches={item.matches}
+      {...actions}
+    >
+      <HighlightedText fw={600} text={item.title} matches={matchesIn(item.matches, 'title')} />
+      {item.content && (
+        <HighlightedText
+          size="sm"
+          c="dimmed"
+          text={item.content}
+          matches={matchesIn(item.matches, 'body')}
+          limit={POST_PREVIEW_LENGTH}
+        />
+      )}
+      <KeywordBadges keywords={item.matched_keywords} />
+      <Meta>
+        <Author name={item.author} ageDays={item.account_age_days} karma={item.comment_karma} />
+        <Dot />
+        <Text span size="xs" c="dimmed">
+          r/{item.subreddit}
+        </Text>
+        <Dot />
+        <Text span size="xs" c="dimmed">
+          {item.score} points · {timeAgo(item.created_utc, nowMs)}
+        </Text>
+        <Dot />
+        <Anchor size="xs" href={redditUrl(item.permalink)} target="_blank" rel="noopener noreferrer">
+          View on Reddit
+        </Anchor>
+      </Meta>
+    </RowShell>
+  );
+}
+
+export function CommentItem({ item, nowMs, ...actions }: TItemProps<TComment>) {
+  return (
+    <RowShell
+      label={`Comment by u/${item.author}`}
+      score={item.intent_score}
+      reasons={item.intent_reasons}
+      matches={item.matches}
+      {...actions}
+    >
+      <HighlightedText
+        size="sm"
+        text={item.content}
+        matches={matchesIn(item.matches, 'body')}
+        limit={COMMENT_PREVIEW_LENGTH}
+      />
+      {item.post_title && (
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          On: {item.post_title}
+        </Text>
+      )}
+      <KeywordBadges keywords={item.matched_keywords} />
+      <Meta>
+        <Author name={item.author} ageDays={item.account_age_days} karma={item.comment_karma} />
+        <Dot />
+        <Text span size="xs" c="dimmed">
+          r/{item.subreddit}
+        </Text>
+        <Dot />
+        <Text span size="xs" c="dimmed">
+          {item.score} points · {timeAgo(item.created_utc, nowMs)}
+        </Text>
+        <Dot />
+        <Anchor size="xs" href={redditUrl(item.permalink)} target="_blank" rel="noopener noreferrer">
+          View on Reddit
+        </Anchor>
+      </Meta>
+    </RowShell>
+  );
+}
+
+export function ProfileItem({ item, nowMs: _nowMs, ...actions }: TItemProps<TProfile>) {
+  return (
+    <RowShell
+      label={`u/${item.reddit_username}`}
+      score={item.intent_score}
+      reasons={item.intent_reasons}
+      {...actions}
+    >
+      <Meta>
+        <Author name={item.reddit_username} ageDays={item.account_age_days} karma={item.comment_karma} />
+        <Dot />
+        <Text span size="xs" c="dimmed">
+          {item.lead_count} matching {item.lead_count === 1 ? 'post or comment' : 'posts and comments'}
+        </Text>
+        <Dot />
+        <Anchor
+          size="xs"
+          href={redditUrl(`/user/${encodeURIComponent(item.reddit_username)}`)}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          View on Reddit
+        </Anchor>
+      </Meta>
+      {item.bio_content && (
+        <HighlightedText
+          size="sm"
+          c="dimmed"
+          text={item.bio_content}
+          matches={[]}
+          limit={POST_PREVIEW_LENGTH}
+        />
+      )}
+      <KeywordBadges keywords={item.matched_keywords} />
+    </RowShell>
+  );
+}

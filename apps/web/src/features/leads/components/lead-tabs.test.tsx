@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  COMMENT_PREVIEW_LENGTH,
+  leadsEndpoints,
+  POST_PREVIEW_LENGTH,
+  type TComment,
+  type TPost,
+  type TProfile,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import {
+  buildComment,
+  buildPost,
+  buildProfile,
+  page,
+  PROJECT_ID,
+  renderScreen,
+} from '../../../test/discovery.test-support';
+import { LeadTabs } from './lead-tabs';
+
+const user = userEvent.setup({ delay: null });
+
+const TITLE = 'Looking for a bookkeeping app that does invoices';
+const BODY =
+  'I am a freelance designer. Any invoice software that exports tax reports? My accountant wants CSV.';
+const POST = buildPost({
+  title: TITLE,
+  content: BODY,
+  author: 'pixel_pat',
+  subreddit: 'freelance',
+  permalink: '/r/freelance/comments/abc123/looking_for/',
+  account_age_days: 800,
+  comment_karma: 1520,
+  matched_keywords: [
+    'bookkeeping app',
+    'invoice software',
+    'tax reports',
+    'invoices',
+    'csv',
+    'accountant',
+    'freelance',
+  ],
+  matches: [
+    { keyword: 'bookkeeping app', field: 'title', start: 14, end: 29 },
+    { keyword: 'invoices', field: 'title', start: 40, end: 48 },
+    { keyword: 'invoice software', field: 'body', start: 31, end: 47 },
+    { keyword: 'tax reports', field: 'body', start: 61, end: 72 },
+  ],
+  intent_score: 84,
+  intent_reasons: ['Asks for a tool', 'Complains about a problem'],
+});
+
+function mockLists(lists: { posts?: TPost[]; comments?: TComment[]; profiles?: TProfile[] } = {}) {
+  return {
+    posts: mockEndpoint(leadsEndpoints.posts, page(lists.posts ?? [])),
+    comments: mockEndpoint(leadsEndpoints.comments, page(lists.comments ?? [])),
+    profiles: mockEndpoint(leadsEndpoints.profiles, page(lists.profiles ?? [])),
+  };
+}
+
+function renderTabs(readOnly = false) {
+  return renderScreen(<LeadTabs projectId={PROJECT_ID} readOnly={readOnly} />);
+}
+
+const marks = (element: HTMLElement) => [...element.querySelectorAll('mark')].map((m) => m.textContent);
+
+describe('Step 4 results', { timeout: 15_000 }, () => {
+  it('shows a post with its matched keywords highlighted from the offsets', async () => {
+    mockLists({ posts: [POST] });
+    renderTabs();
+    const row = await screen.findByRole('article', { name: TITLE });
+    const [title, body] = [...row.querySelectorAll('p')] as HTMLElement[];
+    expect(title!.textContent).toBe(TITLE);
+    expect(marks(title!)).toEqual(['bookkeeping app', 'invoices']);
+    expect(body!.textContent).toBe(BODY);
+    expect(marks(body!)).toEqual(['invoice software', 'tax reports']);
+  });
+
+  it('shows at most 5 matched keywords, the intent score and the author', async () => {
+    mockLists({ posts: [POST] });
+    renderTabs();
+    const row = await screen.findByRole('article', { name: TITLE });
+    const badges = within(row).getByLabelText('Matched keywords');
+    expect(
+      within(badges)
+        .getAllByText(/./)
+        .map((b) => b.textContent),
+    ).toEqual(['bookkeeping app', 'invoice software', 'tax reports', 'invoices', 'csv', '+2 more']);
+    expect(within(row).getByLabelText('Intent score 84').textContent).toBe('Intent 84');
+    expect(within(row).getByText('u/pixel_pat')).toBeTruthy();
+    expect(within(row).getByText('2 years old')).toBeTruthy();
+    expect(within(row).getByText('1,520 comment karma')).toBeTruthy();
+    expect(within(row).getByText('r/freelance')).toBeTruthy();
+    const link = within(row).getByRole('link', { name: 'View on Reddit' });
+    expect(link.getAttribute('href')).toBe('https://www.reddit.com/r/freelance/comments/abc123/looking_for/');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
+  it('says why it matched on hover', async () => {
+    mockLists({ posts: [POST] });
+    renderTabs();
+    const row = await screen.findByRole('article', { name: TITLE });
+    await user.hover(within(row).getByLabelText('Intent score 84'));
+    const tooltip = (await screen.findByText('Why it matched')).closest('[role="tooltip"]') as HTMLElement;
+    expect(tooltip.textContent).toContain('Why it matched');
+    expect(tooltip.textContent).toContain('Asks for a tool');
+    expect(tooltip.textContent).toContain('Complains about a problem');
+    expect(tooltip.textContent).toContain(
+      'Keywords: “bookkeeping app” in title, “invoices” in title, “invoice software” in body, “tax reports” in body',
+    );
+  });
+
+  it(`cuts previews at ${POST_PREVIEW_LENGTH} characters for posts and ${COMMENT_PREVIEW_LENGTH} for comments`, async () => {
+    const long = 'word '.repeat(100);
+    mockLists({
+      posts: [buildPost({ title: 'Long post', content: long })],
+      comments: [buildComment({ author: 'long_commenter', content: long })],
+    });
+    renderTabs();
+    const post = await screen.findByRole('article', { name: 'Long post' });
+    expect(post.querySelectorAll('p')[1]!.textContent).toBe(`${long.slice(0, POST_PREVIEW_LENGTH)}…`);
+    await user.click(screen.getByRole('tab', { name: /Comments/ }));
+    const comment = await screen.findByRole('article', { name: 'Comment by u/long_commenter' });
+    expect(comment.querySelector('p')!.textContent).toBe(`${long.slice(0, COMMENT_PREVIEW_LENGTH)}…`);
+  });
+
+  it('lists comments with their highlights and users with their profile, with counts on the tabs', async () => {
+    const comment = buildComment({
+      author: 'ana_designs',
+      content: 'We switched to an invoice tool last year.',
+      post_title: 'What do you use for invoicing?',
+      matched_keywords: ['invoice tool'],
+      matches: [{ keyword: 'invoice tool', field: 'body', start: 18, end: 30 }],
+    });
+    const profile = buildProfile({ reddit_username: 'ana_designs', lead_count: 3, account_age_days: 20 });
+    mockLists({ posts: [POST], comments: [comment], profiles: [profile] });
+    renderTabs();
+    expect(await screen.findByRole('tab', { name: 'Posts (1)' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Comments (1)' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Users (1)' })).toBeTruthy();
+
+    await user.click(screen.getByRole('tab', { name: 'Comments (1)' }));
+    const row = await screen.findByRole('article', { name: 'Comment by u/ana_designs' });
+    expect(marks(row)).toEqual(['invoice tool']);
+    expect(within(row).getByText('On: What do you use for invoicing?')).toBeTruthy();
+
+    await user.click(screen.getByRole('tab', { name: 'Users (1)' }));
+    const user1 = await screen.findByRole('article', { name: 'u/ana_designs' });
+    expect(within(user1).getByText('3 matching posts and comments')).toBeTruthy();
+    expect(within(user1).getByText('20 days old')).toBeTruthy();
+    expect(within(user1).getByRole('link', { name: 'View on Reddit' }).getAttribute('href')).toBe(
+      'https://www.reddit.com/user/ana_designs',
+    );
+  });
+
+  it('remembers the tab per project', async () => {
+    mockLists();
+    const first = renderTabs();
+    await user.click(await screen.findByRole('tab', { name: /Comments/ }));
+    expect(localStorage.getItem(`projectTab:${PROJECT_ID}`)).toBe('comments');
+    first.unmount();
+    mockLists();
+    renderTabs();
+    expect((await screen.findByRole('tab', { name: /Comments/ })).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByText('No comments found yet.')).toBeTruthy();
+  });
+
+  it('filters by minimum intent score and pages newest first', async () => {
+    const lists = mockLists();
+    mockEndpoint(leadsEndpoints.posts, ({ query }) =>
+      page([buildPost({ title: `Post at ${query.offset}` })], 45, query.limit, query.offset),
+    );
+    renderTabs();
+    expect(await screen.findByRole('article', { name: 'Post at 0' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '3' }));
+    expect(await screen.findByRole('article', { name: 'Post at 40' })).toBeTruthy();
+
+    await user.click(screen.getByRole('radio', { name: '50+' }));
+    expect(await screen.findByRole('article', { name: 'Post at 0' })).toBeTruthy();
+    await waitFor(() => expect(lists.comments.calls.at(-1)!.query.min_score).toBe(50));
+    expect(lists.profiles.calls.at(-1)!.query.min_score).toBe(50);
+    expect(lists.posts.calls).toHaveLength(0);
+  });
+
+  it.each([
+    ['Posts', 'Post', 'Delete me'],
+    ['Comments', 'Comment', 'Comment by u/delete_me'],
+    ['Users', 'Profile', 'u/delete_me'],
+  ] as const)('deletes a lead from %s and says so', async (tab, item, label) => {
+    const post = buildPost({ title: 'Delete me' });
+    const comment = buildComment({ author: 'delete_me' });
+    const profile = buildProfile({ reddit_username: 'delete_me' });
+    const deleted = new Set<string>();
+    const live = <T extends { id: string }>(items: T[]) => page(items.filter((i) => !deleted.has(i.id)));
+    mockEndpoint(leadsEndpoints.posts, () => live([post]));
+    mockEndpoint(leadsEndpoints.comments, () => live([comment]));
+    mockEndpoint(leadsEndpoints.profiles, () => live([profile]));
+    mockEndpoint(leadsEndpoints.deletePost, ({ params }) => void deleted.add(params.postId));
+    mockEndpoint(leadsEndpoints.deleteComment, ({ params }) => void deleted.add(params.commentId));
+    mockEndpoint(leadsEndpoints.deleteProfile, ({ params }) => void deleted.add(params.profileId));
+    renderTabs();
+    await user.click(await screen.findByRole('tab', { name: new RegExp(`^${tab}`) }));
+    const row = await screen.findByRole('article', { name: label });
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(`✅ ${item} deleted successfully`)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('article', { name: label })).toBeNull());
+    expect([...deleted]).toEqual([{ Posts: post.id, Comments: comment.id, Users: profile.id }[tab]]);
+  });
+
+  it('says when a delete fails', async () => {
+    const comment = buildComment({ author: 'keep_me' });
+    mockLists({ comments: [comment] });
+    mockEndpoint(leadsEndpoints.deleteComment, errorReply(404, 'Comment not found', 'not_found'));
+    localStorage.setItem(`projectTab:${PROJECT_ID}`, 'comments');
+    renderTabs();
+    const row = await screen.findByRole('article', { name: 'Comment by u/keep_me' });
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('❌ Error deleting Comment')).toBeTruthy();
+    expect(screen.getByRole('article', { name: 'Comment by u/keep_me' })).toBeTruthy();
+  });
+
+  it('lets read-only users look but not delete', async () => {
+    mockLists({ posts: [POST] });
+    renderTabs(true);
+    const row = await screen.findByRole('article', { name: TITLE });
+    expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(true);
+  });
+});

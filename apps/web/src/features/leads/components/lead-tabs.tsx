@@ -1,0 +1,178 @@
+import { useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Tabs,
+  Text,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { TPage } from '@threadreach/contract';
+import { useMinuteClock } from '../../../lib/clock';
+import { localPrefs } from '../../../lib/local-prefs';
+import {
+  LEADS_PAGE_SIZE,
+  useComments,
+  useDeleteLead,
+  usePosts,
+  useProfiles,
+  type TLeadKind,
+} from '../hooks/use-leads';
+import { CommentItem, PostItem, ProfileItem } from './lead-item';
+
+const KINDS: TLeadKind[] = ['posts', 'comments', 'users'];
+const ITEM_NAMES: Record<TLeadKind, string> = { posts: 'Post', comments: 'Comment', users: 'Profile' };
+const MIN_SCORES = ['0', '25', '50', '75'];
+/** The results list scrolls past this height (spec section 9). */
+const LIST_MAX_HEIGHT = 720;
+
+export const deletedText = (item: string) => `✅ ${item} deleted successfully`;
+export const deleteFailedText = (item: string) => `❌ Error deleting ${item}`;
+
+function savedTab(projectId: string): TLeadKind {
+  const saved = localPrefs.getTab(projectId);
+  return KINDS.find((k) => k === saved) ?? 'posts';
+}
+
+interface TLeadListProps<T> {
+  query: UseQueryResult<TPage<T>>;
+  page: number;
+  onPage: (page: number) => void;
+  empty: string;
+  children: (item: T) => ReactNode;
+}
+
+function LeadList<T extends { id: string }>({ query, page, onPage, empty, children }: TLeadListProps<T>) {
+  if (query.isPending) {
+    return (
+      <Center py="md">
+        <Loader aria-label="Loading results" />
+      </Center>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {query.error.message}
+      </Alert>
+    );
+  }
+  const { items, total } = query.data;
+  const pages = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE));
+  return (
+    <Stack gap="sm">
+      {items.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {empty}
+        </Text>
+      ) : (
+        <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto">
+          <Stack gap="xs" pr="xs">
+            {items.map((item) => (
+              <div key={item.id}>{children(item)}</div>
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
+      )}
+      {pages > 1 && (
+        <Group justify="center">
+          <Pagination total={pages} value={Math.min(page, pages)} onChange={onPage} size="sm" />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score. */
+export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly: boolean }) {
+  const [tab, setTab] = useState<TLeadKind>(() => savedTab(projectId));
+  const [minScore, setMinScore] = useState(0);
+  const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
+  const posts = usePosts(projectId, pages.posts, minScore);
+  const comments = useComments(projectId, pages.comments, minScore);
+  const profiles = useProfiles(projectId, pages.users, minScore);
+  const remove = useDeleteLead(projectId);
+  const nowMs = useMinuteClock();
+
+  const onPage = (kind: TLeadKind) => (page: number) => setPages((p) => ({ ...p, [kind]: page }));
+  const deleting = (id: string) => remove.isPending && remove.variables?.id === id;
+  const onDelete = (kind: TLeadKind, id: string) => () => {
+    const item = ITEM_NAMES[kind];
+    remove.mutate(
+      { kind, id },
+      {
+        onSuccess: () => notifications.show({ color: 'green', message: deletedText(item) }),
+        onError: () => notifications.show({ color: 'red', message: deleteFailedText(item) }),
+      },
+    );
+  };
+  const rowProps = (kind: TLeadKind, id: string) => ({
+    nowMs,
+    readOnly,
+    deleting: deleting(id),
+    onDelete: onDelete(kind, id),
+  });
+  const count = (q: { data?: { total: number } }) => (q.data ? ` (${q.data.total})` : '');
+
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Text size="sm" fw={500} id="min-intent-label">
+          Minimum intent score
+        </Text>
+        <SegmentedControl
+          size="xs"
+          aria-labelledby="min-intent-label"
+          value={String(minScore)}
+          onChange={(value) => {
+            setMinScore(Number(value));
+            setPages({ posts: 1, comments: 1, users: 1 });
+          }}
+          data={MIN_SCORES.map((s) => ({ value: s, label: s === '0' ? 'Any' : `${s}+` }))}
+        />
+      </Group>
+      <Tabs
+        value={tab}
+        onChange={(value) => {
+          const next = KINDS.find((k) => k === value);
+          if (!next) return;
+          setTab(next);
+          localPrefs.setTab(projectId, next);
+        }}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="posts">Posts{count(posts)}</Tabs.Tab>
+          <Tabs.Tab value="comments">Comments{count(comments)}</Tabs.Tab>
+          <Tabs.Tab value="users">Users{count(profiles)}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="posts" pt="sm">
+          <LeadList query={posts} page={pages.posts} onPage={onPage('posts')} empty="No posts found yet.">
+            {(post) => <PostItem item={post} {...rowProps('posts', post.id)} />}
+          </LeadList>
+        </Tabs.Panel>
+        <Tabs.Panel value="comments" pt="sm">
+          <LeadList
+            query={comments}
+            page={pages.comments}
+            onPage={onPage('comments')}
+            empty="No comments found yet."
+          >
+            {(comment) => <CommentItem item={comment} {...rowProps('comments', comment.id)} />}
+          </LeadList>
+        </Tabs.Panel>
+        <Tabs.Panel value="users" pt="sm">
+          <LeadList query={profiles} page={pages.users} onPage={onPage('users')} empty="No users found yet.">
+            {(profile) => <ProfileItem item={profile} {...rowProps('users', profile.id)} />}
+          </LeadList>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

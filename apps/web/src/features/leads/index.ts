@@ -1,0 +1,1 @@
+export { LeadsStep, type TLeadsStepProps } from './components/leads-step';

@@ -1,0 +1,49 @@
+import { useId } from 'react';
+import { Button, Tooltip, VisuallyHidden, type ButtonProps } from '@mantine/core';
+
+interface TNewProjectButtonProps extends Pick<ButtonProps, 'variant' | 'size'> {
+  label: string;
+  /** Why the user may not create a project (limit reached, read-only); null when they may. */
+  blockReason: string | null;
+  onClick: () => void;
+}
+
+/**
+ * A create-project button that is disabled, with its reason, before any form is filled in. It stays
+ * focusable while disabled so the reason can be read by hovering, focusing or tapping it.
+ */
+export function NewProjectButton({ label, blockReason, onClick, variant, size }: TNewProjectButtonProps) {
+  const reasonId = useId();
+  if (!blockReason) {
+    return (
+      <Button variant={variant} size={size} onClick={onClick}>
+        {label}
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Tooltip
+        label={blockReason}
+        role="tooltip"
+        multiline
+        w={280}
+        withArrow
+        position="bottom"
+        events={{ hover: true, focus: true, touch: true }}
+      >
+        <Button
+          variant={variant}
+          size={size}
+          data-disabled
+          aria-disabled
+          aria-describedby={reasonId}
+          onClick={(event) => event.preventDefault()}
+        >
+          {label}
+        </Button>
+      </Tooltip>
+      <VisuallyHidden id={reasonId}>{blockReason}</VisuallyHidden>
+    </>
+  );
+}

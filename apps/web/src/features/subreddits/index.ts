@@ -1,0 +1,1 @@
+export { SubredditsStep, type TSubredditsStepProps } from './components/subreddits-step';

@@ -1,0 +1,281 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  LOG_LEVELS,
+  systemLogsEndpoints,
+  type TLogEntry,
+  type TSystemLogsResponse,
+} from '@threadreach/contract';
+import {
+  errorReply,
+  mockEndpoint,
+  sentRequests,
+  type TMockHandler,
+} from '../../../test/api-mock.test-support';
+import { renderApp } from '../../../test/render-app';
+import { makeToken } from '../../../test/tokens';
+import { setToken } from '../../../lib/token-storage';
+import { ACCESS_DENIED_TEXT } from '../../auth';
+
+function entry(i: number, overrides: Partial<TLogEntry> = {}): TLogEntry {
+  return {
+    id: String(i),
+    timestamp: new Date(Date.UTC(2030, 0, 31, 9, 30, 0) - i * 1000).toISOString(),
+    level: 'INFO',
+    logger_name: 'server',
+    message: `line ${i}`,
+    ...overrides,
+  };
+}
+
+function answer(logs: TLogEntry[], total = logs.length, limit = 100, offset = 0): TSystemLogsResponse {
+  const stats = { total, DEBUG: 0, INFO: 0, WARNING: 0, ERROR: 0, CRITICAL: 0 };
+  for (const l of logs) stats[l.level]++;
+  return { logs, stats, total, limit, offset };
+}
+
+/** Answers pages out of `rows`, as the server would. */
+function pagesOf(rows: TLogEntry[]): TMockHandler<typeof systemLogsEndpoints.list> {
+  return ({ query }) =>
+    answer(rows.slice(query.offset, query.offset + query.limit), rows.length, query.limit, query.offset);
+}
+
+/** Pastes into a labelled field: typing key by key is slow in jsdom and tests nothing more here. */
+async function typeInto(user: ReturnType<typeof userEvent.setup>, label: string, text: string) {
+  await user.click(screen.getByLabelText(label));
+  await user.paste(text);
+}
+
+const signIn = (roles: string[]) => setToken(makeToken({ roles, profiles_limit: 0 }));
+const table = () => screen.findByRole('table', { name: 'System logs' });
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('/logs', () => {
+  it('shows Access Denied to a USER and asks for no logs', async () => {
+    setToken(makeToken({ roles: ['USER'] }));
+    renderApp('/logs');
+    expect(await screen.findByText(ACCESS_DENIED_TEXT)).toBeTruthy();
+    const path = systemLogsEndpoints.list.path;
+    expect(sentRequests().filter((r) => r.url.pathname === path)).toHaveLength(0);
+  });
+
+  it('shows the last hour: stats bar, level badges, logger and message', async () => {
+    signIn(['ADMIN']);
+    const list = mockEndpoint(
+      systemLogsEndpoints.list,
+      answer([
+        entry(1, { level: 'ERROR', message: 'request failed: boom' }),
+        entry(2, { logger_name: 'http.access', message: 'GET /api/v1/projects 200 3ms' }),
+      ]),
+    );
+    renderApp('/logs');
+    const rows = within(await table()).getAllByRole('row');
+    expect(
+      within(rows[0]!)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Time', 'Level', 'Logger', 'Message']);
+    expect(within(rows[1]!).getByText('ERROR')).toBeTruthy();
+    expect(within(rows[1]!).getByText('request failed: boom')).toBeTruthy();
+    expect(within(rows[2]!).getByText('http.access')).toBeTruthy();
+    const stats = screen.getByLabelText('Log statistics');
+    expect(within(stats).getByText('Total: 2')).toBeTruthy();
+    expect(within(stats).getByText('ERROR: 1')).toBeTruthy();
+    expect(within(stats).getByText('INFO: 1')).toBeTruthy();
+    expect(list.calls[0]!.query).toEqual({ period: '1h', limit: 100, offset: 0 });
+  });
+
+  it('offers the spec choices for level, logger and period', async () => {
+    signIn(['MODERATOR']);
+    mockEndpoint(systemLogsEndpoints.list, answer([]));
+    renderApp('/logs');
+    const options = (label: string) =>
+      within(screen.getByLabelText(label))
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    await screen.findByText('No logs found for the selected criteria.');
+    expect(options('Level')).toEqual(['All', 'Info', 'Warning', 'Error', 'Debug', 'Critical']);
+    expect(options('Logger')).toEqual(['All', 'server', 'uvicorn.access', 'ai-service']);
+    expect(options('Period')).toEqual(['Last 10 minutes', 'Last 30 minutes', 'Last 1 hour', 'Custom range']);
+    expect(screen.getByLabelText('Auto-refresh (5s)')).toBeTruthy();
+  });
+
+  it(
+    'applies level, logger, period and search together; Enter in the search applies',
+    { timeout: 15_000 },
+    async () => {
+      signIn(['ADMIN']);
+      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+      const user = userEvent.setup();
+      renderApp('/logs');
+      await table();
+      await user.selectOptions(screen.getByLabelText('Level'), 'Error');
+      await user.selectOptions(screen.getByLabelText('Logger'), 'uvicorn.access');
+      await user.selectOptions(screen.getByLabelText('Period'), 'Last 10 minutes');
+      // Nothing is asked before the filters are applied.
+      expect(list.calls).toHaveLength(1);
+      await user.type(screen.getByLabelText('Search'), 'timeout{Enter}');
+      await waitFor(() => expect(list.calls).toHaveLength(2));
+      expect(list.calls[1]!.query).toEqual({
+        level: 'ERROR',
+        logger_file: 'uvicorn.access',
+        period: '10m',
+        search: 'timeout',
+        limit: 100,
+        offset: 0,
+      });
+    },
+  );
+
+  // Renders two pages of 100 rows.
+  it(
+    'pages by 100: Next only after a full page, Apply Filters goes back to the first page',
+    { timeout: 20_000 },
+    async () => {
+      signIn(['ADMIN']);
+      const rows = Array.from({ length: 105 }, (_, i) => entry(i));
+      const list = mockEndpoint(systemLogsEndpoints.list, pagesOf(rows));
+      const user = userEvent.setup();
+      renderApp('/logs');
+      expect(within(await table()).getAllByRole('row')).toHaveLength(101);
+      const next = screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+      const previous = screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement;
+      expect(previous.disabled).toBe(true);
+      expect(next.disabled).toBe(false);
+      await user.click(next);
+      expect(await screen.findByText('line 104')).toBeTruthy();
+      expect(list.calls.at(-1)!.query.offset).toBe(100);
+      expect(next.disabled).toBe(true);
+      expect(previous.disabled).toBe(false);
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      expect(await screen.findByText('line 0')).toBeTruthy();
+      expect(list.calls.at(-1)!.query.offset).toBe(0);
+    },
+  );
+
+  it(
+    'sends a custom range as ISO start_time and end_time, only when both ends are typed',
+    { timeout: 15_000 },
+    async () => {
+      signIn(['ADMIN']);
+      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+      const user = userEvent.setup();
+      renderApp('/logs');
+      await table();
+      await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      await typeInto(user, 'From', '31-01-2030 09:30');
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      await waitFor(() => expect(list.calls).toHaveLength(2));
+      expect(list.calls[1]!.query).toEqual({ limit: 100, offset: 0 });
+
+      await typeInto(user, 'To', '01-02-2030 10:00');
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      await waitFor(() => expect(list.calls).toHaveLength(3));
+      expect(list.calls[2]!.query).toEqual({
+        start_time: new Date(2030, 0, 31, 9, 30).toISOString(),
+        end_time: new Date(2030, 1, 1, 10, 0).toISOString(),
+        limit: 100,
+        offset: 0,
+      });
+    },
+  );
+
+  it(
+    'refuses a range not typed as dd-mm-yyyy hh:mm without asking the server',
+    { timeout: 15_000 },
+    async () => {
+      signIn(['ADMIN']);
+      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+      const user = userEvent.setup();
+      renderApp('/logs');
+      await table();
+      await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      await typeInto(user, 'From', '2030-01-31 09:30');
+      await typeInto(user, 'To', '31-02-2030 10:00');
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      expect((await screen.findByText(/must be a date and time/)).textContent).toBe(
+        'From must be a date and time as dd-mm-yyyy hh:mm',
+      );
+      expect(list.calls).toHaveLength(1);
+    },
+  );
+
+  it("says 'Failed to fetch logs: {message}' with the server's detail", async () => {
+    signIn(['ADMIN']);
+    mockEndpoint(
+      systemLogsEndpoints.list,
+      errorReply(400, 'end_time: The range starts after it ends', 'validation_error'),
+    );
+    renderApp('/logs');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Failed to fetch logs: end_time: The range starts after it ends',
+    );
+  });
+
+  it('exports the rows as CSV with formula cells escaped', async () => {
+    signIn(['ADMIN']);
+    mockEndpoint(
+      systemLogsEndpoints.list,
+      answer([
+        entry(1, { message: '=HYPERLINK("http://x")' }),
+        entry(2, { level: 'WARNING', logger_name: 'ai-service', message: '-1, "quoted"' }),
+      ]),
+    );
+    let blob: Blob | null = null;
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+      blob = b as Blob;
+      return 'blob:logs';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const user = userEvent.setup();
+    renderApp('/logs');
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]).toMatch(/^system-logs-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.csv$/);
+    expect((await blob!.text()).split('\r\n')).toEqual([
+      '"Timestamp","Level","Logger","Message"',
+      `"${entry(1).timestamp}","INFO","server","'=HYPERLINK(""http://x"")"`,
+      `"${entry(2).timestamp}","WARNING","ai-service","'-1, ""quoted"""`,
+      '',
+    ]);
+  });
+
+  it('refreshes every 15 s while auto-refresh (labelled 5s) is on', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    signIn(['ADMIN']);
+    const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderApp('/logs');
+    await table();
+    expect(list.calls).toHaveLength(1);
+    await user.click(screen.getByLabelText('Auto-refresh (5s)'));
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(list.calls).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(list.calls).toHaveLength(2));
+    await user.click(screen.getByLabelText('Auto-refresh (5s)'));
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(list.calls).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(list.calls).toHaveLength(3));
+  });
+
+  it('counts every level in the stats bar', async () => {
+    signIn(['ADMIN']);
+    mockEndpoint(systemLogsEndpoints.list, answer(LOG_LEVELS.map((level, i) => entry(i, { level }))));
+    renderApp('/logs');
+    await table();
+    const stats = screen.getByLabelText('Log statistics');
+    for (const level of LOG_LEVELS) expect(within(stats).getByText(`${level}: 1`)).toBeTruthy();
+  });
+});

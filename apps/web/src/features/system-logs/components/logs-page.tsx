@@ -1,0 +1,243 @@
+import { useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Container,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Link } from 'react-router';
+import { LOG_LEVELS, LOG_PAGE_SIZE, type TLogLevel, type TLogStats } from '@threadreach/contract';
+import { errorMessage } from '../../../lib/api-error';
+import { ModeratorOnly } from '../../auth';
+import { useSystemLogs } from '../hooks/use-system-logs';
+import {
+  DEFAULT_LOG_FILTERS,
+  LEVEL_OPTIONS,
+  LOGGER_OPTIONS,
+  PERIOD_OPTIONS,
+  RANGE_FORMAT,
+  formatLogTime,
+  queryOf,
+  rangeError,
+  type TLogFilters,
+} from '../log-filters';
+import { csvFileName, downloadCsv, logsCsv } from '../logs-csv';
+
+export const LOGS_EMPTY_TEXT = 'No logs found for the selected criteria.';
+
+const LEVEL_COLORS: Record<TLogLevel, string> = {
+  DEBUG: 'gray',
+  INFO: 'blue',
+  WARNING: 'yellow',
+  ERROR: 'red',
+  CRITICAL: 'grape',
+};
+
+function StatsBar({ stats }: { stats: TLogStats }) {
+  return (
+    <Group gap="xs" aria-label="Log statistics">
+      <Badge variant="outline" color="dark" size="lg">
+        Total: {stats.total}
+      </Badge>
+      {LOG_LEVELS.map((level) => (
+        <Badge key={level} color={LEVEL_COLORS[level]} variant="light" size="lg">
+          {level}: {stats[level]}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+function SystemLogs() {
+  const [draft, setDraft] = useState<TLogFilters>(DEFAULT_LOG_FILTERS);
+  const [applied, setApplied] = useState<TLogFilters>(DEFAULT_LOG_FILTERS);
+  const [offset, setOffset] = useState(0);
+  const [autoRefresh, setAutoRefresh] = useState(false);
+  const [invalidRange, setInvalidRange] = useState<string | null>(null);
+  const query = queryOf(applied, offset);
+  const logs = useSystemLogs(query, autoRefresh);
+
+  const set = <K extends keyof TLogFilters>(key: K, value: TLogFilters[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+
+  const apply = (event?: FormEvent) => {
+    event?.preventDefault();
+    const problem = rangeError(draft);
+    setInvalidRange(problem);
+    if (problem) return;
+    // The same filters on the first page: the key does not change, so ask again explicitly.
+    if (offset === 0 && JSON.stringify(queryOf(draft, 0)) === JSON.stringify(query)) void logs.refetch();
+    setApplied(draft);
+    setOffset(0);
+  };
+
+  const rows = logs.data?.logs ?? [];
+  const limit = LOG_PAGE_SIZE;
+  const exportCsv = () => downloadCsv(csvFileName(new Date()), logsCsv(rows));
+
+  return (
+    <Container size="xl" py="xl">
+      <Stack>
+        <Anchor component={Link} to="/">
+          Back to Dashboard
+        </Anchor>
+        <Title order={1} size="h2">
+          System Logs
+        </Title>
+
+        <Paper withBorder p="md" component="form" onSubmit={apply} aria-label="Log filters">
+          <Group align="flex-end" wrap="wrap">
+            <NativeSelect
+              label="Level"
+              data={LEVEL_OPTIONS}
+              value={draft.level}
+              onChange={(e) => set('level', e.currentTarget.value as TLogFilters['level'])}
+            />
+            <NativeSelect
+              label="Logger"
+              data={LOGGER_OPTIONS}
+              value={draft.logger}
+              onChange={(e) => set('logger', e.currentTarget.value as TLogFilters['logger'])}
+            />
+            <NativeSelect
+              label="Period"
+              data={PERIOD_OPTIONS}
+              value={draft.period}
+              onChange={(e) => set('period', e.currentTarget.value as TLogFilters['period'])}
+            />
+            {draft.period === 'custom' && (
+              <>
+                <TextInput
+                  label="From"
+                  placeholder={RANGE_FORMAT}
+                  value={draft.from}
+                  onChange={(e) => set('from', e.currentTarget.value)}
+                />
+                <TextInput
+                  label="To"
+                  placeholder={RANGE_FORMAT}
+                  value={draft.to}
+                  onChange={(e) => set('to', e.currentTarget.value)}
+                />
+              </>
+            )}
+            <TextInput
+              label="Search"
+              placeholder="Search messages (Enter applies)"
+              value={draft.search}
+              onChange={(e) => set('search', e.currentTarget.value)}
+              style={{ flex: 1, minWidth: 220 }}
+            />
+            <Button type="submit">Apply Filters</Button>
+          </Group>
+          {invalidRange && (
+            <Text c="red" size="sm" mt="xs" role="alert">
+              {invalidRange}
+            </Text>
+          )}
+        </Paper>
+
+        <Group justify="space-between">
+          <Group>
+            <Button variant="default" onClick={() => void logs.refetch()} loading={logs.isFetching}>
+              Refresh
+            </Button>
+            <Checkbox
+              label="Auto-refresh (5s)"
+              checked={autoRefresh}
+              onChange={(e) => setAutoRefresh(e.currentTarget.checked)}
+            />
+          </Group>
+          <Button variant="default" onClick={exportCsv} disabled={rows.length === 0}>
+            Export CSV
+          </Button>
+        </Group>
+
+        {logs.data && <StatsBar stats={logs.data.stats} />}
+
+        {logs.isError && (
+          <Alert color="red" role="alert">
+            {`Failed to fetch logs: ${errorMessage(logs.error, 'Unknown error')}`}
+          </Alert>
+        )}
+        {logs.isPending ? (
+          <Loader aria-label="Loading logs" />
+        ) : rows.length === 0 ? (
+          !logs.isError && <Text c="dimmed">{LOGS_EMPTY_TEXT}</Text>
+        ) : (
+          <Table striped highlightOnHover aria-label="System logs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Time</Table.Th>
+                <Table.Th>Level</Table.Th>
+                <Table.Th>Logger</Table.Th>
+                <Table.Th>Message</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((log) => (
+                <Table.Tr key={log.id}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLogTime(log.timestamp)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={LEVEL_COLORS[log.level]} variant="light">
+                      {log.level}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{log.logger_name}</Table.Td>
+                  <Table.Td style={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>
+                    {log.message}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {logs.data && rows.length > 0
+              ? `Showing ${offset + 1}-${offset + rows.length} of ${logs.data.total}`
+              : ''}
+          </Text>
+          <Group>
+            <Button
+              variant="default"
+              disabled={offset === 0}
+              onClick={() => setOffset((o) => Math.max(0, o - limit))}
+            >
+              Previous
+            </Button>
+            {/* A full page means there may be more. */}
+            <Button
+              variant="default"
+              disabled={rows.length < limit || logs.isPlaceholderData}
+              onClick={() => setOffset((o) => o + limit)}
+            >
+              Next
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Container>
+  );
+}
+
+/** /logs: the system log viewer, for moderators and admins. */
+export function LogsPage() {
+  return (
+    <ModeratorOnly>
+      <SystemLogs />
+    </ModeratorOnly>
+  );
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  keywordsEndpoints,
+  leadsEndpoints,
+  productInfoEndpoints,
+  projectsEndpoints,
+  searchEndpoints,
+  subredditsEndpoints,
+  systemEndpoints,
+  usersEndpoints,
+  type TProductInfo,
+} from '@threadreach/contract';
+import { mockEndpoint } from '../../../test/api-mock.test-support';
+import {
+  buildKeyword,
+  buildProject,
+  buildSubreddit,
+  generationStatus,
+  keywordList,
+  page,
+  PROJECT_ID,
+  searchStatus,
+  subredditList,
+} from '../../../test/discovery.test-support';
+import { renderApp } from '../../../test/render-app';
+import { makeToken } from '../../../test/tokens';
+import { setToken } from '../../../lib/token-storage';
+
+const user = userEvent.setup({ delay: null });
+
+const INFO: TProductInfo = {
+  project_id: PROJECT_ID,
+  product_description:
+    'A bookkeeping app for freelance designers that turns invoices into tax-ready reports.',
+  ideal_client_profile: 'Freelance designers in the US who do their own taxes.',
+  call_to_action: 'Try it free for 30 days.',
+  writing_style: 'Friendly and brief.',
+  updated_at: '2030-01-01T00:00:00Z',
+};
+
+function signedInWithProject() {
+  setToken(makeToken());
+  mockEndpoint(systemEndpoints.publicConfig, {
+    demo_mode: false,
+    main_app_url: null,
+    support_chat_script_url: null,
+  });
+  mockEndpoint(usersEndpoints.me, {
+    user_id: 'user-1',
+    email: 'user@example.com',
+    roles: ['USER'],
+    profiles_limit: 3,
+    projects_used: 1,
+  });
+  mockEndpoint(projectsEndpoints.list, { items: [buildProject()], total: 1, limit: 500, offset: 0 });
+  mockEndpoint(productInfoEndpoints.get, INFO);
+}
+
+describe('workflow transitions', { timeout: 20_000 }, () => {
+  it('step 1 with generation -> step 2 -> Approve & Continue -> step 3 with progress -> step 4', async () => {
+    signedInWithProject();
+    const keyword = buildKeyword({ keyword: 'invoice software', approved: true });
+    const subreddit = buildSubreddit({ subreddit_name: 'freelance', approved: true });
+    mockEndpoint(productInfoEndpoints.saveAndRegenerate, {
+      product_info: INFO,
+      regenerate_keywords: true,
+      keywords_generated: false,
+      keywords_error: 'The AI engine did not answer in time',
+    });
+    mockEndpoint(keywordsEndpoints.list, keywordList([keyword]));
+    mockEndpoint(keywordsEndpoints.approve, ({ body }) => {
+      // Approving with generation starts it; the status says so from now on.
+      mockEndpoint(
+        subredditsEndpoints.status,
+        generationStatus({
+          status: 'generating',
+          duration_seconds: 2,
+          progress: { phase: 'suggesting', items_read: 0, leads_found: 0 },
+        }),
+      );
+      return {
+        keywords: [keyword],
+        approved_count: 1,
+        filters: { negative_keywords: [], excluded_subreddits: [], excluded_authors: [] },
+        subreddit_generation: body.generate_subreddits ? ('started' as const) : ('not_requested' as const),
+      };
+    });
+    mockEndpoint(subredditsEndpoints.list, subredditList([subreddit]));
+    const approveSubreddits = mockEndpoint(subredditsEndpoints.approve, {
+      approved_count: 1,
+      subreddits: [subreddit],
+    });
+
+    mockEndpoint(leadsEndpoints.posts, page([]));
+    mockEndpoint(leadsEndpoints.comments, page([]));
+    mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+
+    renderApp('/');
+    const form = await screen.findByRole('form', { name: 'Product Information' });
+    await user.click(within(form).getByRole('button', { name: 'Save & Generate Keywords' }));
+    expect(await screen.findByText('Keyword generation failed - you can retry in Step 2.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Keywords' })).toBeTruthy();
+    expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('2');
+
+    await user.click(await screen.findByRole('button', { name: 'Approve & Continue' }));
+    expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+    const progress = await screen.findByRole('status', { name: 'Generating subreddits...' });
+    expect(progress.textContent).toContain('Phase: suggesting · 2 s');
+    expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('3');
+
+    await user.click(await screen.findByRole('button', { name: 'Approve & Continue' }));
+    await waitFor(() => expect(approveSubreddits.calls).toHaveLength(1));
+    expect(await screen.findByRole('heading', { name: 'Posts & Messages' })).toBeTruthy();
+    expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('4');
+  });
+});

@@ -1,0 +1,176 @@
+import type { ReactElement } from 'react';
+import { act, configure, render } from '@testing-library/react';
+import { vi } from 'vitest';
+import type {
+  TComment,
+  TKeyword,
+  TKeywordList,
+  TPost,
+  TProfile,
+  TProject,
+  TSearchStatus,
+  TSubreddit,
+  TSubredditGenerationStatus,
+  TSubredditList,
+} from '@threadreach/contract';
+import { AppProviders } from '../app/app-providers';
+import { setToken } from '../lib/token-storage';
+import { testQueryClient } from './render-app';
+import { makeToken } from './tokens';
+
+// These screens are large: on a busy machine their queries take longer than the default second.
+configure({ asyncUtilTimeout: 5000 });
+
+/** Test data of steps 2-4; each builder makes a complete, valid object. */
+export const PROJECT_ID = '0d9a3c52-6f4e-4b1a-9c3d-5e6f7a8b9c0d';
+
+let seq = 0;
+/** A new valid UUID for each call. */
+export function uuid(): string {
+  seq += 1;
+  return `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`;
+}
+
+export function buildProject(overrides: Partial<TProject> = {}): TProject {
+  return {
+    id: PROJECT_ID,
+    user_id: 'user-1',
+    name: 'Designer bookkeeping',
+    description: null,
+    without_keywords: false,
+    created_at: '2030-01-01T00:00:00Z',
+    updated_at: '2030-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+export function buildKeyword(overrides: Partial<TKeyword> = {}): TKeyword {
+  return { id: uuid(), keyword: 'bookkeeping app', type: 'product', approved: false, ...overrides };
+}
+
+export function keywordList(items: TKeyword[], filters: Partial<TKeywordList['filters']> = {}): TKeywordList {
+  return {
+    items,
+    total: items.length,
+    limit: 200,
+    offset: 0,
+    filters: { negative_keywords: [], excluded_subreddits: [], excluded_authors: [], ...filters },
+  };
+}
+
+export function buildSubreddit(overrides: Partial<TSubreddit> = {}): TSubreddit {
+  return {
+    id: uuid(),
+    subreddit_name: 'freelance',
+    description: 'A place for freelancers',
+    estimated_members: 12345,
+    relevance_score: 0.82,
+    approved: false,
+    ...overrides,
+  };
+}
+
+export function subredditList(items: TSubreddit[]): TSubredditList {
+  return { items, total: items.length, limit: 200, offset: 0 };
+}
+
+const RUN_DEFAULTS = {
+  error: null,
+  started_at: null,
+  finished_at: null,
+  duration_seconds: null,
+  progress: null,
+};
+
+export function generationStatus(
+  overrides: Partial<TSubredditGenerationStatus> = {},
+): TSubredditGenerationStatus {
+  return { status: 'idle', ...RUN_DEFAULTS, ...overrides };
+}
+
+export function searchStatus(overrides: Partial<TSearchStatus> = {}): TSearchStatus {
+  return { status: 'idle', ...RUN_DEFAULTS, result: null, ...overrides };
+}
+
+const LEAD_DEFAULTS = {
+  author: 'designer_dan',
+  subreddit: 'freelance',
+  score: 12,
+  created_utc: '2030-01-01T00:00:00Z',
+  found_at: '2030-01-01T00:01:00Z',
+  account_age_days: 800,
+  comment_karma: 1520,
+  matched_keywords: [] as string[],
+  matches: [] as TPost['matches'],
+  intent_score: 72,
+  intent_reasons: ['Asks for a tool recommendation'],
+};
+
+export function buildPost(overrides: Partial<TPost> = {}): TPost {
+  const id = uuid();
+  return {
+    id,
+    reddit_id: `t3_${id.slice(-6)}`,
+    permalink: `/r/freelance/comments/${id.slice(-6)}/post/`,
+    title: 'Any bookkeeping app for freelancers?',
+    content: 'I do my own taxes every quarter.',
+    ...LEAD_DEFAULTS,
+    ...overrides,
+  };
+}
+
+export function buildComment(overrides: Partial<TComment> = {}): TComment {
+  const id = uuid();
+  return {
+    id,
+    reddit_id: `t1_${id.slice(-6)}`,
+    permalink: `/r/freelance/comments/abc/post/${id.slice(-6)}/`,
+    content: 'Looking for an invoice tool too.',
+    post_title: 'Tools thread',
+    ...LEAD_DEFAULTS,
+    ...overrides,
+  };
+}
+
+export function buildProfile(overrides: Partial<TProfile> = {}): TProfile {
+  return {
+    id: uuid(),
+    reddit_username: 'designer_dan',
+    bio_content: 'Freelance designer in Austin.',
+    account_age_days: 800,
+    comment_karma: 1520,
+    matched_keywords: ['invoice'],
+    intent_score: 55,
+    intent_reasons: ['Complains about a problem'],
+    lead_count: 2,
+    found_at: '2030-01-01T00:01:00Z',
+    ...overrides,
+  };
+}
+
+export function page<T>(items: T[], total = items.length, limit = 20, offset = 0) {
+  return { items, total, limit, offset };
+}
+
+/** Renders one screen with the app's providers, signed in as a subscriber. */
+export function renderScreen(ui: ReactElement) {
+  setToken(makeToken());
+  return render(<AppProviders queryClient={testQueryClient()}>{ui}</AppProviders>);
+}
+
+/**
+ * Moves the fake clock by `ms` and lets everything it released settle: timers, promises, and the
+ * mocked network (which answers on real macrotasks and a few timers of its own), 1 ms of fake time
+ * per round.
+ */
+export async function advance(ms = 0): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+  for (let i = 0; i < 40; i++) {
+    await act(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(1);
+    });
+  }
+}

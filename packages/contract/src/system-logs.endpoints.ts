@@ -1,0 +1,16 @@
+import { endpoint, scope } from './endpoint';
+import { ZSystemLogsQuery, ZSystemLogsResponse } from './system-logs.schema';
+
+/** Log lines carry other customers' details: moderators and admins only. */
+export const systemLogsEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/v1/system/logs',
+    summary:
+      'Log lines newest first, filtered by level, logger, period (default the last hour) or a custom range, and free text',
+    tags: ['system'],
+    scope: scope.moderator('read'),
+    query: ZSystemLogsQuery,
+    responses: { 200: ZSystemLogsResponse },
+  }),
+};

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { ZIsoDateTime, ZText } from './common.schema';
+
+/** Levels as /logs shows them; pino's trace counts as DEBUG and fatal as CRITICAL. */
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
+export type TLogLevel = (typeof LOG_LEVELS)[number];
+
+/** The names lines are stored under: server lines, one HTTP access line per request, the AI engine. */
+export const LOGGER_NAMES = ['server', 'http.access', 'ai-service'] as const;
+export type TLoggerName = (typeof LOGGER_NAMES)[number];
+
+/**
+ * The logger filter (`logger_file`): the spec's names, of which `uvicorn.access` stands for the HTTP access
+ * lines; the stored names are accepted as well.
+ */
+export const LOGGER_FILTERS = ['server', 'uvicorn.access', 'http.access', 'ai-service'] as const;
+export type TLoggerFilter = (typeof LOGGER_FILTERS)[number];
+export const LOGGER_OF_FILTER: Record<TLoggerFilter, TLoggerName> = {
+  server: 'server',
+  'uvicorn.access': 'http.access',
+  'http.access': 'http.access',
+  'ai-service': 'ai-service',
+};
+
+/** Quick periods, counted back from now; without a period or a custom range the last hour is shown. */
+export const LOG_PERIODS = ['10m', '30m', '1h'] as const;
+export type TLogPeriod = (typeof LOG_PERIODS)[number];
+export const LOG_PERIOD_MS: Record<TLogPeriod, number> = {
+  '10m': 10 * 60_000,
+  '30m': 30 * 60_000,
+  '1h': 60 * 60_000,
+};
+export const LOG_DEFAULT_PERIOD: TLogPeriod = '1h';
+
+export const LOG_PAGE_SIZE = 100;
+export const LOG_PAGE_MAX = 500;
+export const LOG_SEARCH_MAX = 200;
+export const LOG_RANGE_MAX_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+const ZInstant = ZText()
+  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(v), {
+    error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T09:30:00Z',
+  })
+  .refine(isRealDateTime, { error: 'is not a real date and time' });
+
+/** Date.parse rolls 31 February over into March; the calendar fields must stand as written. */
+function isRealDateTime(value: string): boolean {
+  const [y, m, d, h, min] = [0, 5, 8, 11, 14].map((at) => Number(value.slice(at, at + (at ? 2 : 4))));
+  if (Number.isNaN(Date.parse(value))) return false;
+  const daysInMonth = new Date(Date.UTC(y!, m!, 0)).getUTCDate();
+  return m! >= 1 && m! <= 12 && d! >= 1 && d! <= daysInMonth && h! <= 23 && min! <= 59;
+}
+
+export const ZSystemLogsQuery = z
+  .object({
+    level: z
+      .string()
+      .toUpperCase()
+      .pipe(
+        z.enum(LOG_LEVELS, {
+          error: (issue) => `Unknown level '${String(issue.input)}': use one of ${LOG_LEVELS.join(', ')}`,
+        }),
+      )
+      .optional(),
+    logger_file: z
+      .enum(LOGGER_FILTERS, {
+        error: (issue) => `Unknown logger '${String(issue.input)}': use one of ${LOGGER_FILTERS.join(', ')}`,
+      })
+      .optional(),
+    period: z
+      .enum(LOG_PERIODS, {
+        error: (issue) => `Unknown period '${String(issue.input)}': use one of ${LOG_PERIODS.join(', ')}`,
+      })
+      .optional(),
+    search: ZText()
+      .trim()
+      .max(LOG_SEARCH_MAX, { error: `search must be at most ${LOG_SEARCH_MAX} characters` })
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(LOG_PAGE_SIZE),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    start_time: ZInstant.optional(),
+    end_time: ZInstant.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.start_time === undefined) !== (q.end_time === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [q.start_time === undefined ? 'start_time' : 'end_time'],
+        message: 'A custom range needs both start_time and end_time',
+      });
+      return;
+    }
+    if (q.start_time === undefined || q.end_time === undefined) return;
+    const start = Date.parse(q.start_time);
+    const end = Date.parse(q.end_time);
+    if (Number.isNaN(start) || Number.isNaN(end)) return;
+    if (start > end) {
+      ctx.addIssue({ code: 'custom', path: ['start_time'], message: 'The range starts after it ends' });
+    } else if (end - start > LOG_RANGE_MAX_DAYS * DAY_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_time'],
+        message: `The range is longer than ${LOG_RANGE_MAX_DAYS} days`,
+      });
+    }
+  });
+export type TSystemLogsQuery = z.input<typeof ZSystemLogsQuery>;
+
+export const ZLogEntry = z.object({
+  id: z.string(),
+  timestamp: ZIsoDateTime,
+  level: z.enum(LOG_LEVELS),
+  logger_name: z.string(),
+  message: z.string(),
+});
+export type TLogEntry = z.infer<typeof ZLogEntry>;
+
+/** Counts per level over the same period, logger and search, whatever the level filter. */
+export const ZLogStats = z.object({
+  total: z.number().int(),
+  DEBUG: z.number().int(),
+  INFO: z.number().int(),
+  WARNING: z.number().int(),
+  ERROR: z.number().int(),
+  CRITICAL: z.number().int(),
+});
+export type TLogStats = z.infer<typeof ZLogStats>;
+
+export const ZSystemLogsResponse = z.object({
+  logs: z.array(ZLogEntry),
+  stats: ZLogStats,
+  /** Lines matching every filter, the level included: what the pages walk through. */
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type TSystemLogsResponse = z.infer<typeof ZSystemLogsResponse>;
