@@ -3,9 +3,13 @@ import type {
   TDmSource,
   TKeywordSuggestion,
   TLearningPatterns,
+  TMatchReason,
   TProductInfoFields,
   TSubredditSuggestion,
 } from '@threadreach/contract';
+import type { IntentScore } from './offline/intent';
+
+export type { IntentScore } from './offline/intent';
 
 export type AiProviderKind = 'offline' | 'llm';
 
@@ -33,12 +37,30 @@ export interface WriteDmInput {
   previous: string | null;
 }
 
+/** A post or comment some keywords matched, to be scored for intent. */
+export interface IntentItem {
+  /** Reddit's fullname (t3_..., t1_...), to pair answers with items. */
+  id: string;
+  /** Posts: the title; comments: empty. */
+  title: string;
+  body: string;
+  matches: TMatchReason[];
+}
+
+export interface ScoreIntentsInput {
+  /** What the project sells; null scores general buying intent. */
+  product: ProductInput | null;
+  items: IntentItem[];
+}
+
 /** One engine behind the AI operations: the offline NLP engine or an LLM. Chosen by configuration. */
 export interface AiProvider {
   readonly kind: AiProviderKind;
   generateKeywords(product: ProductInput): Promise<TKeywordSuggestion[]>;
   suggestSubreddits(input: SuggestSubredditsInput): Promise<TSubredditSuggestion[]>;
   writeDm(input: WriteDmInput): Promise<TDmDraft>;
+  /** One score per item, in the items' order. */
+  scoreIntents(input: ScoreIntentsInput): Promise<IntentScore[]>;
 }
 
 export type AiErrorCode =

@@ -15,8 +15,16 @@ import type { LanguageModel } from 'ai';
 import type { BaseLogger, Bindings } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../config/config';
-import { AiError, type AiProvider, type AiProviderKind, type ProductInput } from './ai.provider';
+import {
+  AiError,
+  type AiProvider,
+  type AiProviderKind,
+  type IntentItem,
+  type IntentScore,
+  type ProductInput,
+} from './ai.provider';
 import { createLlmModel, createLlmProvider } from './llm/llm.provider';
+import { scoreIntentByRules } from './offline/intent';
 import { createOfflineProvider } from './offline/offline.provider';
 import { learnPatterns } from './patterns/learn-patterns';
 import type { SubredditDirectory } from './subreddit-directory';
@@ -40,6 +48,8 @@ export interface AiServiceDeps {
 }
 
 export const DEFAULT_SUBREDDIT_SUGGESTIONS = 10;
+/** Items scored per LLM call: one structured answer each, small enough to stay quick. */
+export const INTENT_BATCH_SIZE = 20;
 
 export interface SuggestSubredditsRequest {
   product: ProductInput;
@@ -57,6 +67,12 @@ export interface WriteDmRequest {
   patterns?: TLearningPatterns | null;
 }
 
+export interface ScoreIntentsRequest {
+  /** What the project sells; null scores general buying intent. */
+  product: ProductInput | null;
+  items: IntentItem[];
+}
+
 export interface RegenerateDmRequest extends WriteDmRequest {
   previous: Pick<TDmDraft, 'message_content' | 'variant'>;
 }
@@ -72,6 +88,12 @@ export interface AiService {
   writeDm(request: WriteDmRequest): Promise<TDmDraft>;
   /** Step 4 "Regenerate": the next variant, different from the previous draft. */
   regenerateDm(request: RegenerateDmRequest): Promise<TDmDraft>;
+  /**
+   * Discovery: an intent score 0-100 with its reasons for each matched item, in the items' order. The
+   * LLM scores batches when one is configured; a batch it fails (error, timeout, broken answer) is
+   * scored by the rules, so this never fails because of the model.
+   */
+  scoreIntents(request: ScoreIntentsRequest): Promise<IntentScore[]>;
   /** Agent mode: patterns from at least 3 saved edits; AiError 'not_enough_training_data' otherwise. */
   learnPatterns(examples: Pick<TMessageExample, 'final_message'>[]): TLearningPatterns;
 }
@@ -229,6 +251,40 @@ export function createAiService(deps: AiServiceDeps): AiService {
         draft = await write('regenerate_dm', request, request.previous.variant + 2, previous);
       }
       return draft;
+    },
+
+    async scoreIntents(request) {
+      const scores: IntentScore[] = [];
+      for (let i = 0; i < request.items.length; i += INTENT_BATCH_SIZE) {
+        const items = request.items.slice(i, i + INTENT_BATCH_SIZE);
+        try {
+          const batch = await run(
+            'score_intents',
+            { items: items.length },
+            async () => {
+              const answer = await provider.scoreIntents({ product: request.product, items });
+              if (answer.length !== items.length) {
+                throw new AiError('schema_violation', 'The intent scores did not match the items');
+              }
+              return answer;
+            },
+            (b) => ({ mean_score: Math.round(b.reduce((sum, x) => sum + x.score, 0) / b.length) }),
+          );
+          scores.push(...batch);
+        } catch (error) {
+          // `run` logged the failure; the rules answer for this batch.
+          log.info(
+            {
+              op: 'score_intents',
+              items: items.length,
+              code: error instanceof AiError ? error.code : 'internal',
+            },
+            'score_intents scored by the rules instead',
+          );
+          scores.push(...items.map((item) => scoreIntentByRules(item, item.matches)));
+        }
+      }
+      return scores;
     },
 
     learnPatterns(examples) {

@@ -11,7 +11,15 @@ import {
 import type { BaseLogger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../../config/config';
-import { AiError, type AiProvider, type SuggestSubredditsInput, type WriteDmInput } from '../ai.provider';
+import {
+  AiError,
+  type AiProvider,
+  type IntentScore,
+  type ScoreIntentsInput,
+  type SuggestSubredditsInput,
+  type WriteDmInput,
+} from '../ai.provider';
+import { scoreIntentByRules } from '../offline/intent';
 import { toDraft } from '../dm-draft';
 import { scoreCandidates } from '../offline/subreddits';
 import { targetsFor } from '../offline/dm-composer';
@@ -20,9 +28,11 @@ import type { SubredditDirectory, SubredditInfo } from '../subreddit-directory';
 import {
   dmAnswerSchema,
   dmPrompt,
+  intentPrompt,
   keywordsPrompt,
   subredditsPrompt,
   SYSTEM,
+  ZIntentAnswer,
   ZKeywordsAnswer,
   ZSubredditsAnswer,
 } from './prompts';
@@ -33,6 +43,13 @@ const MAX_CANDIDATES_IN_PROMPT = 40;
 const MAX_PROPOSED_NAMES = 5;
 /** The model's own low scores mean "unrelated". */
 const MIN_RELEVANCE = 0.3;
+/**
+ * Intent scoring runs inside the discovery cycle, which must not stall on a slow model: one attempt,
+ * at most this long, and the rules answer instead.
+ */
+export const INTENT_TIMEOUT_MS = 20_000;
+const INTENT_REASONS = 3;
+const INTENT_REASON_LENGTH = 80;
 
 /** The chat model of an OpenAI-compatible endpoint: OpenAI, Ollama (`/v1`), vLLM, ... */
 export function createLlmModel(llm: NonNullable<Config['llm']>, fetchImpl?: typeof fetch): LanguageModel {
@@ -123,8 +140,10 @@ export function createLlmProvider(options: LlmProviderOptions): AiProvider {
     op: string,
     schema: z.ZodType<T>,
     prompt: string,
-    settings: { temperature: number; seed?: number },
+    settings: { temperature: number; seed?: number; timeoutMs?: number; maxRetries?: number },
   ): Promise<T> {
+    const callTimeoutMs = settings.timeoutMs ?? timeoutMs;
+    const callRetries = settings.maxRetries ?? maxRetries;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       try {
@@ -136,7 +155,7 @@ export function createLlmProvider(options: LlmProviderOptions): AiProvider {
           temperature: settings.temperature,
           ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
           maxRetries: 0,
-          timeout: timeoutMs,
+          timeout: callTimeoutMs,
           // Some servers reject strict JSON schemas with length limits; the answer is validated here anyway.
           providerOptions: { [PROVIDER_NAME]: { strictJsonSchema: false } },
         });
@@ -156,8 +175,8 @@ export function createLlmProvider(options: LlmProviderOptions): AiProvider {
         );
         return result.output as T;
       } catch (thrown) {
-        const { error, retryable } = classify(thrown, timeoutMs);
-        const again = retryable && attempt <= maxRetries;
+        const { error, retryable } = classify(thrown, callTimeoutMs);
+        const again = retryable && attempt <= callRetries;
         log.warn(
           {
             op,
@@ -253,6 +272,30 @@ export function createLlmProvider(options: LlmProviderOptions): AiProvider {
         },
       );
       return toDraft(input.source, answer.message, input.variant);
+    },
+
+    async scoreIntents(input: ScoreIntentsInput) {
+      const answer = await generate('intent', ZIntentAnswer, intentPrompt(input), {
+        temperature: 0,
+        timeoutMs: Math.min(timeoutMs, INTENT_TIMEOUT_MS),
+        maxRetries: 0,
+      });
+      const byId = new Map(answer.items.map((a) => [a.id, a]));
+      let missing = 0;
+      const scores = input.items.map((item): IntentScore => {
+        const a = byId.get(item.id);
+        if (!a) {
+          // An item the model skipped is scored by the rules rather than dropped.
+          missing++;
+          return scoreIntentByRules(item, item.matches);
+        }
+        const reasons = a.reasons
+          .map((r) => r.replace(/\s+/g, ' ').slice(0, INTENT_REASON_LENGTH))
+          .slice(0, INTENT_REASONS);
+        return { score: Math.round(a.score), reasons };
+      });
+      if (missing > 0) log.info({ op: 'intent', missing, items: input.items.length }, 'llm skipped items');
+      return scores;
     },
   };
 }

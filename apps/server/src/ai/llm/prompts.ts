@@ -1,6 +1,6 @@
 import { DM_MAX_LENGTH, type TKeywordSuggestion } from '@threadreach/contract';
 import { z } from 'zod';
-import type { ProductInput, WriteDmInput } from '../ai.provider';
+import type { ProductInput, ScoreIntentsInput, WriteDmInput } from '../ai.provider';
 import { findSpamPhrases, mentionsCallToAction, SPAM_PHRASES } from '../dm-checks';
 import { describeTargets, type WritingTargets } from '../patterns/apply-patterns';
 import type { SubredditInfo } from '../subreddit-directory';
@@ -140,4 +140,45 @@ export function dmPrompt(input: WriteDmInput, targets: WritingTargets): string {
     }),
   );
   return lines.join('\n');
+}
+
+/** Item texts are cut to this many characters in the intent prompt: the start says what is asked. */
+export const INTENT_TEXT_LIMIT = 1200;
+
+export const ZIntentAnswer = z.object({
+  items: z
+    .array(
+      z.object({
+        id: z.string().max(40),
+        score: z.number().min(0).max(100),
+        reasons: z.array(z.string().trim().min(1).max(120)).max(5),
+      }),
+    )
+    .max(100),
+});
+export type TIntentAnswer = z.infer<typeof ZIntentAnswer>;
+
+export function intentPrompt(input: ScoreIntentsInput): string {
+  return [
+    'Score each Reddit item for buying intent: how likely its author is, now, to want a product like the one',
+    'described (or any product, when none is). 0-20: unrelated, news, the author sells or promotes their own',
+    'product, a hiring post, or a problem already solved. 30-60: discusses the problem or the field.',
+    '70-100: asks for a tool, a recommendation or an alternative, or complains about the problem the product',
+    'solves, especially with a budget or urgency. Give 1 to 3 short reasons (under 60 characters each), such',
+    'as "asks for a recommendation". Answer once for every id, with the id unchanged.',
+    inputBlock({
+      product: input.product
+        ? {
+            description: input.product.product_description,
+            ideal_client_profile: input.product.ideal_client_profile,
+          }
+        : null,
+      items: input.items.map((item) => ({
+        id: item.id,
+        title: item.title,
+        text: item.body.slice(0, INTENT_TEXT_LIMIT),
+        matched_keywords: [...new Set(item.matches.map((m) => m.keyword))],
+      })),
+    }),
+  ].join('\n');
 }

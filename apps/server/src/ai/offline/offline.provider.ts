@@ -2,6 +2,7 @@ import type { AiProvider } from '../ai.provider';
 import { toDraft } from '../dm-draft';
 import type { SubredditDirectory } from '../subreddit-directory';
 import { composeDm } from './dm-composer';
+import { scoreIntentByRules } from './intent';
 import { extractKeywords } from './keywords';
 import { loadNlp } from './nlp';
 import { suggestSubredditsOffline } from './subreddits';
@@ -22,6 +23,9 @@ export function createOfflineProvider(options: { directory: SubredditDirectory }
     },
     async writeDm(input) {
       return toDraft(input.source, composeDm(input), input.variant);
+    },
+    async scoreIntents(input) {
+      return input.items.map((item) => scoreIntentByRules(item, item.matches));
     },
   };
 }
