@@ -3,9 +3,9 @@ import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
 
 /** The tabs show at most this many matched keywords per lead (spec section 9). */
 export const MATCHED_KEYWORDS_SHOWN = 5;
-/** Preview lengths of the results tabs (spec section 9). */
-export const POST_PREVIEW_LENGTH = 200;
-export const COMMENT_PREVIEW_LENGTH = 150;
+/** Preview lengths of the results tabs (spec section 9): posts and profiles 150, comments 200. */
+export const POST_PREVIEW_LENGTH = 150;
+export const COMMENT_PREVIEW_LENGTH = 200;
 /** search-enhanced reads at most this many items per call (spec section 9). */
 export const ENHANCED_SEARCH_LIMIT = 100;
 export const NO_SEARCH_TYPE = 'Please select at least one search type';
