@@ -10,8 +10,12 @@ export function registerNavigator(navigator: Navigator): () => void {
   };
 }
 
+/** Browsers drop tabs and line breaks and read a backslash as '/', so '/\t/evil.test' would leave the site. */
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const UNSAFE_PATH_CHARACTERS = /[\u0000-\u001F\u007F\\]/;
+
 function isInAppPath(to: string): boolean {
-  return to.startsWith('/') && !to.startsWith('//');
+  return to.startsWith('/') && !to.startsWith('//') && !UNSAFE_PATH_CHARACTERS.test(to);
 }
 
 /** Goes to an in-app path through the router when one is mounted, anywhere else with a page load. */
