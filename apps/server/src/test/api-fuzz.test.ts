@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_ENDPOINTS, endpointKey, type TEndpoint } from '@threadreach/contract';
 import { buildProject, buildUser, type TestUser } from './factories';
+import { recordingQueue } from '../jobs/queue.test-support';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -26,6 +27,8 @@ beforeAll(async () => {
     listen: true,
     reddit: true,
     env: { JOBS_ENABLED: 'false', RATE_LIMIT_SIGN_IN: '0', RATE_LIMIT_PUBLIC: '0' },
+    // Routes that start background work need a queue; this one only records what was queued.
+    queue: recordingQueue().starter,
   });
   const project = await buildProject(t.ctx.db, t.config);
   user = project.owner;
