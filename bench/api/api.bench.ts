@@ -11,11 +11,12 @@
  * then waits for the next second. To keep the offered load close to even, each rate is split into
  * SLICES autocannon instances started 1000/SLICES ms apart, each with a small number of connections.
  * Latency is each response's own time (autocannon's correction for coordinated omission assumes a whole
- * number of milliseconds between requests, which these rates do not have).
+ * number of milliseconds between requests, which these rates do not have). App and bare take turns in
+ * short segments (app, bare, bare, app, ...), so whatever else the machine does falls on both alike.
  *
  *   npm run bench:api
  *   DATABASE_URL=postgres://user@host:5432/db npm run bench:api   (the server whose scratch database is used)
- *   BENCH_DURATION_S=10 BENCH_SLICES=10 BENCH_CONNECTIONS=2       (per slice)
+ *   BENCH_ROUNDS=4 BENCH_SEGMENT_S=4 BENCH_SLICES=10 BENCH_CONNECTIONS=2   (connections per slice)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -29,7 +30,8 @@ import { summarize, type LatencySummary } from '../lib/latency';
 import type { TBenchServerReady, TMixEntry } from './bench-server';
 
 const RATES = [200, 500, 1000];
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const SEGMENT_S = Number(process.env.BENCH_SEGMENT_S ?? 4);
 const WARMUP_S = 3;
 const SLICES = Number(process.env.BENCH_SLICES ?? 10);
 const CONNECTIONS_PER_SLICE = Number(process.env.BENCH_CONNECTIONS ?? 2);
@@ -48,17 +50,22 @@ interface TRun extends LatencySummary {
   statuses: Record<string, number>;
 }
 
-/** One measured run: `rate` requests a second for `seconds`, spread over staggered autocannon instances. */
+/** What one segment of load gave: every response's time, and the failures. */
+interface TSample {
+  latencies: number[];
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+/** One segment: `rate` requests a second for `seconds`, spread over staggered autocannon instances. */
 async function load(
   baseUrl: string,
   mix: TMixEntry[],
   target: 'app' | 'bare',
   rate: number,
   seconds: number,
-): Promise<TRun> {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let errors = 0;
+): Promise<TSample> {
+  const sample: TSample = { latencies: [], errors: 0, statuses: {} };
   const requests = mix.map((entry) => ({
     method: 'GET' as const,
     path: target === 'app' ? entry.appPath : entry.barePath,
@@ -82,18 +89,28 @@ async function load(
           (error, result) => (error ? reject(error) : resolve(result)),
         );
         instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-          latencies.push(responseTime);
-          statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-          if (statusCode < 200 || statusCode > 299) errors++;
+          sample.latencies.push(responseTime);
+          sample.statuses[statusCode] = (sample.statuses[statusCode] ?? 0) + 1;
+          if (statusCode < 200 || statusCode > 299) sample.errors++;
         });
       }),
     );
   }
   const results = await Promise.all(runs);
-  errors += results.reduce((n, r) => n + r.errors, 0);
-  // Each slice runs `seconds`; the staggered starts and the last answers are not load time.
-  const summary = summarize(`${target} @ ${rate}`, latencies, seconds * 1000);
-  return { ...summary, target, rate, errors, statuses };
+  sample.errors += results.reduce((n, r) => n + r.errors + r.timeouts, 0);
+  return sample;
+}
+
+/** The segments of one target at one rate, pooled. */
+function pool(target: 'app' | 'bare', rate: number, samples: TSample[]): TRun {
+  const latencies = samples.flatMap((s) => s.latencies);
+  const statuses: Record<string, number> = {};
+  for (const s of samples) {
+    for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  }
+  // Each slice runs the segment's length; the staggered starts are not load time.
+  const summary = summarize(`${target} @ ${rate}`, latencies, samples.length * SEGMENT_S * 1000);
+  return { ...summary, target, rate, errors: samples.reduce((n, s) => n + s.errors, 0), statuses };
 }
 
 /** Starts the server process and waits for its ready line. */
@@ -167,14 +184,16 @@ async function benchDriver(databaseUrl: string | null): Promise<TDriverResult> {
     await load(ready.bareUrl, ready.mix, 'bare', 200, WARMUP_S);
     const runs: TRun[] = [];
     for (const rate of RATES) {
+      const samples = { app: [] as TSample[], bare: [] as TSample[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
+        for (const target of order) {
+          const url = target === 'app' ? ready.appUrl : ready.bareUrl;
+          samples[target].push(await load(url, ready.mix, target, rate, SEGMENT_S));
+        }
+      }
       for (const target of ['app', 'bare'] as const) {
-        const run = await load(
-          target === 'app' ? ready.appUrl : ready.bareUrl,
-          ready.mix,
-          target,
-          rate,
-          DURATION_S,
-        );
+        const run = pool(target, rate, samples[target]);
         console.log(
           `${ready.driver} ${target} @ ${rate} req/s: p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.requests} requests, ${run.errors} errors`,
         );
@@ -196,14 +215,15 @@ function driverTable(result: TDriverResult): string[] {
     '',
     `Load average (1, 5, 15 min) before: ${load3(result.loadBefore)}; after: ${load3(result.loadAfter)}.`,
     '',
-    '| rate req/s | app done req/s | app p50 ms | app p99 ms | app errors | bare p50 ms | bare p99 ms | bare errors | p99 app / bare |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| rate req/s | app done req/s | app p50 ms | app p95 ms | app p99 ms | app errors | bare p50 ms | bare p95 ms | bare p99 ms | bare errors | p99 app / bare |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const rate of RATES) {
     const app = result.runs.find((r) => r.rate === rate && r.target === 'app')!;
     const bare = result.runs.find((r) => r.rate === rate && r.target === 'bare')!;
     lines.push(
-      `| ${rate} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p99)} | ${app.errors} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${bare.errors} | ${(app.p99 / bare.p99).toFixed(2)}x |`,
+      `| ${rate} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p95)} | ${ms(app.p99)} | ${app.errors} | ` +
+        `${ms(bare.p50)} | ${ms(bare.p95)} | ${ms(bare.p99)} | ${bare.errors} | ${(app.p99 / bare.p99).toFixed(2)}x |`,
     );
   }
   return lines;
@@ -251,14 +271,16 @@ async function main() {
     '',
     `Machine: ${machine}. Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     '',
-    `Load: autocannon in its own process, ${DURATION_S} s per rate and target after a ${WARMUP_S} s warm-up, ` +
-      `each rate split over ${SLICES} autocannon instances started ${1000 / SLICES} ms apart ` +
+    `Load: autocannon in its own process; per rate, app and bare take turns in ${ROUNDS} rounds of ` +
+      `${SEGMENT_S} s each (${ROUNDS * SEGMENT_S} s per target) after a ${WARMUP_S} s warm-up; ` +
+      `each segment split over ${SLICES} autocannon instances started ${1000 / SLICES} ms apart ` +
       `(${CONNECTIONS_PER_SLICE} keep-alive connections each, \`overallRate\` = rate / ${SLICES}).`,
     `Mix of every ${mix.length} requests: ${mixText}; a customer with ${results[0]!.ready.projects} projects, ` +
       `an admin and ${results[0]!.ready.credentials} credentials.`,
-    '`app`: the server as `npm start` builds it. `bare`: a bare Fastify route in the same process making the ' +
+    '`app`: the server as `npm start` builds it, request logging at level info (to /dev/null). `bare`: a bare Fastify route in the same process making the ' +
       'same service call (the same queries) with no JWT check, scope check, contract validation or serialization.',
-    'Both share the machine with the load generator; the load average says how busy it was otherwise.',
+    'Both share the machine with the load generator; the load average says how busy it was otherwise. ' +
+      'A done rate below the offered rate means that target could not keep up: its latency is then queueing.',
     '',
     ...results.flatMap((r) => [...driverTable(r), '']),
     ...results.filter((r) => r.driver === 'postgres').map(verdict),

@@ -2,11 +2,13 @@
  * The server side of `npm run bench:api`, run in its own process so the load generator does not share
  * its event loop. It seeds a customer and an admin, then serves two things on loopback:
  *
- * - the app, as `npm start` builds it (JWT check, scope check, contract validation and serialization);
+ * - the app, as `npm start` builds it (JWT check, scope check, contract validation and serialization,
+ *   request log lines at level info);
  * - a bare Fastify instance whose routes run the same service calls (the same queries) and nothing else.
  *
  * It prints one JSON line (`TBenchServerReady`) when both listen, and stops on SIGTERM.
  */
+import { createWriteStream } from 'node:fs';
 import Fastify from 'fastify';
 import { fillPath, projectsEndpoints, productInfoEndpoints, usersEndpoints } from '@threadreach/contract';
 import { credentialsEndpoints } from '@threadreach/contract';
@@ -47,6 +49,8 @@ async function main() {
   const t = await createTestApp({
     listen: true,
     env: { JOBS_ENABLED: 'false', ACCESS_TOKEN_TTL_SECONDS: '3600' },
+    // Request lines are written as `npm start` writes them (level info), to nowhere.
+    logger: { stream: createWriteStream('/dev/null'), level: 'info' },
   });
   // The test helper migrates PGlite itself; the PostgreSQL database is fresh here.
   if (t.database.driver === 'postgres') await t.database.migrate();
