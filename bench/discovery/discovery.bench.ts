@@ -288,7 +288,10 @@ async function main() {
     `| leads (created after the start) | ${ourLeads.length} (${ourLeads.filter((l) => l.kind === 'post').length} posts) | ${baselineLeads.size} |`,
   );
   console.log(
-    `| items read | ${measured.reduce((n, r) => n + r.ours.itemsRead, 0)} | ${measured.reduce((n, r) => n + r.baselineRequests, 0)} search pages |`,
+    `| items read | ${measured.reduce((n, r) => n + r.ours.itemsRead, 0)} | ${measured.reduce((n, r) => n + r.baselineRequests, 0)} searches |`,
+  );
+  console.log(
+    `| author profiles read / first backfills | ${measured.reduce((n, r) => n + r.ours.authorsEnriched, 0)} / ${measured.reduce((n, r) => n + r.ours.backfills, 0)} | |`,
   );
   console.log(
     `| gaps / missed items | ${measured.reduce((n, r) => n + r.ours.gaps, 0)} / ${measured.reduce((n, r) => n + r.ours.missedItems, 0)} | |`,
@@ -310,11 +313,13 @@ async function main() {
       `${throughput.naiveLeads} substring.`,
   );
   if (missed.length > 0) console.log(`- First misses: ${missed.slice(0, 5).join(', ')}`);
-  console.log('\n| cycle | ours req | groups | items read | leads | gaps | baseline req | baseline leads |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| cycle | ours req | groups | items read | leads | gaps | authors read | backfills | baseline req | baseline leads |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.cycle} | ${r.oursRequests} | ${r.ours.groups} | ${r.ours.itemsRead} | ${r.ours.leadsCreated} | ${r.ours.gaps} | ${r.baselineRequests} | ${r.baselineLeads} |`,
+      `| ${r.cycle} | ${r.oursRequests} | ${r.ours.groups} | ${r.ours.itemsRead} | ${r.ours.leadsCreated} | ${r.ours.gaps} | ${r.ours.authorsEnriched} | ${r.ours.backfills} | ${r.baselineRequests} | ${r.baselineLeads} |`,
     );
   }
   console.log('');
