@@ -24,6 +24,7 @@ import {
 import type { DiscoveryCursorRow } from './discovery.table';
 import { enrichAuthors } from './enrich-authors';
 import { matchItems } from './match-items';
+import { scoreWithAi } from './score-with-ai';
 import { compileMatcher, type Matcher, type ProjectRules } from './matcher';
 import { LISTING_CAP, PAGE_LIMIT, RedditReader, type ListedItem } from './reddit-reader';
 
@@ -283,7 +284,7 @@ function estimateMissed(read: number, newest: ListedItem, oldest: ListedItem, bo
 async function commit(cycle: Cycle, stream: Stream, items: ListedItem[], cursor: CursorMove | null) {
   const { ctx, report } = cycle;
   const now = new Date(ctx.clock.now());
-  const matched = matchItems(cycle.matcher, items, now);
+  const matched = await scoreWithAi(ctx, matchItems(cycle.matcher, items, now));
   const created = await writePage(
     ctx.db,
     { items: matched.items, leads: matched.leads, ...(cursor ? { cursor } : {}) },
@@ -315,7 +316,7 @@ async function runBackfills(cycle: Cycle, rules: ProjectRules[]): Promise<void> 
       const startedAt = new Date(ctx.clock.now());
       const before = reader.requests;
       const listed = await readBackfill(reader, projectRules, p.name);
-      const matched = matchItems(compileMatcher([projectRules]), listed, startedAt);
+      const matched = await scoreWithAi(ctx, matchItems(compileMatcher([projectRules]), listed, startedAt));
       const created = await writePage(
         ctx.db,
         { items: matched.items, leads: matched.leads, backfilledSubredditIds: [p.subredditId] },

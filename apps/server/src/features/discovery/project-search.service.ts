@@ -33,6 +33,7 @@ import {
 } from './discovery.repository';
 import { enrichAuthors } from './enrich-authors';
 import { matchItems } from './match-items';
+import { scoreWithAi } from './score-with-ai';
 import { compileMatcher } from './matcher';
 import { NoSearchCredentialError, RedditReader, type ListedItem } from './reddit-reader';
 
@@ -149,7 +150,7 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
     if (!reader.usable) throw new NoSearchCredentialError();
     const matcher = compileMatcher([rules]);
     const take = async (listed: ListedItem[], backfilledSubredditIds: string[] = []) => {
-      const matched = matchItems(matcher, listed, now());
+      const matched = await scoreWithAi(ctx, matchItems(matcher, listed, now()));
       if (options.persist_posts) {
         await writePage(
           ctx.db,
