@@ -121,6 +121,27 @@ interface TItemProps<T> {
   onDelete: () => void;
 }
 
+/** Author, subreddit, points, age and the link: the same line under a post and a comment. */
+function LeadMeta({ item, nowMs }: { item: TPost | TComment; nowMs: number }) {
+  return (
+    <Meta>
+      <Author name={item.author} ageDays={item.account_age_days} karma={item.comment_karma} />
+      <Dot />
+      <Text span size="xs" c="dimmed">
+        r/{item.subreddit}
+      </Text>
+      <Dot />
+      <Text span size="xs" c="dimmed">
+        {item.score} points · {timeAgo(item.created_utc, nowMs)}
+      </Text>
+      <Dot />
+      <Anchor size="xs" href={redditUrl(item.permalink)} target="_blank" rel="noopener noreferrer">
+        View on Reddit
+      </Anchor>
+    </Meta>
+  );
+}
+
 export function PostItem({ item, nowMs, ...actions }: TItemProps<TPost>) {
   return (
     <RowShell
@@ -141,21 +162,7 @@ export function PostItem({ item, nowMs, ...actions }: TItemProps<TPost>) {
         />
       )}
       <KeywordBadges keywords={item.matched_keywords} />
-      <Meta>
-        <Author name={item.author} ageDays={item.account_age_days} karma={item.comment_karma} />
-        <Dot />
-        <Text span size="xs" c="dimmed">
-          r/{item.subreddit}
-        </Text>
-        <Dot />
-        <Text span size="xs" c="dimmed">
-          {item.score} points · {timeAgo(item.created_utc, nowMs)}
-        </Text>
-        <Dot />
-        <Anchor size="xs" href={redditUrl(item.permalink)} target="_blank" rel="noopener noreferrer">
-          View on Reddit
-        </Anchor>
-      </Meta>
+      <LeadMeta item={item} nowMs={nowMs} />
     </RowShell>
   );
 }
@@ -181,21 +188,7 @@ export function CommentItem({ item, nowMs, ...actions }: TItemProps<TComment>) {
         </Text>
       )}
       <KeywordBadges keywords={item.matched_keywords} />
-      <Meta>
-        <Author name={item.author} ageDays={item.account_age_days} karma={item.comment_karma} />
-        <Dot />
-        <Text span size="xs" c="dimmed">
-          r/{item.subreddit}
-        </Text>
-        <Dot />
-        <Text span size="xs" c="dimmed">
-          {item.score} points · {timeAgo(item.created_utc, nowMs)}
-        </Text>
-        <Dot />
-        <Anchor size="xs" href={redditUrl(item.permalink)} target="_blank" rel="noopener noreferrer">
-          View on Reddit
-        </Anchor>
-      </Meta>
+      <LeadMeta item={item} nowMs={nowMs} />
     </RowShell>
   );
 }
