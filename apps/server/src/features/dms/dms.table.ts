@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TDmSourceType } from '@threadreach/contract';
+import { redditAccounts } from '../accounts/accounts.table';
+import { leads, profiles } from '../leads/leads.table';
+import { projects } from '../projects/projects.table';
+import { users } from '../users/users.table';
+
+/**
+ * draft -> approved -> queued -> sending -> sent | failed | unknown -> (reconciled) sent | failed;
+ * unsent drafts of old leads become expired (DESIGN.md §4 "DM sending").
+ */
+export const DM_STATES = [
+  'draft',
+  'approved',
+  'queued',
+  'sending',
+  'sent',
+  'failed',
+  'unknown',
+  'expired',
+] as const;
+export type DmState = (typeof DM_STATES)[number];
+/** States in which the recipient counts as contacted: the workspace-wide unique index covers them. */
+export const CONTACTED_DM_STATES = ['sending', 'sent', 'unknown'] as const satisfies readonly DmState[];
+
+export const dmMessages = pgTable(
+  'dm_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** The workspace (project owner): one contact per Reddit user per workspace. */
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceType: text('source_type').$type<TDmSourceType>().notNull(),
+    leadId: uuid('lead_id').references(() => leads.id, { onDelete: 'set null' }),
+    profileId: uuid('profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+    /** The post id, or comment_<id> / profile_<id> for the other sources (spec section 3). */
+    redditPostId: text('reddit_post_id').notNull(),
+    postTitle: text('post_title'),
+    postContent: text('post_content'),
+    commentContent: text('comment_content'),
+    subreddit: text('subreddit'),
+    matchedKeywords: text('matched_keywords').array().notNull(),
+    recipientUsername: text('recipient_username').notNull(),
+    /** lower(recipient_username): what uniqueness and suppression compare. */
+    recipientKey: text('recipient_key').notNull(),
+    subject: text('subject').notNull(),
+    messageContent: text('message_content').notNull(),
+    /** The text as the AI wrote it (or last regenerated it): a saved edit differs from it. */
+    originalContent: text('original_content').notNull(),
+    variant: integer('variant').notNull().default(0),
+    state: text('state').$type<DmState>().notNull().default('approved'),
+    /** The account that sends (set when queued or claimed). */
+    accountId: uuid('account_id').references(() => redditAccounts.id, { onDelete: 'set null' }),
+    /** Queued: not before this instant. */
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    /** Why it failed, was rescheduled or is unknown: a stable code and a readable reason. */
+    outcomeCode: text('outcome_code'),
+    outcomeReason: text('outcome_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // One contact per Reddit user per workspace, even under racing senders.
+    uniqueIndex('dm_messages_contacted_uq')
+      .on(t.ownerUserId, t.recipientKey)
+      .where(sql`${t.state} in ('sending', 'sent', 'unknown')`),
+    uniqueIndex('dm_messages_project_source_uq').on(t.projectId, t.redditPostId),
+    index('dm_messages_project_created_idx').on(t.projectId, t.createdAt),
+    index('dm_messages_owner_recipient_idx').on(t.ownerUserId, t.recipientKey),
+    // Today's quota of an account: its claims by time.
+    index('dm_messages_account_claimed_idx')
+      .on(t.accountId, t.claimedAt)
+      .where(sql`${t.claimedAt} is not null`),
+    index('dm_messages_due_idx')
+      .on(t.scheduledFor)
+      .where(sql`${t.state} = 'queued'`),
+    index('dm_messages_unknown_idx')
+      .on(t.accountId)
+      .where(sql`${t.state} = 'unknown'`),
+  ],
+);
+export type DmMessageRow = typeof dmMessages.$inferSelect;
+
+/** A DM the customer edited and saved: agent mode learns how they write from these (spec section 3). */
+export const messageExamples = pgTable(
+  'message_examples',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    dmId: uuid('dm_id').references(() => dmMessages.id, { onDelete: 'set null' }),
+    exampleType: text('example_type').notNull().default('user_approved'),
+    finalMessage: text('final_message').notNull(),
+    originalGenerated: text('original_generated').notNull(),
+    originalContext: jsonb('original_context')
+      .$type<{ source_type: TDmSourceType; source_id: string }>()
+      .notNull(),
+    postTitle: text('post_title'),
+    postContent: text('post_content'),
+    subreddit: text('subreddit'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('message_examples_project_idx').on(t.projectId, t.createdAt)],
+);
+export type MessageExampleRow = typeof messageExamples.$inferSelect;
