@@ -11,6 +11,7 @@ export const ENCRYPTED_COLUMNS: { table: string; column: string; rowId: SQL }[] 
   { table: 'credential_proxies', column: 'proxy_url', rowId: sql`credential_id::text` },
   { table: 'reddit_access_tokens', column: 'access_token', rowId: sql`credential_id || '/' || subject` },
   { table: 'project_webhooks', column: 'secret_ciphertext', rowId: sql`project_id::text` },
+  { table: 'reddit_accounts', column: 'refresh_token_ciphertext', rowId: sql`id::text` },
 ];
 
 export interface ReencryptReport {
@@ -30,7 +31,7 @@ export async function reencryptSecrets(db: Db, secrets: SecretBox): Promise<Reen
   const reports: ReencryptReport[] = [];
   for (const { table, column, rowId } of ENCRYPTED_COLUMNS) {
     const result = await db.execute<{ row_id: string; value: string }>(
-      sql`select ${rowId} as row_id, ${sql.identifier(column)} as value from ${sql.identifier(table)}`,
+      sql`select ${rowId} as row_id, ${sql.identifier(column)} as value from ${sql.identifier(table)} where ${sql.identifier(column)} is not null`,
     );
     let reencrypted = 0;
     let unreadable = 0;

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { dailyCapacity, quotaWindowStart } from './account-quota';
+import { startOfZonedDay, zonedInstant, zonedParts } from './zoned-time';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 23, 15, 30);
+
+describe('zoned time', () => {
+  it('reads the wall clock and weekday of an instant in a zone', () => {
+    expect(zonedParts(NOW, 'UTC')).toMatchObject({ hour: 15, minute: 30, weekday: 1 });
+    expect(zonedParts(NOW, 'Asia/Tokyo')).toMatchObject({ day: 24, hour: 0, weekday: 2 });
+    expect(zonedParts(NOW, 'America/Los_Angeles')).toMatchObject({ day: 23, hour: 7 });
+  });
+
+  it('finds local midnight, also on the days clocks change', () => {
+    expect(startOfZonedDay(NOW, 'UTC')).toBe(Date.UTC(2026, 10, 23));
+    expect(startOfZonedDay(NOW, 'America/New_York')).toBe(Date.UTC(2026, 10, 23, 5));
+    // 2026-03-08: New York springs forward at 02:00; midnight is still EST (UTC-5).
+    expect(startOfZonedDay(Date.UTC(2026, 2, 8, 20), 'America/New_York')).toBe(Date.UTC(2026, 2, 8, 5));
+    // 2026-10-25: Berlin falls back; the day after starts at UTC+1.
+    expect(startOfZonedDay(Date.UTC(2026, 9, 26, 12), 'Europe/Berlin')).toBe(Date.UTC(2026, 9, 25, 23));
+    expect(zonedInstant({ year: 2026, month: 7, day: 1, hour: 9 }, 'Europe/London')).toBe(
+      Date.UTC(2026, 6, 1, 8),
+    );
+  });
+});
+
+describe('daily capacity', () => {
+  const account = (ageDays: number | null, dailyMessageLimit = 10) => ({
+    accountCreatedAt: ageDays === null ? null : new Date(NOW - ageDays * DAY),
+    dailyMessageLimit,
+  });
+
+  it('is zero below 7 days and when the age is unknown', () => {
+    expect(dailyCapacity(account(0), NOW)).toBe(0);
+    expect(dailyCapacity(account(6), NOW)).toBe(0);
+    expect(dailyCapacity(account(null), NOW)).toBe(0);
+  });
+
+  it('warms up from a fifth of the limit at 7 days to the full limit at 30', () => {
+    const caps = [7, 10, 15, 20, 25, 29, 30, 400].map((d) => dailyCapacity(account(d), NOW));
+    expect(caps[0]).toBe(2);
+    expect(caps.at(-2)).toBe(10);
+    expect(caps.at(-1)).toBe(10);
+    for (let i = 1; i < caps.length; i++) expect(caps[i]).toBeGreaterThanOrEqual(caps[i - 1]!);
+    expect(dailyCapacity(account(29), NOW)).toBeLessThan(10);
+    expect(dailyCapacity(account(7, 1), NOW)).toBe(1);
+  });
+
+  it('counts today from local midnight, or from a later reset', () => {
+    expect(quotaWindowStart({ timezone: 'UTC', quotaResetAt: null }, NOW).getTime()).toBe(
+      Date.UTC(2026, 10, 23),
+    );
+    const reset = new Date(NOW - 3_600_000);
+    expect(quotaWindowStart({ timezone: 'UTC', quotaResetAt: reset }, NOW)).toEqual(reset);
+    const yesterdayReset = new Date(NOW - DAY);
+    expect(quotaWindowStart({ timezone: 'UTC', quotaResetAt: yesterdayReset }, NOW).getTime()).toBe(
+      Date.UTC(2026, 10, 23),
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import { and, count, eq, gte, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
+import type { RedditAccountRow } from './accounts.table';
+import { startOfZonedDay } from './zoned-time';
+
+const DAY_MS = 86_400_000;
+/** Reddit accounts younger than this cannot send (spec sections 5 and 9). */
+export const MIN_SENDING_AGE_DAYS = 7;
+/** Until this age an account's daily cap rises step by step to its full limit. */
+export const WARM_UP_DAYS = 30;
+
+/** Whole days since the Reddit account was created, or null when Reddit did not say. */
+export function accountAgeDays(
+  account: Pick<RedditAccountRow, 'accountCreatedAt'>,
+  nowMs: number,
+): number | null {
+  if (!account.accountCreatedAt) return null;
+  return Math.max(0, Math.floor((nowMs - account.accountCreatedAt.getTime()) / DAY_MS));
+}
+
+/**
+ * Today's cap: 0 below the minimum age; from there a warm-up rising linearly from a fifth of the limit
+ * (at least 1) at 7 days to the full limit at 30 days, so a young account never sends like an old one.
+ */
+export function dailyCapacity(
+  account: Pick<RedditAccountRow, 'accountCreatedAt' | 'dailyMessageLimit'>,
+  nowMs: number,
+): number {
+  const limit = Math.max(0, account.dailyMessageLimit);
+  const age = accountAgeDays(account, nowMs);
+  if (age === null || age < MIN_SENDING_AGE_DAYS) return 0;
+  if (age >= WARM_UP_DAYS) return limit;
+  const floor = Math.max(1, Math.ceil(limit / 5));
+  const share = (age - MIN_SENDING_AGE_DAYS) / (WARM_UP_DAYS - MIN_SENDING_AGE_DAYS);
+  return Math.min(limit, Math.max(floor, Math.floor(floor + (limit - floor) * share)));
+}
+
+/** Where today's count starts: local midnight in the account's zone, or a later admin reset. */
+export function quotaWindowStart(
+  account: Pick<RedditAccountRow, 'timezone' | 'quotaResetAt'>,
+  nowMs: number,
+): Date {
+  const midnight = startOfZonedDay(nowMs, account.timezone);
+  const reset = account.quotaResetAt?.getTime() ?? 0;
+  return new Date(Math.max(midnight, reset));
+}
+
+/**
+ * Sends claimed today that count against the quota: those being sent, sent, or of unknown outcome.
+ * Counted from the DMs themselves, so the figure cannot drift from what happened.
+ */
+export async function usedToday(
+  db: Db,
+  account: Pick<RedditAccountRow, 'id' | 'timezone' | 'quotaResetAt'>,
+  nowMs: number,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.accountId, account.id),
+        gte(dmMessages.claimedAt, quotaWindowStart(account, nowMs)),
+        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
+      ),
+    );
+  return row?.n ?? 0;
+}
