@@ -17,6 +17,7 @@ import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from '
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
+import { dmChildResource, dmsRoutes } from './features/dms';
 import { leadChildResources, leadsRoutes } from './features/leads';
 import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
@@ -37,7 +38,7 @@ import type { PaymentsProvider } from './integrations/payments/payments.provider
 export const API_PREFIX = '/api/v1';
 
 /** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
-const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources];
+const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources, dmChildResource];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -108,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     proxyPoolRoutes,
     billingRoutes(payments),
     leadsRoutes,
+    dmsRoutes,
     keywordsRoutes,
     subredditsRoutes,
     systemLogsRoutes,
