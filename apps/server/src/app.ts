@@ -23,6 +23,7 @@ import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { subredditsRoutes } from './features/subreddits';
+import { suppressionsRoutes } from './features/suppressions';
 import { systemRoutes } from './features/system';
 import { systemLogsRoutes } from './features/system-logs';
 import { usersRoutes } from './features/users';
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     subredditsRoutes,
     systemLogsRoutes,
     discoveryRoutes,
+    suppressionsRoutes,
   ]) {
     await app.register(routes);
   }
