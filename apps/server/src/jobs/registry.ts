@@ -2,6 +2,7 @@ import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
 import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
+import { pollInboxJob, scheduleInboxPollsJob } from '../features/replies';
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
 import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
@@ -19,4 +20,6 @@ export const JOBS: readonly JobDefinition[] = [
   pruneSystemLogsJob,
   discoveryCycleJob,
   projectSearchJob,
+  pollInboxJob,
+  scheduleInboxPollsJob,
 ];
