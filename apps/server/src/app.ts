@@ -17,6 +17,7 @@ import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from '
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
+import { historyRoutes } from './features/history';
 import { leadChildResources, leadsRoutes } from './features/leads';
 import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
@@ -114,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     systemLogsRoutes,
     discoveryRoutes,
     suppressionsRoutes,
+    historyRoutes,
   ]) {
     await app.register(routes);
   }

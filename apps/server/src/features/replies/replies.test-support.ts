@@ -14,6 +14,7 @@ import {
 import { redditAccounts, refreshTokenRef, type RedditAccountRow } from '../accounts';
 import { createCredential, redditClientFor } from '../credentials';
 import { dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
+import { dmReplies, type DmReplyRow } from './replies.table';
 
 export interface DmSpec {
   projectId: string;
@@ -151,6 +152,29 @@ export async function insertAccount(
       refreshTokenCiphertext: ctx.secrets.encrypt(spec.refreshToken, refreshTokenRef(id)),
       authStatus: spec.authStatus ?? 'valid',
       accountCreatedAt: new Date(Date.UTC(2024, 0, 1)),
+    })
+    .returning();
+  return row!;
+}
+
+/** A reply to a DM, written straight to the table. */
+export async function insertReplyRow(
+  db: DbOrTx,
+  dm: Pick<DmMessageRow, 'id' | 'projectId' | 'recipientUsername' | 'accountId'>,
+  spec: { body: string; receivedAt: Date; isRefusal?: boolean },
+): Promise<DmReplyRow> {
+  const [row] = await db
+    .insert(dmReplies)
+    .values({
+      projectId: dm.projectId,
+      dmId: dm.id,
+      accountId: dm.accountId,
+      redditName: `t4_${randomUUID().slice(0, 8)}`,
+      author: dm.recipientUsername,
+      body: spec.body,
+      isRefusal: spec.isRefusal ?? false,
+      receivedAt: spec.receivedAt,
+      createdAt: spec.receivedAt,
     })
     .returning();
   return row!;
