@@ -16,6 +16,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { TPage } from '@threadreach/contract';
 import { useMinuteClock } from '../../../lib/clock';
 import { localPrefs } from '../../../lib/local-prefs';
+import { HistoryList } from '../../history';
 import {
   LEADS_PAGE_SIZE,
   useComments,
@@ -27,6 +28,9 @@ import {
 import { CommentItem, PostItem, ProfileItem } from './lead-item';
 
 const KINDS: TLeadKind[] = ['posts', 'comments', 'users'];
+/** The results tabs: the three kinds of leads, then the people already contacted. */
+const TABS = [...KINDS, 'history'] as const;
+type TTab = (typeof TABS)[number];
 const ITEM_NAMES: Record<TLeadKind, string> = { posts: 'Post', comments: 'Comment', users: 'Profile' };
 const MIN_SCORES = ['0', '25', '50', '75'];
 /** The results list scrolls past this height (spec section 9). */
@@ -35,9 +39,9 @@ const LIST_MAX_HEIGHT = 720;
 export const deletedText = (item: string) => `✅ ${item} deleted successfully`;
 export const deleteFailedText = (item: string) => `❌ Error deleting ${item}`;
 
-function savedTab(projectId: string): TLeadKind {
+function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);
-  return KINDS.find((k) => k === saved) ?? 'posts';
+  return TABS.find((k) => k === saved) ?? 'posts';
 }
 
 interface TLeadListProps<T> {
@@ -89,9 +93,9 @@ function LeadList<T extends { id: string }>({ query, page, onPage, empty, childr
   );
 }
 
-/** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score. */
+/** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score; and History. */
 export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly: boolean }) {
-  const [tab, setTab] = useState<TLeadKind>(() => savedTab(projectId));
+  const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
   const posts = usePosts(projectId, pages.posts, minScore);
@@ -140,7 +144,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
       <Tabs
         value={tab}
         onChange={(value) => {
-          const next = KINDS.find((k) => k === value);
+          const next = TABS.find((k) => k === value);
           if (!next) return;
           setTab(next);
           localPrefs.setTab(projectId, next);
@@ -151,6 +155,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
           <Tabs.Tab value="posts">Posts{count(posts)}</Tabs.Tab>
           <Tabs.Tab value="comments">Comments{count(comments)}</Tabs.Tab>
           <Tabs.Tab value="users">Users{count(profiles)}</Tabs.Tab>
+          <Tabs.Tab value="history">History</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="posts" pt="sm">
           <LeadList query={posts} page={pages.posts} onPage={onPage('posts')} empty="No posts found yet.">
@@ -171,6 +176,9 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
           <LeadList query={profiles} page={pages.users} onPage={onPage('users')} empty="No users found yet.">
             {(profile) => <ProfileItem item={profile} {...rowProps('users', profile.id)} />}
           </LeadList>
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="sm">
+          <HistoryList projectId={projectId} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import {
+  historyEndpoints,
   leadsEndpoints,
   projectsEndpoints,
   RUN_POLL_INTERVAL_MS,
@@ -21,6 +22,7 @@ import {
   renderScreen,
   searchStatus,
 } from '../../../test/discovery.test-support';
+import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from './leads-step';
 import { SearchPanel } from './search-panel';
 
@@ -90,6 +92,7 @@ describe('Step 4 search settings', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, page([]));
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     statusSequence([searchStatus()]);
     mockEndpoint(projectsEndpoints.update, buildProject({ without_keywords: true }));
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
@@ -279,6 +282,7 @@ describe('Step 4 search', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, () => page(posts));
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     statusSequence([searchStatus()]);
     startAnswers([searching('reading new posts', 1, 5, 1), searchStatus({ status: 'completed' })]);
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  historyEndpoints,
   keywordsEndpoints,
   leadsEndpoints,
   productInfoEndpoints,
@@ -24,6 +25,7 @@ import {
   searchStatus,
   subredditList,
 } from '../../../test/discovery.test-support';
+import { buildCampaignStatistics } from '../../history/history.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -96,6 +98,7 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, page([]));
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
 
     renderApp('/');
