@@ -18,12 +18,14 @@ import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
 import { dmChildResource, dmsRoutes } from './features/dms';
+import { historyRoutes } from './features/history';
 import { leadChildResources, leadsRoutes } from './features/leads';
 import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { subredditsRoutes } from './features/subreddits';
+import { suppressionsRoutes } from './features/suppressions';
 import { systemRoutes } from './features/system';
 import { systemLogsRoutes } from './features/system-logs';
 import { usersRoutes } from './features/users';
@@ -114,6 +116,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     subredditsRoutes,
     systemLogsRoutes,
     discoveryRoutes,
+    suppressionsRoutes,
+    historyRoutes,
   ]) {
     await app.register(routes);
   }

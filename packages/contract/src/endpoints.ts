@@ -9,9 +9,11 @@ import {
   subredditsEndpoints,
 } from './discovery.endpoints';
 import type { TEndpoint } from './endpoint';
+import { historyEndpoints } from './history.endpoints';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
 import { systemEndpoints } from './system.endpoints';
 import { systemLogsEndpoints } from './system-logs.endpoints';
+import { doNotContactEndpoints } from './suppressions.endpoints';
 
 /** Every route of the server, each declared once. */
 export const ALL_ENDPOINTS: readonly TEndpoint[] = [
@@ -28,4 +30,6 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   leadsEndpoints,
   dmsEndpoints,
   systemLogsEndpoints,
+  doNotContactEndpoints,
+  historyEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

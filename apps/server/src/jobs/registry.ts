@@ -3,6 +3,7 @@ import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
 import { expireDmsJob, generateDmsJob } from '../features/dms';
 import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
+import { pollInboxJob, scheduleInboxPollsJob } from '../features/replies';
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
 import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
@@ -22,4 +23,6 @@ export const JOBS: readonly JobDefinition[] = [
   projectSearchJob,
   generateDmsJob,
   expireDmsJob,
+  pollInboxJob,
+  scheduleInboxPollsJob,
 ];

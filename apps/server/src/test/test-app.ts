@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startRedditSim, type RedditSim } from '@threadreach/reddit-sim';
+import { startRedditSim, type MessageStyle, type RedditSim } from '@threadreach/reddit-sim';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Clock } from '../clock';
@@ -53,8 +53,11 @@ export interface TestAppOptions {
   systemLogs?: boolean;
   /** Starts a job queue (`startQueue`); none by default. */
   queue?: QueueStarter;
-  /** Start a Reddit simulator for the app (with a clock shared by both when given). */
-  reddit?: boolean | { clock: Clock };
+  /**
+   * Start a Reddit simulator for the app (with a clock shared by both when given, and classic or
+   * chat-era messages).
+   */
+  reddit?: boolean | { clock: Clock; messageStyle?: MessageStyle };
   /** The context's clock when no Reddit clock is given; the system clock by default. */
   clock?: Clock;
 }
@@ -75,7 +78,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = await openTestDatabase();
   const clock = typeof options.reddit === 'object' ? options.reddit.clock : options.clock;
   const sim = options.reddit
-    ? await startRedditSim({ port: 0, seed: 42, ...(clock ? { now: clock.now } : {}) })
+    ? await startRedditSim({
+        port: 0,
+        seed: 42,
+        ...(clock ? { now: clock.now } : {}),
+        ...(typeof options.reddit === 'object' && options.reddit.messageStyle
+          ? { messageStyle: options.reddit.messageStyle }
+          : {}),
+      })
     : null;
   const ctx = await createAppContext({
     config,

@@ -16,6 +16,8 @@ import {
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAuthors, redditItems } from '../discovery/discovery.table';
+import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
+import { projects } from '../projects/projects.table';
 import { leads, profiles, type LeadRow, type ProfileRow } from './leads.table';
 
 export type LeadKind = 'post' | 'comment';
@@ -66,14 +68,28 @@ function liveLeads(filter: LeadFilter, kind: LeadKind): SQL {
   )!;
 }
 
-/** One page of a project's live posts or comments, newest first (by when they were written on Reddit). */
+/**
+ * People the project's workspace already contacted leave the candidate lists for the History tab (spec
+ * section 4); the workspace-wide unique index of contacted DMs answers it.
+ */
+function notContacted(projectId: string, author: SQLWrapper): SQL {
+  return sql`not exists (select 1 from ${dmMessages}
+    where ${dmMessages.ownerUserId} = (select ${projects.userId} from ${projects} where ${projects.id} = ${projectId})
+      and ${dmMessages.recipientKey} = lower(${author})
+      and ${inArray(dmMessages.state, [...CONTACTED_DM_STATES])})`;
+}
+
+/**
+ * One page of a project's live posts or comments by people not contacted yet, newest first (by when they
+ * were written on Reddit).
+ */
 export async function listLeads(
   db: DbOrTx,
   filter: LeadFilter,
   kind: LeadKind,
   page: TPageQuery,
 ): Promise<{ rows: LeadView[]; total: number }> {
-  const where = liveLeads(filter, kind);
+  const where = and(liveLeads(filter, kind), notContacted(filter.projectId, leads.author));
   const [rows, totals] = await Promise.all([
     db
       .select(leadView)
@@ -89,7 +105,10 @@ export async function listLeads(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
-/** One page of a project's live profiles, the most recently found first, with their live lead counts. */
+/**
+ * One page of a project's live profiles not contacted yet, the most recently found first, with their live
+ * lead counts.
+ */
 export async function listProfiles(
   db: DbOrTx,
   filter: LeadFilter,
@@ -99,6 +118,7 @@ export async function listProfiles(
     eq(profiles.projectId, filter.projectId),
     isNull(profiles.dismissedAt),
     gte(profiles.intentScore, filter.minScore),
+    notContacted(filter.projectId, profiles.redditUsername),
   );
   const [rows, totals] = await Promise.all([
     db

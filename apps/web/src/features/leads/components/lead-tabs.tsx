@@ -17,6 +17,7 @@ import type { TPage } from '@threadreach/contract';
 import { useMinuteClock } from '../../../lib/clock';
 import { generationFailureText, useGenerateDm, type TDmLead } from '../../dms';
 import { localPrefs } from '../../../lib/local-prefs';
+import { HistoryList } from '../../history';
 import {
   LEADS_PAGE_SIZE,
   useComments,
@@ -28,6 +29,9 @@ import {
 import { CommentItem, PostItem, ProfileItem } from './lead-item';
 
 const KINDS: TLeadKind[] = ['posts', 'comments', 'users'];
+/** The results tabs: the three kinds of leads, then the people already contacted. */
+const TABS = [...KINDS, 'history'] as const;
+type TTab = (typeof TABS)[number];
 const ITEM_NAMES: Record<TLeadKind, string> = { posts: 'Post', comments: 'Comment', users: 'Profile' };
 const DM_SOURCES: Record<TLeadKind, TDmLead['kind']> = {
   posts: 'post',
@@ -41,9 +45,9 @@ const LIST_MAX_HEIGHT = 720;
 export const deletedText = (item: string) => `✅ ${item} deleted successfully`;
 export const deleteFailedText = (item: string) => `❌ Error deleting ${item}`;
 
-function savedTab(projectId: string): TLeadKind {
+function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);
-  return KINDS.find((k) => k === saved) ?? 'posts';
+  return TABS.find((k) => k === saved) ?? 'posts';
 }
 
 interface TLeadListProps<T> {
@@ -95,9 +99,9 @@ function LeadList<T extends { id: string }>({ query, page, onPage, empty, childr
   );
 }
 
-/** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score. */
+/** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score; and History. */
 export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly: boolean }) {
-  const [tab, setTab] = useState<TLeadKind>(() => savedTab(projectId));
+  const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
   const posts = usePosts(projectId, pages.posts, minScore);
@@ -169,7 +173,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
       <Tabs
         value={tab}
         onChange={(value) => {
-          const next = KINDS.find((k) => k === value);
+          const next = TABS.find((k) => k === value);
           if (!next) return;
           setTab(next);
           localPrefs.setTab(projectId, next);
@@ -180,6 +184,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
           <Tabs.Tab value="posts">Posts{count(posts)}</Tabs.Tab>
           <Tabs.Tab value="comments">Comments{count(comments)}</Tabs.Tab>
           <Tabs.Tab value="users">Users{count(profiles)}</Tabs.Tab>
+          <Tabs.Tab value="history">History</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="posts" pt="sm">
           <LeadList query={posts} page={pages.posts} onPage={onPage('posts')} empty="No posts found yet.">
@@ -200,6 +205,9 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
           <LeadList query={profiles} page={pages.users} onPage={onPage('users')} empty="No users found yet.">
             {(profile) => <ProfileItem item={profile} {...rowProps('users', profile.id)} />}
           </LeadList>
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="sm">
+          <HistoryList projectId={projectId} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -1,5 +1,7 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
 import { DmMessagesPanel } from '../../dms';
+import { DoNotContactButton } from '../../do-not-contact';
+import { CampaignStatistics } from '../../history';
 import { useProjects } from '../../projects';
 import { ExportCsvButton, WebhookPanel } from './export-panel';
 import { LeadTabs } from './lead-tabs';
@@ -22,7 +24,10 @@ export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
       <Stack gap="md">
         <Group justify="space-between">
           <Title order={2}>Posts &amp; Messages</Title>
-          <ExportCsvButton projectId={projectId} />
+          <Group gap="xs">
+            <DoNotContactButton readOnly={readOnly} />
+            <ExportCsvButton projectId={projectId} />
+          </Group>
         </Group>
         <SearchPanel
           projectId={projectId}
@@ -30,6 +35,7 @@ export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
           withoutKeywords={project?.without_keywords ?? false}
         />
         <LeadTabs projectId={projectId} readOnly={readOnly} />
+        <CampaignStatistics projectId={projectId} />
         <DmMessagesPanel projectId={projectId} readOnly={readOnly} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
       </Stack>

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import {
   dmsEndpoints,
+  historyEndpoints,
   leadsEndpoints,
   projectsEndpoints,
   RUN_POLL_INTERVAL_MS,
@@ -23,6 +24,7 @@ import {
   renderScreen,
   searchStatus,
 } from '../../../test/discovery.test-support';
+import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from './leads-step';
 import { SearchPanel } from './search-panel';
 
@@ -98,6 +100,7 @@ describe('Step 4 search settings', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, page([]));
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     statusSequence([searchStatus()]);
     mockEndpoint(projectsEndpoints.update, buildProject({ without_keywords: true }));
     mockNoDms();
@@ -288,6 +291,7 @@ describe('Step 4 search', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, () => page(posts));
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     statusSequence([searchStatus()]);
     startAnswers([searching('reading new posts', 1, 5, 1), searchStatus({ status: 'completed' })]);
     mockNoDms();

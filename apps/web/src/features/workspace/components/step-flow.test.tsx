@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   dmsEndpoints,
+  historyEndpoints,
   keywordsEndpoints,
   leadsEndpoints,
   productInfoEndpoints,
@@ -26,6 +27,7 @@ import {
   searchStatus,
   subredditList,
 } from '../../../test/discovery.test-support';
+import { buildCampaignStatistics } from '../../history/history.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -98,6 +100,7 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, page([]));
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
     mockEndpoint(dmsEndpoints.list, page([]));
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { historyEndpoints as e } from '@threadreach/contract';
+import { route } from '../../http/endpoints';
+import { requireProject } from '../projects';
+import { campaignStatistics, listHistory } from './history.service';
+
+export async function historyRoutes(app: FastifyInstance) {
+  const { ctx } = app;
+  route(app, e.list, async (request) => listHistory(ctx, requireProject(request).id, request.query));
+  route(app, e.campaignStatistics, async (request) => campaignStatistics(ctx, requireProject(request).id));
+}

@@ -1,0 +1,4 @@
+export { pollInboxJob, scheduleInboxPollsJob } from './poll-inbox.job';
+export { pollInbox, type InboxPollReport } from './poll-inbox.service';
+export { isRefusal } from './refusal';
+export { dmReplies, type DmReplyRow } from './replies.table';

@@ -1,0 +1,162 @@
+import { and, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { redditAccounts, type RedditAccountRow } from '../accounts';
+import { dmMessages } from '../dms/dms.table';
+import { dmReplies } from './replies.table';
+
+/** DMs that reached (or may have reached) their recipient: replies can only answer these. */
+const DELIVERED_STATES = ['sent', 'unknown'] as const;
+/** DMs not sent yet: an answer from their recipient to an earlier DM stops them. */
+const UNSENT_STATES = ['draft', 'approved', 'queued'] as const;
+
+/**
+ * Connected accounts whose grant is usable and that sent a DM since `since` (every send is claimed
+ * first, so the claim index finds them).
+ */
+export async function accountsToPoll(db: DbOrTx, since: Date): Promise<string[]> {
+  const rows = await db
+    .select({ id: redditAccounts.id })
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.authStatus, 'valid'),
+        eq(redditAccounts.isActive, true),
+        isNotNull(redditAccounts.credentialId),
+        isNotNull(redditAccounts.refreshTokenCiphertext),
+        sql`exists (select 1 from ${dmMessages} where ${dmMessages.accountId} = ${redditAccounts.id}
+          and ${dmMessages.claimedAt} >= ${since}
+          and ${inArray(dmMessages.state, [...DELIVERED_STATES])})`,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+export async function findAccount(db: DbOrTx, id: string): Promise<RedditAccountRow | null> {
+  const [row] = await db.select().from(redditAccounts).where(eq(redditAccounts.id, id));
+  return row ?? null;
+}
+
+/** When the oldest DM this account sent since `since` went out; null when it sent none. */
+export async function oldestWatchedSend(db: DbOrTx, accountId: string, since: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<string | null>`min(coalesce(${dmMessages.sentAt}, ${dmMessages.claimedAt}))` })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.accountId, accountId),
+        gte(dmMessages.claimedAt, since),
+        inArray(dmMessages.state, [...DELIVERED_STATES]),
+      ),
+    );
+  return row?.at ? new Date(row.at) : null;
+}
+
+export interface DeliveredDm {
+  id: string;
+  projectId: string;
+  recipientUsername: string;
+  recipientKey: string;
+  subject: string;
+  sentAt: Date;
+}
+
+/** The account's delivered DMs to any of these people (lower-case names). */
+export async function deliveredDmsTo(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'id' | 'ownerUserId'>,
+  recipientKeys: string[],
+): Promise<DeliveredDm[]> {
+  if (recipientKeys.length === 0) return [];
+  const rows = await db
+    .select({
+      id: dmMessages.id,
+      projectId: dmMessages.projectId,
+      recipientUsername: dmMessages.recipientUsername,
+      recipientKey: dmMessages.recipientKey,
+      subject: dmMessages.subject,
+      sentAt:
+        sql<Date>`coalesce(${dmMessages.sentAt}, ${dmMessages.claimedAt}, ${dmMessages.createdAt})`.mapWith(
+          (v: string | Date) => new Date(v),
+        ),
+    })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, account.ownerUserId),
+        inArray(dmMessages.recipientKey, recipientKeys),
+        eq(dmMessages.accountId, account.id),
+        inArray(dmMessages.state, [...DELIVERED_STATES]),
+      ),
+    );
+  return rows;
+}
+
+export interface NewReply {
+  projectId: string;
+  dmId: string;
+  accountId: string;
+  redditName: string;
+  author: string;
+  body: string;
+  isRefusal: boolean;
+  receivedAt: Date;
+  createdAt: Date;
+}
+
+/** Stores a reply once: false when this inbox item was stored for the DM already. */
+export async function insertReply(db: DbOrTx, reply: NewReply): Promise<boolean> {
+  const rows = await db
+    .insert(dmReplies)
+    .values(reply)
+    .onConflictDoNothing({ target: [dmReplies.dmId, dmReplies.redditName] })
+    .returning({ id: dmReplies.id });
+  return rows.length > 0;
+}
+
+/** The DM's replied_at is its first answer's time. */
+export async function markReplied(db: DbOrTx, dmId: string, receivedAt: Date, at: Date): Promise<void> {
+  await db
+    .update(dmMessages)
+    .set({
+      repliedAt: sql`least(coalesce(${dmMessages.repliedAt}, ${receivedAt}), ${receivedAt})`,
+      updatedAt: at,
+    })
+    .where(eq(dmMessages.id, dmId));
+}
+
+/**
+ * The workspace's DMs to the same person that were not sent yet fail with outcome `replied`: nobody
+ * who answered gets a second message. Returns how many.
+ */
+export async function stopUnsentDms(
+  db: DbOrTx,
+  dm: { id: string; ownerUserId: string; recipientKey: string },
+  reason: string,
+  at: Date,
+): Promise<number> {
+  const rows = await db
+    .update(dmMessages)
+    .set({ state: 'failed', outcomeCode: 'replied', outcomeReason: reason, failedAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, dm.ownerUserId),
+        eq(dmMessages.recipientKey, dm.recipientKey),
+        ne(dmMessages.id, dm.id),
+        inArray(dmMessages.state, [...UNSENT_STATES]),
+      ),
+    )
+    .returning({ id: dmMessages.id });
+  return rows.length;
+}
+
+export async function saveInboxPosition(
+  db: DbOrTx,
+  accountId: string,
+  cursor: string | null,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(redditAccounts)
+    .set({ inboxCursor: cursor, inboxCheckedAt: at })
+    .where(eq(redditAccounts.id, accountId));
+}

@@ -1,0 +1,9 @@
+export { suppressionsRoutes } from './suppressions.routes';
+export { isRecipientBlocked, type RecipientBlock } from './suppressions.service';
+export { suppressRecipient, usernameKey, type NewSuppression } from './suppressions.repository';
+export {
+  suppressions,
+  SUPPRESSION_REASONS,
+  type SuppressionReason,
+  type SuppressionRow,
+} from './suppressions.table';

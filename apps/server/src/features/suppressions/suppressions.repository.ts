@@ -1,0 +1,158 @@
+import { and, count, desc, asc, eq, isNotNull, like, sql } from 'drizzle-orm';
+import type { TPageQuery } from '@threadreach/contract';
+import type { DbOrTx } from '../../db/client';
+import { dmMessages } from '../dms/dms.table';
+import { suppressions, type SuppressionReason, type SuppressionRow } from './suppressions.table';
+
+export interface NewSuppression {
+  username: string;
+  reason: SuppressionReason;
+  note: string | null;
+}
+
+/** lower(name): what the list and the DM recipients compare. */
+export const usernameKey = (username: string) => username.toLowerCase();
+
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** One page of a workspace's list, newest first; `search` keeps names containing it. */
+export async function listSuppressions(
+  db: DbOrTx,
+  ownerUserId: string,
+  filter: TPageQuery & { search?: string | undefined },
+): Promise<{ rows: SuppressionRow[]; total: number }> {
+  const where = and(
+    eq(suppressions.ownerUserId, ownerUserId),
+    filter.search ? like(suppressions.usernameKey, containsPattern(filter.search)) : undefined,
+  );
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(suppressions)
+      .where(where)
+      .orderBy(desc(suppressions.createdAt), asc(suppressions.usernameKey))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ n: count() }).from(suppressions).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/** Adds the names not listed yet and returns their keys; listed ones keep their entry. */
+export async function insertSuppressions(
+  db: DbOrTx,
+  ownerUserId: string,
+  entries: NewSuppression[],
+  at: Date,
+): Promise<Set<string>> {
+  if (entries.length === 0) return new Set();
+  const rows = await db
+    .insert(suppressions)
+    .values(
+      entries.map((e) => ({
+        ownerUserId,
+        usernameKey: usernameKey(e.username),
+        username: e.username,
+        reason: e.reason,
+        note: e.note,
+        createdAt: at,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ key: suppressions.usernameKey });
+  return new Set(rows.map((r) => r.key));
+}
+
+/**
+ * Puts one person on the list for a reason the product found (a refusal, Reddit's answer). A refusal
+ * also turns an existing removable entry into a permanent one; other reasons leave an entry as it is.
+ * True when the list changed.
+ */
+export async function suppressRecipient(
+  db: DbOrTx,
+  ownerUserId: string,
+  entry: NewSuppression,
+  at: Date,
+): Promise<boolean> {
+  const values = {
+    ownerUserId,
+    usernameKey: usernameKey(entry.username),
+    username: entry.username,
+    reason: entry.reason,
+    note: entry.note,
+    createdAt: at,
+  };
+  const target = [suppressions.ownerUserId, suppressions.usernameKey];
+  const rows =
+    entry.reason === 'refusal'
+      ? await db
+          .insert(suppressions)
+          .values(values)
+          .onConflictDoUpdate({
+            target,
+            set: { reason: 'refusal', note: sql`coalesce(excluded.note, ${suppressions.note})` },
+            setWhere: sql`${suppressions.reason} <> 'refusal'`,
+          })
+          .returning({ key: suppressions.usernameKey })
+      : await db
+          .insert(suppressions)
+          .values(values)
+          .onConflictDoNothing()
+          .returning({ key: suppressions.usernameKey });
+  return rows.length > 0;
+}
+
+export async function findSuppression(
+  db: DbOrTx,
+  ownerUserId: string,
+  key: string,
+): Promise<SuppressionRow | null> {
+  const [row] = await db
+    .select()
+    .from(suppressions)
+    .where(and(eq(suppressions.ownerUserId, ownerUserId), eq(suppressions.usernameKey, key)));
+  return row ?? null;
+}
+
+/** Deletes an entry unless its reason is one of `keep`; the deleted row, or null. */
+export async function deleteSuppression(
+  db: DbOrTx,
+  ownerUserId: string,
+  key: string,
+  keep: readonly SuppressionReason[],
+): Promise<SuppressionRow | null> {
+  const [row] = await db
+    .delete(suppressions)
+    .where(
+      and(
+        eq(suppressions.ownerUserId, ownerUserId),
+        eq(suppressions.usernameKey, key),
+        keep.length > 0
+          ? sql`${suppressions.reason} not in (${sql.join(
+              keep.map((r) => sql`${r}`),
+              sql`, `,
+            )})`
+          : undefined,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Whether anyone of the workspace's DMs to this person got an answer. */
+export async function hasRepliedInWorkspace(db: DbOrTx, ownerUserId: string, key: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: dmMessages.id })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, ownerUserId),
+        eq(dmMessages.recipientKey, key),
+        isNotNull(dmMessages.repliedAt),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,160 @@
+import {
+  DO_NOT_CONTACT_INVALID_SHOWN,
+  PERMANENT_SUPPRESSION_REASONS,
+  type TAddDoNotContactResponse,
+  type TDoNotContactList,
+  type TImportDoNotContactResponse,
+  type TPageQuery,
+} from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { AppError, notFound } from '../../http/errors';
+import { parseUsernameCsv } from './do-not-contact-csv';
+import { presentSuppression } from './suppressions.presenter';
+import {
+  deleteSuppression,
+  findSuppression,
+  hasRepliedInWorkspace,
+  insertSuppressions,
+  listSuppressions,
+  usernameKey,
+  type NewSuppression,
+} from './suppressions.repository';
+import type { SuppressionReason } from './suppressions.table';
+
+/** Rows per insert while importing. */
+const IMPORT_CHUNK = 1000;
+
+const notListed = () => notFound('Not on the do-not-contact list');
+
+/** Why a DM to this person may not go out; null when nothing stops it. */
+export interface RecipientBlock {
+  code: 'suppressed' | 'replied';
+  reason: string;
+}
+
+const SUPPRESSED_BECAUSE: Record<SuppressionReason, string> = {
+  refusal: 'asked not to be contacted',
+  user_doesnt_exist: 'Reddit says this user does not exist',
+  not_whitelisted: 'this user does not accept messages from the sending account',
+  manual: 'added by hand',
+  import: 'imported',
+};
+
+/**
+ * Whether a DM of the workspace to this person (by lower-case name) must not be sent: they are on the
+ * do-not-contact list, or they already answered one of its DMs. The send claim calls it inside its
+ * transaction.
+ */
+export async function isRecipientBlocked(
+  tx: DbOrTx,
+  ownerUserId: string,
+  recipientKey: string,
+): Promise<RecipientBlock | null> {
+  const key = usernameKey(recipientKey);
+  const entry = await findSuppression(tx, ownerUserId, key);
+  if (entry) {
+    return {
+      code: 'suppressed',
+      reason: `u/${entry.username} is on the do-not-contact list (${SUPPRESSED_BECAUSE[entry.reason]}).`,
+    };
+  }
+  if (await hasRepliedInWorkspace(tx, ownerUserId, key)) {
+    return { code: 'replied', reason: `u/${recipientKey} already replied to an earlier message.` };
+  }
+  return null;
+}
+
+export async function listDoNotContact(
+  ctx: AppContext,
+  ownerUserId: string,
+  query: TPageQuery & { search?: string | undefined },
+): Promise<TDoNotContactList> {
+  const { rows, total } = await listSuppressions(ctx.db, ownerUserId, query);
+  return { items: rows.map(presentSuppression), total, limit: query.limit, offset: query.offset };
+}
+
+/** Adds names (deduplicated, first spelling wins) and tells which were new and which were listed. */
+async function addNames(
+  ctx: AppContext,
+  ownerUserId: string,
+  usernames: string[],
+  reason: 'manual' | 'import',
+  note: string | null,
+): Promise<{ added: string[]; alreadyListed: string[] }> {
+  const unique = new Map<string, string>();
+  const duplicates: string[] = [];
+  for (const name of usernames) {
+    if (unique.has(usernameKey(name))) duplicates.push(name);
+    else unique.set(usernameKey(name), name);
+  }
+  const entries: NewSuppression[] = [...unique.values()].map((username) => ({ username, reason, note }));
+  const at = new Date(ctx.clock.now());
+  const inserted = new Set<string>();
+  await ctx.db.transaction(async (tx) => {
+    for (let i = 0; i < entries.length; i += IMPORT_CHUNK) {
+      const keys = await insertSuppressions(tx, ownerUserId, entries.slice(i, i + IMPORT_CHUNK), at);
+      for (const key of keys) inserted.add(key);
+    }
+  });
+  const added = entries.filter((e) => inserted.has(usernameKey(e.username))).map((e) => e.username);
+  const alreadyListed = [
+    ...entries.filter((e) => !inserted.has(usernameKey(e.username))).map((e) => e.username),
+    ...duplicates,
+  ];
+  return { added, alreadyListed };
+}
+
+export async function addDoNotContact(
+  ctx: AppContext,
+  ownerUserId: string,
+  body: { usernames: string[]; note?: string | undefined },
+): Promise<TAddDoNotContactResponse> {
+  const { added, alreadyListed } = await addNames(
+    ctx,
+    ownerUserId,
+    body.usernames,
+    'manual',
+    body.note || null,
+  );
+  return { added, already_listed: alreadyListed };
+}
+
+export async function importDoNotContact(
+  ctx: AppContext,
+  ownerUserId: string,
+  body: { csv: string; note?: string | undefined },
+): Promise<TImportDoNotContactResponse> {
+  const parsed = parseUsernameCsv(body.csv);
+  const { added, alreadyListed } = await addNames(
+    ctx,
+    ownerUserId,
+    parsed.names.map((n) => n.username),
+    'import',
+    body.note || null,
+  );
+  return {
+    added: added.length,
+    already_listed: alreadyListed.length,
+    invalid_count: parsed.invalid.length,
+    invalid: parsed.invalid.slice(0, DO_NOT_CONTACT_INVALID_SHOWN),
+  };
+}
+
+/** Takes a name off the list; a person who asked not to be contacted stays on it (409). */
+export async function removeDoNotContact(
+  ctx: AppContext,
+  ownerUserId: string,
+  username: string,
+): Promise<void> {
+  const key = usernameKey(username);
+  const deleted = await deleteSuppression(ctx.db, ownerUserId, key, PERMANENT_SUPPRESSION_REASONS);
+  if (deleted) return;
+  const entry = await findSuppression(ctx.db, ownerUserId, key);
+  if (!entry) throw notListed();
+  throw new AppError(
+    409,
+    'permanent_suppression',
+    `u/${entry.username} asked not to be contacted again, so they stay on the do-not-contact list.`,
+  );
+}

@@ -1,0 +1,1 @@
+export { DoNotContactButton, DoNotContactModal } from './components/do-not-contact-modal';

@@ -1,0 +1,3 @@
+export { HistoryList } from './components/history-list';
+export { CampaignStatistics } from './components/campaign-statistics';
+export { historyKeys } from './hooks/use-history';
