@@ -9,6 +9,7 @@ import {
 } from './discovery.endpoints';
 import type { TEndpoint } from './endpoint';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
+import { statisticsEndpoints } from './statistics.endpoints';
 import { systemEndpoints } from './system.endpoints';
 import { systemLogsEndpoints } from './system-logs.endpoints';
 
@@ -26,4 +27,5 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   searchEndpoints,
   leadsEndpoints,
   systemLogsEndpoints,
+  statisticsEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);
