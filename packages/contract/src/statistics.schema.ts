@@ -105,6 +105,7 @@ const ZPercent = z.number().nullable();
 export const ZStatisticsPoint = z.object({
   date: z.string(),
   dms_sent: ZCount,
+  /** Replies received. */
   replies: ZCount,
   /** Posts and comments found. */
   leads: ZCount,
@@ -162,6 +163,7 @@ export const ZDailyStatisticsSummary = z.object({
   sent: ZCount,
   failed: ZCount,
   expired: ZCount,
+  /** Replies received in the range. */
   total_replies: ZCount,
 });
 export type TDailyStatisticsSummary = z.infer<typeof ZDailyStatisticsSummary>;
