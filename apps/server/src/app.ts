@@ -22,6 +22,7 @@ import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { statisticsRoutes } from './features/statistics';
 import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
 import { systemLogsRoutes } from './features/system-logs';
@@ -111,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     keywordsRoutes,
     subredditsRoutes,
     systemLogsRoutes,
+    statisticsRoutes,
     discoveryRoutes,
   ]) {
     await app.register(routes);
