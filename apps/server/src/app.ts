@@ -24,6 +24,7 @@ import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { statisticsRoutes } from './features/statistics';
 import { subredditsRoutes } from './features/subreddits';
 import { suppressionsRoutes } from './features/suppressions';
 import { systemRoutes } from './features/system';
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     keywordsRoutes,
     subredditsRoutes,
     systemLogsRoutes,
+    statisticsRoutes,
     discoveryRoutes,
     suppressionsRoutes,
     historyRoutes,

@@ -11,6 +11,7 @@ import {
 import type { TEndpoint } from './endpoint';
 import { historyEndpoints } from './history.endpoints';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
+import { statisticsEndpoints } from './statistics.endpoints';
 import { systemEndpoints } from './system.endpoints';
 import { systemLogsEndpoints } from './system-logs.endpoints';
 import { doNotContactEndpoints } from './suppressions.endpoints';
@@ -32,4 +33,5 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   systemLogsEndpoints,
   doNotContactEndpoints,
   historyEndpoints,
+  statisticsEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

@@ -5,16 +5,16 @@ import { AuthCallbackPage, AuthGate } from '../features/auth';
 import { WorkspacePage } from '../features/workspace';
 
 const subscription = () => import('../features/subscription');
-const admin = () => import('../features/admin');
 const credentials = () => import('../features/credentials');
 const systemLogs = () => import('../features/system-logs');
+const statistics = () => import('../features/statistics');
 
 const SubscribePage = lazy(() => subscription().then((m) => ({ default: m.SubscribePage })));
 const SubscribeSuccessPage = lazy(() => subscription().then((m) => ({ default: m.SubscribeSuccessPage })));
 const SubscribeCancelPage = lazy(() => subscription().then((m) => ({ default: m.SubscribeCancelPage })));
 const SubscriptionPage = lazy(() => subscription().then((m) => ({ default: m.SubscriptionPage })));
 const LogsPage = lazy(() => systemLogs().then((m) => ({ default: m.LogsPage })));
-const StatsPage = lazy(() => admin().then((m) => ({ default: m.StatsPage })));
+const StatsPage = lazy(() => statistics().then((m) => ({ default: m.StatsPage })));
 const CredentialsPage = lazy(() => credentials().then((m) => ({ default: m.CredentialsPage })));
 
 function Lazy({ children }: { children: ReactNode }) {

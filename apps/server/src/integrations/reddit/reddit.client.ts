@@ -7,6 +7,8 @@ import {
   type TokenGrant,
 } from './reddit.transport';
 
+const accountSubject = (accountId: string) => `account:${accountId}`;
+
 export const REDDIT_USER_SCOPES = ['identity', 'read', 'history', 'privatemessages'] as const;
 
 /**
@@ -28,7 +30,7 @@ export class RedditClient {
   forAccount(account: { id: string; refreshToken: string }, mode?: RedditCallMode): RedditApi {
     return new RedditApi(
       this.transport,
-      { kind: 'bearer', subject: `account:${account.id}`, refreshToken: account.refreshToken },
+      { kind: 'bearer', subject: accountSubject(account.id), refreshToken: account.refreshToken },
       mode,
     );
   }
@@ -69,6 +71,11 @@ export class RedditClient {
         error: (error as Error).message,
       };
     }
+  }
+
+  /** Forgets a connected account's cached access token: its next call trades its refresh token anew. */
+  async forgetAccountToken(accountId: string): Promise<void> {
+    await this.transport.forgetToken(accountSubject(accountId));
   }
 
   /** Forgets cached tokens, e.g. after the client secret changed. */

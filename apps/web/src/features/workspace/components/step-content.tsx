@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Center, Loader } from '@mantine/core';
+import { Center, Loader, Stack } from '@mantine/core';
 import { PlaceholderPanel } from '../../../components/ui/placeholder-panel';
 import { ProductInfoForm } from '../../product-info';
 import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
@@ -8,6 +8,9 @@ import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
 const KeywordsStep = lazy(() => import('../../keywords').then((m) => ({ default: m.KeywordsStep })));
 const SubredditsStep = lazy(() => import('../../subreddits').then((m) => ({ default: m.SubredditsStep })));
 const LeadsStep = lazy(() => import('../../leads').then((m) => ({ default: m.LeadsStep })));
+const MonthlyStatisticsPanel = lazy(() =>
+  import('../../statistics').then((m) => ({ default: m.MonthlyStatisticsPanel })),
+);
 
 interface TStepContentProps {
   projectId: string;
@@ -55,7 +58,13 @@ export function StepContent({ projectId, step, readOnly, onStep }: TStepContentP
     screen = <LeadsStep key={projectId} projectId={projectId} readOnly={readOnly} />;
   } else {
     const title = WORKFLOW_STEPS.find((s) => s.step === step)?.title ?? '';
-    return <PlaceholderPanel title={title} />;
+    // Step 5 is where a campaign's results are read: the project's statistics sit under its activity.
+    screen = (
+      <Stack>
+        <PlaceholderPanel title={title} />
+        <MonthlyStatisticsPanel key={projectId} projectId={projectId} />
+      </Stack>
+    );
   }
   return (
     <Suspense

@@ -1,0 +1,390 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  TDailyStatisticsResponse,
+  TDateRangeStatisticsResponse,
+  TMonthlyStatisticsResponse,
+  TRefreshAllTokensResponse,
+} from '@threadreach/contract';
+import { virtualClock } from '../../integrations/reddit/reddit-test-support';
+import { buildProject, buildUser, type TestUser } from '../../test/factories';
+import type { TestApp } from '../../test/test-app';
+import { redditAccessTokens } from '../../integrations/reddit/reddit.table';
+import { asAccount, redditAccounts, usedToday } from '../accounts';
+import { createDiscoveryApp } from '../discovery/discovery.test-support';
+import { buildLead } from '../leads/leads.test-support';
+import { insertKeyword, insertSubreddit } from '../subreddits/subreddits.test-support';
+import {
+  addSendCredential,
+  BROWSER,
+  buildAccount,
+  buildDm,
+  buildReply,
+  buildSearch,
+  connectSimAccount,
+} from './statistics.test-support';
+
+/** Now, for the context and the simulator: after every fixture below. */
+const NOW = Date.UTC(2026, 0, 20, 12);
+const clock = virtualClock(NOW);
+const at = (day: number, hour = 10, minute = 0) => new Date(Date.UTC(2026, 0, day, hour, minute));
+
+let t: TestApp;
+let admin: TestUser;
+let moderator: TestUser;
+type Project = Awaited<ReturnType<typeof buildProject>>;
+let a: Project;
+let b: Project;
+let c: Project;
+
+beforeAll(async () => {
+  // A database of its own: the all-projects figures count every project there is.
+  t = await createDiscoveryApp({ reddit: { clock } });
+  const db = t.ctx.db;
+  admin = await buildUser(db, t.config, { roles: ['ADMIN'] });
+  moderator = await buildUser(db, t.config, { roles: ['MODERATOR'] });
+  a = await buildProject(db, t.config, { name: 'Alpha' });
+  b = await buildProject(db, t.config, { name: 'Beta' });
+  c = await buildProject(db, t.config, { name: 'Gamma' });
+  await buildProject(db, t.config, { name: 'Idle' });
+
+  await insertKeyword(db, a.id, { keyword: 'crm', approved: true });
+  await insertKeyword(db, a.id, { keyword: 'sales', approved: false });
+  await insertSubreddit(db, a.id, { name: 'saas', approved: true });
+  await insertSubreddit(db, a.id, { name: 'startups', approved: false });
+  const a1 = await buildAccount(db, a, { redditUsername: 'alpha_one' });
+  const a2 = await buildAccount(db, a, { redditUsername: 'alpha_two' });
+  await buildAccount(db, c, { redditUsername: 'gamma_one' });
+
+  // Alpha's leads: 2 posts on the 5th (one subreddit, spelled two ways), a post and a comment on the 6th;
+  // outside 5-11 January: the 4th, and the very first instant of the 12th.
+  await buildLead(db, a.id, { subreddit: 'saas', foundAt: at(5) });
+  await buildLead(db, a.id, { subreddit: 'SaaS', foundAt: at(5, 0, 0) });
+  await buildLead(db, a.id, { subreddit: 'startups', foundAt: at(6, 23, 59) });
+  await buildLead(db, a.id, { kind: 'comment', foundAt: at(6) });
+  await buildLead(db, a.id, { foundAt: at(4, 23, 59) });
+  await buildLead(db, a.id, { foundAt: at(12, 0, 0) });
+
+  // Alpha's DMs (each drafted an hour before `at`).
+  const answered = await buildDm(db, a, 'sent', at(5), { accountId: a1.id, subreddit: 'saas' });
+  await buildReply(db, answered, at(6, 8));
+  await buildDm(db, a, 'sent', at(6), { accountId: a1.id, subreddit: 'startups' });
+  await buildDm(db, a, 'failed', at(6, 14), { accountId: a2.id });
+  await buildDm(db, a, 'expired', at(7));
+  await buildDm(db, a, 'approved', at(7, 12));
+  // Drafted late on the 11th, sent on the 12th.
+  await buildDm(db, a, 'sent', at(12, 0, 30), { accountId: a1.id });
+  await buildSearch(db, a.id, at(5, 9));
+  await buildSearch(db, a.id, at(5, 15));
+  await buildSearch(db, a.id, at(20, 9));
+
+  await buildLead(db, b.id, { subreddit: 'python', foundAt: at(7) });
+  await buildDm(db, b, 'sent', at(7, 11), { subreddit: 'python' });
+});
+afterAll(() => t?.close());
+
+function get<T>(url: string, user: TestUser = admin) {
+  return t.app.inject({ url, headers: user.auth }).then((res) => ({
+    status: res.statusCode,
+    body: res.json() as T,
+  }));
+}
+function post(url: string, user: TestUser = admin) {
+  return t.app.inject({ method: 'POST', url, headers: user.auth });
+}
+
+const WEEK = 'start_date=2026-01-05&end_date=2026-01-11';
+const allProjects = (query: string, user?: TestUser) =>
+  get<TDailyStatisticsResponse>(`/api/v1/all-projects/daily-statistics?${query}`, user);
+
+describe('GET /all-projects/daily-statistics', () => {
+  it('by project: every project with activity or an account, busiest first, with subreddits and accounts', async () => {
+    const { status, body } = await allProjects(`${WEEK}&group_by=project`);
+    expect(status).toBe(200);
+    if (body.group_by !== 'project') throw new Error('grouped by project');
+    expect(body.data.map((p) => p.project_name)).toEqual(['Alpha', 'Beta', 'Gamma']);
+    const [alpha, beta, gamma] = body.data;
+    expect(alpha).toEqual({
+      project_id: a.id,
+      project_name: 'Alpha',
+      accounts_connected: 2,
+      approved_keywords: 1,
+      approved_subreddits: 1,
+      total_posts_searched: 3,
+      total_messages_generated: 6,
+      sent: 2,
+      failed: 1,
+      expired: 1,
+      top_subreddits: [
+        { subreddit: 'saas', posts: 2, dms_sent: 1 },
+        { subreddit: 'startups', posts: 1, dms_sent: 1 },
+      ],
+      accounts: [
+        { account_id: expect.any(String), username: 'alpha_one', dms_sent: 2, dms_failed: 0 },
+        { account_id: expect.any(String), username: 'alpha_two', dms_sent: 0, dms_failed: 1 },
+      ],
+    });
+    expect(beta).toMatchObject({ accounts_connected: 0, total_posts_searched: 1, sent: 1, accounts: [] });
+    expect(gamma).toMatchObject({
+      accounts_connected: 1,
+      total_posts_searched: 0,
+      total_messages_generated: 0,
+      accounts: [{ username: 'gamma_one', dms_sent: 0, dms_failed: 0 }],
+    });
+    expect(body.summary).toEqual({
+      total_projects: 3,
+      total_accounts: 3,
+      total_posts_found: 4,
+      total_dms_generated: 7,
+      sent: 3,
+      failed: 1,
+      expired: 1,
+      total_replies: 1,
+    });
+    expect(body).toMatchObject({ start_date: '2026-01-05', end_date: '2026-01-11' });
+  });
+
+  it('charts every day of the range: DMs sent, replies received and leads found', async () => {
+    const { body } = await allProjects(WEEK);
+    expect(body.group_by).toBe('project');
+    expect(body.series).toEqual([
+      { date: '2026-01-05', dms_sent: 1, replies: 0, leads: 2 },
+      { date: '2026-01-06', dms_sent: 1, replies: 1, leads: 2 },
+      { date: '2026-01-07', dms_sent: 1, replies: 0, leads: 1 },
+      { date: '2026-01-08', dms_sent: 0, replies: 0, leads: 0 },
+      { date: '2026-01-09', dms_sent: 0, replies: 0, leads: 0 },
+      { date: '2026-01-10', dms_sent: 0, replies: 0, leads: 0 },
+      { date: '2026-01-11', dms_sent: 0, replies: 0, leads: 0 },
+    ]);
+  });
+
+  it('by day: a row per day and project with activity, newest day first', async () => {
+    const { body } = await allProjects(`${WEEK}&group_by=day`);
+    if (body.group_by !== 'day') throw new Error('grouped by day');
+    const row = (date: string, p: Project, counts: object) => ({
+      date,
+      project_id: p.id,
+      project_name: p.name,
+      ...{ posts_searched: 0, messages_generated: 0, sent: 0, failed: 0, expired: 0, ...counts },
+    });
+    expect(body.data).toEqual([
+      row('2026-01-11', a, { messages_generated: 1 }),
+      row('2026-01-07', a, { messages_generated: 2, expired: 1 }),
+      row('2026-01-07', b, { posts_searched: 1, messages_generated: 1, sent: 1 }),
+      row('2026-01-06', a, { posts_searched: 1, messages_generated: 2, sent: 1, failed: 1 }),
+      row('2026-01-05', a, { posts_searched: 2, messages_generated: 1, sent: 1 }),
+    ]);
+    expect(body.summary).toMatchObject({ total_projects: 2, total_accounts: 2, total_posts_found: 4 });
+  });
+
+  it('counts a single day, and nothing in a range where nothing happened', async () => {
+    const { body } = await allProjects('start_date=2026-01-12&end_date=2026-01-12&group_by=day');
+    expect(body.data).toEqual([
+      expect.objectContaining({ project_id: a.id, posts_searched: 1, sent: 1, messages_generated: 0 }),
+    ]);
+    const empty = await allProjects('start_date=2025-06-01&end_date=2025-06-30&group_by=day');
+    expect(empty.body.data).toEqual([]);
+    expect(empty.body.series).toHaveLength(30);
+  });
+
+  it('is for moderators and admins', async () => {
+    expect((await allProjects(WEEK, moderator)).status).toBe(200);
+    const customer = await allProjects(WEEK, a.owner);
+    expect(customer.status).toBe(403);
+    expect(customer.body).toMatchObject({ code: 'insufficient_role' });
+  });
+
+  it.each([
+    ['start_date=2026-01-32&end_date=2026-02-01', 'start_date is not a real calendar date'],
+    ['start_date=05-01-2026&end_date=2026-02-01', 'start_date must be a date as YYYY-MM-DD, e.g. 2030-01-31'],
+    ['start_date=2026-01-12&end_date=2026-01-11', 'The range starts after it ends'],
+    ['start_date=2025-01-01&end_date=2026-01-02', 'The range is longer than 366 days'],
+    [`${WEEK}&group_by=week`, "Unknown group_by 'week': use project or day"],
+    ['end_date=2026-01-11', 'start_date is required, as a date YYYY-MM-DD'],
+  ])('refuses %s with 400 and why', async (query, detail) => {
+    const { status, body } = await allProjects(query);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ detail, code: 'validation_error' });
+  });
+});
+
+describe("a project's monthly and date-range statistics", () => {
+  const monthly = (query: string, user: TestUser = a.owner, project = a) =>
+    get<TMonthlyStatisticsResponse>(`/api/v1/projects/${project.id}/monthly-statistics?${query}`, user);
+  const range = (query: string, user: TestUser = a.owner) =>
+    get<TDateRangeStatisticsResponse>(`/api/v1/projects/${a.id}/date-range-statistics?${query}`, user);
+
+  it('counts a month: messages, posts, comments, searches and the reply rate, with a point per day', async () => {
+    const { status, body } = await monthly('year=2026&month=1');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ year: 2026, month: 1, start_date: '2026-01-01', end_date: '2026-01-31' });
+    expect(body.summary).toEqual({
+      total_messages_sent: 3,
+      total_messages_generated: 6,
+      total_posts_found: 5,
+      total_comments_found: 1,
+      total_searches_performed: 3,
+      total_messages_failed: 1,
+      total_replies: 1,
+      reply_rate: 33.3,
+    });
+    expect(body.granularity).toBe('day');
+    expect(body.series).toHaveLength(31);
+    expect(body.series[4]).toEqual({ date: '2026-01-05', dms_sent: 1, replies: 0, leads: 2 });
+  });
+
+  it('counts the whole year by month without a month, and an empty month as nothing', async () => {
+    const year = await monthly('year=2026');
+    expect(year.body).toMatchObject({ month: null, start_date: '2026-01-01', end_date: '2026-12-31' });
+    expect(year.body.granularity).toBe('month');
+    expect(year.body.series.map((p) => p.date)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `2026-${String(i + 1).padStart(2, '0')}-01`),
+    );
+    expect(year.body.series[0]).toEqual({ date: '2026-01-01', dms_sent: 3, replies: 1, leads: 6 });
+    expect(year.body.summary.total_messages_sent).toBe(3);
+    const february = await monthly('year=2026&month=2');
+    expect(february.body.summary).toMatchObject({ total_messages_sent: 0, reply_rate: null });
+    expect(february.body.series).toHaveLength(28);
+  });
+
+  it('adds the day count, messages per day and success rate over a range', async () => {
+    const { status, body } = await range(WEEK);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ start_date: '2026-01-05', end_date: '2026-01-11', date_range_days: 7 });
+    expect(body.statistics).toEqual({
+      messages_sent: 2,
+      messages_generated: 6,
+      posts_found: 3,
+      comments_found: 1,
+      searches_performed: 2,
+      average_messages_per_day: 0.29,
+      success_rate: 66.7,
+      messages_failed: 1,
+      replies: 1,
+      reply_rate: 50,
+    });
+    expect(body.series).toHaveLength(7);
+    const quiet = await range('start_date=2026-02-01&end_date=2026-02-01');
+    expect(quiet.body.statistics).toMatchObject({ messages_sent: 0, success_rate: null, reply_rate: null });
+    expect(quiet.body.date_range_days).toBe(1);
+  });
+
+  it("is the owner's and admins' to read, no one else's", async () => {
+    expect((await monthly('year=2026', admin)).status).toBe(200);
+    expect((await monthly('year=2026', b.owner)).status).toBe(404);
+    expect((await range(WEEK, b.owner)).status).toBe(404);
+  });
+
+  it.each([
+    ['', 'year is required, e.g. 2030'],
+    ['year=1999', 'year must be between 2000 and 2100'],
+    ['year=2026&month=13', 'month must be a number from 1 to 12'],
+  ])('refuses a monthly query %s with 400', async (query, detail) => {
+    const { status, body } = await monthly(query);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ detail, code: 'validation_error' });
+  });
+
+  it('refuses a bad range with 400', async () => {
+    const bad = await range('start_date=2026-01-05');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ detail: 'end_date is required, as a date YYYY-MM-DD' });
+    expect((await range('start_date=2026-01-05&end_date=2026-01-04')).status).toBe(400);
+  });
+});
+
+describe('admin actions on a project', () => {
+  it("Reset Daily Limits starts today's quota of each account afresh", async () => {
+    const p = await buildProject(t.ctx.db, t.config);
+    const first = await buildAccount(t.ctx.db, p);
+    const second = await buildAccount(t.ctx.db, p);
+    await buildDm(t.ctx.db, p, 'sent', new Date(NOW - 3_600_000), { accountId: first.id });
+    await buildDm(t.ctx.db, p, 'sent', new Date(NOW - 7_200_000), { accountId: first.id });
+    const reload = async () =>
+      (await t.ctx.db.select().from(redditAccounts).where(eq(redditAccounts.id, first.id)))[0]!;
+    expect(await usedToday(t.ctx.db, await reload(), clock.now())).toBe(2);
+
+    const res = await post(`/api/v1/projects/${p.id}/reset-daily-limits`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Daily limits reset for 2 accounts.', accounts_reset: 2 });
+    expect(await usedToday(t.ctx.db, await reload(), clock.now())).toBe(0);
+    // Sends after the reset count again.
+    clock.t += 60_000;
+    await buildDm(t.ctx.db, p, 'sent', new Date(clock.t), { accountId: first.id });
+    expect(await usedToday(t.ctx.db, await reload(), clock.now())).toBe(1);
+    const [other] = await t.ctx.db.select().from(redditAccounts).where(eq(redditAccounts.id, second.id));
+    expect(other!.quotaResetAt?.getTime()).toBe(NOW);
+  });
+
+  it('Refresh All Tokens renews each grant through Reddit and counts the refused ones', async () => {
+    const p = await buildProject(t.ctx.db, t.config);
+    const credential = await addSendCredential(t.ctx);
+    const good = await connectSimAccount(t.ctx, p, credential.id, 'demo_founder');
+    const revoked = await connectSimAccount(t.ctx, p, credential.id, 'growth_marketer');
+    const revoke = await fetch(new URL('/api/v1/revoke_token', t.sim!.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+        'user-agent': BROWSER,
+      },
+      body: new URLSearchParams({ token: revoked.refreshToken }),
+    });
+    expect(revoke.status).toBe(204);
+    await buildAccount(t.ctx.db, p, { redditUsername: 'zz_never_signed_in' });
+    // A token in hand, still good for most of a day: the refresh replaces it all the same.
+    await asAccount(t.ctx, good.account, (api) => api.me());
+    const issued = async () =>
+      (
+        await t.ctx.db
+          .select()
+          .from(redditAccessTokens)
+          .where(eq(redditAccessTokens.subject, `account:${good.account.id}`))
+      )[0]?.createdAt.getTime();
+    expect(await issued()).toBe(clock.t);
+    clock.t += 60_000;
+
+    const res = await post(`/api/v1/projects/${p.id}/refresh-all-tokens`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as TRefreshAllTokensResponse;
+    expect(body).toMatchObject({
+      refreshed_accounts: 1,
+      failed_accounts: 2,
+      message: 'Tokens refreshed for 1 account; 2 accounts failed.',
+    });
+    expect(body.accounts.map((r) => [r.reddit_username, r.refreshed])).toEqual([
+      ['demo_founder', true],
+      ['growth_marketer', false],
+      ['zz_never_signed_in', false],
+    ]);
+    expect(body.accounts[1]!.error).toMatch(/re-authenticated/);
+    const rows = await t.ctx.db.select().from(redditAccounts).where(eq(redditAccounts.projectId, p.id));
+    const status = Object.fromEntries(rows.map((r) => [r.redditUsername, r.authStatus]));
+    expect(status).toMatchObject({ demo_founder: 'valid', growth_marketer: 'expired' });
+    expect(rows.find((r) => r.id === good.account.id)!.authCheckedAt?.getTime()).toBe(clock.t);
+    expect(await issued()).toBe(clock.t);
+    expect(JSON.stringify(body)).not.toContain(good.refreshToken);
+  });
+
+  it('says so when the project has no accounts', async () => {
+    const p = await buildProject(t.ctx.db, t.config);
+    const res = await post(`/api/v1/projects/${p.id}/refresh-all-tokens`);
+    expect(res.json()).toEqual({
+      refreshed_accounts: 0,
+      failed_accounts: 0,
+      message: 'This project has no connected accounts.',
+      accounts: [],
+    });
+  });
+
+  it('is for admins only, and answers 404 for a project that does not exist', async () => {
+    for (const path of ['reset-daily-limits', 'refresh-all-tokens']) {
+      const asOwner = await post(`/api/v1/projects/${a.id}/${path}`, a.owner);
+      expect(asOwner.statusCode).toBe(403);
+      expect((await post(`/api/v1/projects/${a.id}/${path}`, moderator)).statusCode).toBe(403);
+      const missing = await post(`/api/v1/projects/${randomUUID()}/${path}`);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toEqual({ detail: 'Project not found', code: 'not_found' });
+    }
+  });
+});

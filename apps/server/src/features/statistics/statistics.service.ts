@@ -1,0 +1,372 @@
+import {
+  STATS_TOP_SUBREDDITS,
+  dayNumber,
+  dayString,
+  type TDailyStatisticsResponse,
+  type TDailyStatisticsSummary,
+  type TDateRangeStatisticsResponse,
+  type TDayProjectStatistics,
+  type TMonthlyStatisticsResponse,
+  type TProjectStatistics,
+  type TRefreshAllTokensResponse,
+  type TResetDailyLimitsResponse,
+  type TStatisticsPoint,
+  type ZDailyStatisticsQuery,
+  type ZDateRangeQuery,
+  type ZMonthlyStatisticsQuery,
+} from '@threadreach/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import { AppError } from '../../http/errors';
+import type { AuthUser } from '../auth';
+import { asAccount, AccountAuthRequiredError, type RedditAccountRow } from '../accounts';
+import { redditClientFor } from '../credentials';
+import { getAccessibleProject } from '../projects';
+import {
+  METRICS,
+  countAnswered,
+  countByAccount,
+  countByDay,
+  countBySubreddit,
+  listProjectAccounts,
+  markAuthChecked,
+  projectFacts,
+  projectsWithAccounts,
+  resetQuotas,
+  type Metric,
+  type MetricCount,
+  type TimeRange,
+} from './statistics.repository';
+
+const DAY_MS = 86_400_000;
+
+type Counts = Record<Metric, number>;
+
+interface DayRange extends TimeRange {
+  startDay: number;
+  endDay: number;
+}
+
+/** From the start of the first UTC day to the end of the last. The contract has checked both dates. */
+function dayRange(startDate: string, endDate: string): DayRange {
+  const startDay = dayNumber(startDate)!;
+  const endDay = dayNumber(endDate)!;
+  return { startDay, endDay, from: new Date(startDay * DAY_MS), to: new Date((endDay + 1) * DAY_MS) };
+}
+
+function noCounts(): Counts {
+  return Object.fromEntries(METRICS.map((m) => [m, 0])) as Counts;
+}
+
+function add(into: Counts, row: MetricCount) {
+  into[row.metric] += Number(row.n);
+}
+
+/** Totals per key of the rows, e.g. per project or per day. */
+function totalsBy(rows: MetricCount[], key: (row: MetricCount) => string): Map<string, Counts> {
+  const totals = new Map<string, Counts>();
+  for (const row of rows) {
+    const k = key(row);
+    let counts = totals.get(k);
+    if (!counts) totals.set(k, (counts = noCounts()));
+    add(counts, row);
+  }
+  return totals;
+}
+
+function total(rows: MetricCount[]): Counts {
+  const counts = noCounts();
+  for (const row of rows) add(counts, row);
+  return counts;
+}
+
+/** A share in percent with one decimal, or null when there is nothing to take a share of. */
+function percent(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
+}
+
+function point(date: string, counts: Counts | undefined): TStatisticsPoint {
+  const c = counts ?? noCounts();
+  return { date, dms_sent: c.sent, replies: c.replies, leads: c.posts + c.comments };
+}
+
+/** One point per day of the range, days with nothing included. */
+function dailySeries(rows: MetricCount[], range: DayRange): TStatisticsPoint[] {
+  const byDay = totalsBy(rows, (r) => r.day);
+  const points: TStatisticsPoint[] = [];
+  for (let day = range.startDay; day <= range.endDay; day++) {
+    const date = dayString(day);
+    points.push(point(date, byDay.get(date)));
+  }
+  return points;
+}
+
+// ---- all projects ----------------------------------------------------------------------------------------
+
+type TDailyQuery = z.output<typeof ZDailyStatisticsQuery>;
+
+/** Activity shown in the tables: what their columns count. */
+const shown = (c: Counts) => c.posts + c.generated + c.sent + c.failed + c.expired > 0;
+
+/**
+ * Every project's figures over the range, for moderators and admins. By project: each project where
+ * anything happened or that has an account connected. By day: a row per day and project with activity,
+ * newest day first.
+ */
+export async function allProjectsStatistics(
+  ctx: AppContext,
+  query: TDailyQuery,
+): Promise<TDailyStatisticsResponse> {
+  const range = dayRange(query.start_date, query.end_date);
+  const rows = await countByDay(ctx.db, range);
+  const all = total(rows);
+  const common = { start_date: query.start_date, end_date: query.end_date, series: dailySeries(rows, range) };
+  const summaryOf = (projects: number, accounts: number): TDailyStatisticsSummary => ({
+    total_projects: projects,
+    total_accounts: accounts,
+    total_posts_found: all.posts,
+    total_dms_generated: all.generated,
+    sent: all.sent,
+    failed: all.failed,
+    expired: all.expired,
+    total_replies: all.replies,
+  });
+
+  if (query.group_by === 'day') {
+    const active = [...totalsBy(rows, (r) => `${r.day}|${r.projectId}`)]
+      .filter(([, c]) => shown(c))
+      .map(([key, c]) => {
+        const [date, projectId] = key.split('|') as [string, string];
+        return { date, projectId, c };
+      });
+    const projectIds = [...new Set(active.map((a) => a.projectId))];
+    const facts = new Map((await projectFacts(ctx.db, projectIds)).map((p) => [p.id, p]));
+    const data: TDayProjectStatistics[] = [];
+    for (const { date, projectId, c } of active) {
+      const project = facts.get(projectId);
+      if (!project) continue;
+      data.push({
+        date,
+        project_id: project.id,
+        project_name: project.name,
+        posts_searched: c.posts,
+        messages_generated: c.generated,
+        sent: c.sent,
+        failed: c.failed,
+        expired: c.expired,
+      });
+    }
+    data.sort((a, b) => b.date.localeCompare(a.date) || a.project_name.localeCompare(b.project_name));
+    const accounts = [...facts.values()].reduce((sum, p) => sum + p.accounts, 0);
+    return { ...common, group_by: 'day', summary: summaryOf(facts.size, accounts), data };
+  }
+
+  const byProject = totalsBy(rows, (r) => r.projectId);
+  const projectIds = [
+    ...new Set([
+      ...[...byProject].filter(([, c]) => Object.values(c).some((n) => n > 0)).map(([id]) => id),
+      ...(await projectsWithAccounts(ctx.db)),
+    ]),
+  ];
+  const [facts, subreddits, accounts] = await Promise.all([
+    projectFacts(ctx.db, projectIds),
+    countBySubreddit(ctx.db, projectIds, range),
+    countByAccount(ctx.db, projectIds, range),
+  ]);
+  const data: TProjectStatistics[] = facts.map((project) => {
+    const c = byProject.get(project.id) ?? noCounts();
+    const top = subreddits
+      .filter((s) => s.projectId === project.id)
+      .sort((a, b) => b.posts - a.posts || b.dmsSent - a.dmsSent || a.subreddit.localeCompare(b.subreddit))
+      .slice(0, STATS_TOP_SUBREDDITS);
+    return {
+      project_id: project.id,
+      project_name: project.name,
+      accounts_connected: project.accounts,
+      approved_keywords: project.approvedKeywords,
+      approved_subreddits: project.approvedSubreddits,
+      total_posts_searched: c.posts,
+      total_messages_generated: c.generated,
+      sent: c.sent,
+      failed: c.failed,
+      expired: c.expired,
+      top_subreddits: top.map((s) => ({ subreddit: s.subreddit, posts: s.posts, dms_sent: s.dmsSent })),
+      accounts: accounts
+        .filter((a) => a.projectId === project.id)
+        .map((a) => ({
+          account_id: a.accountId,
+          username: a.username,
+          dms_sent: a.sent,
+          dms_failed: a.failed,
+        })),
+    };
+  });
+  data.sort(
+    (a, b) =>
+      b.sent - a.sent ||
+      b.total_posts_searched - a.total_posts_searched ||
+      a.project_name.localeCompare(b.project_name),
+  );
+  const totalAccounts = data.reduce((sum, p) => sum + p.accounts_connected, 0);
+  return { ...common, group_by: 'project', summary: summaryOf(data.length, totalAccounts), data };
+}
+
+// ---- one project -----------------------------------------------------------------------------------------
+
+type TMonthlyQuery = z.output<typeof ZMonthlyStatisticsQuery>;
+type TRangeQuery = z.output<typeof ZDateRangeQuery>;
+
+/** A month of a year, or the whole year without a month. */
+export async function monthlyStatistics(
+  ctx: AppContext,
+  projectId: string,
+  query: TMonthlyQuery,
+): Promise<TMonthlyStatisticsResponse> {
+  const { year, month } = query;
+  const first = Date.UTC(year, (month ?? 1) - 1, 1) / DAY_MS;
+  const last = (month ? Date.UTC(year, month, 1) : Date.UTC(year + 1, 0, 1)) / DAY_MS - 1;
+  const range = dayRange(dayString(first), dayString(last));
+  const [rows, answered] = await Promise.all([
+    countByDay(ctx.db, range, projectId),
+    countAnswered(ctx.db, projectId, range),
+  ]);
+  const c = total(rows);
+  let series = dailySeries(rows, range);
+  if (!month) {
+    // A year reads better by month: each point starts on the first of its month.
+    const byMonth = totalsBy(rows, (r) => `${r.day.slice(0, 7)}-01`);
+    series = Array.from({ length: 12 }, (_, i) => {
+      const date = `${year}-${String(i + 1).padStart(2, '0')}-01`;
+      return point(date, byMonth.get(date));
+    });
+  }
+  return {
+    year,
+    month: month ?? null,
+    start_date: dayString(first),
+    end_date: dayString(last),
+    summary: {
+      total_messages_sent: c.sent,
+      total_messages_generated: c.generated,
+      total_posts_found: c.posts,
+      total_comments_found: c.comments,
+      total_searches_performed: c.searches,
+      total_messages_failed: c.failed,
+      total_replies: answered.answered,
+      reply_rate: percent(answered.answered, answered.sent),
+    },
+    granularity: month ? 'day' : 'month',
+    series,
+  };
+}
+
+/** Any range of days, with its day count, messages sent per day, success rate and reply rate. */
+export async function dateRangeStatistics(
+  ctx: AppContext,
+  projectId: string,
+  query: TRangeQuery,
+): Promise<TDateRangeStatisticsResponse> {
+  const range = dayRange(query.start_date, query.end_date);
+  const [rows, answered] = await Promise.all([
+    countByDay(ctx.db, range, projectId),
+    countAnswered(ctx.db, projectId, range),
+  ]);
+  const c = total(rows);
+  const days = range.endDay - range.startDay + 1;
+  return {
+    start_date: query.start_date,
+    end_date: query.end_date,
+    date_range_days: days,
+    statistics: {
+      messages_sent: c.sent,
+      messages_generated: c.generated,
+      posts_found: c.posts,
+      comments_found: c.comments,
+      searches_performed: c.searches,
+      average_messages_per_day: Math.round((c.sent / days) * 100) / 100,
+      success_rate: percent(c.sent, c.sent + c.failed),
+      messages_failed: c.failed,
+      replies: answered.answered,
+      reply_rate: percent(answered.answered, answered.sent),
+    },
+    series: dailySeries(rows, range),
+  };
+}
+
+// ---- admin actions ---------------------------------------------------------------------------------------
+
+const accountsText = (n: number) => `${n} account${n === 1 ? '' : 's'}`;
+
+/** Sends claimed before now stop counting toward each account's quota for today. */
+export async function resetDailyLimits(
+  ctx: AppContext,
+  caller: AuthUser,
+  projectId: string,
+): Promise<TResetDailyLimitsResponse> {
+  await getAccessibleProject(ctx.db, caller, projectId, 'read');
+  const reset = await resetQuotas(ctx.db, projectId, new Date(ctx.clock.now()));
+  ctx.log.info({ projectId, accounts: reset, by: caller.id }, 'daily limits reset');
+  return { message: `Daily limits reset for ${accountsText(reset)}.`, accounts_reset: reset };
+}
+
+/** Why a renewal failed, in words an admin can act on. */
+function refreshError(error: unknown): string {
+  if (error instanceof AccountAuthRequiredError) {
+    return 'Reddit refused the sign-in: the account needs to be re-authenticated.';
+  }
+  if (error instanceof Error && 'retryAtMs' in error) {
+    return 'Reddit is busy or rate limited right now; try again in a few minutes.';
+  }
+  if (error instanceof AppError) return error.detail;
+  return 'Reddit could not be reached.';
+}
+
+/** A new access token from the account's refresh token, checked with a call as the account. */
+async function renewToken(ctx: AppContext, account: RedditAccountRow): Promise<void> {
+  if (account.credentialId && account.refreshTokenCiphertext && account.authStatus === 'valid') {
+    const client = await redditClientFor(ctx, account.credentialId);
+    await client.forgetAccountToken(account.id);
+  }
+  // A person waits for the answer: no call waits for the budget or a retry.
+  await asAccount(ctx, account, (api) => api.me(), { wait: false });
+}
+
+/**
+ * Renews every account's access token, one after the other; an account whose grant Reddit refuses is
+ * marked Auth Required (by asAccount) and counted as failed, as is any other failure.
+ */
+export async function refreshAllTokens(
+  ctx: AppContext,
+  caller: AuthUser,
+  projectId: string,
+): Promise<TRefreshAllTokensResponse> {
+  await getAccessibleProject(ctx.db, caller, projectId, 'read');
+  const results: TRefreshAllTokensResponse['accounts'] = [];
+  for (const account of await listProjectAccounts(ctx.db, projectId)) {
+    try {
+      await renewToken(ctx, account);
+      await markAuthChecked(ctx.db, account.id, new Date(ctx.clock.now()));
+      results.push({
+        account_id: account.id,
+        reddit_username: account.redditUsername,
+        refreshed: true,
+        error: null,
+      });
+    } catch (error) {
+      ctx.log.warn({ err: error, accountId: account.id }, 'account token refresh failed');
+      results.push({
+        account_id: account.id,
+        reddit_username: account.redditUsername,
+        refreshed: false,
+        error: refreshError(error),
+      });
+    }
+  }
+  const refreshed = results.filter((r) => r.refreshed).length;
+  const failed = results.length - refreshed;
+  const message =
+    results.length === 0
+      ? 'This project has no connected accounts.'
+      : `Tokens refreshed for ${accountsText(refreshed)}${failed ? `; ${accountsText(failed)} failed` : ''}.`;
+  return { refreshed_accounts: refreshed, failed_accounts: failed, message, accounts: results };
+}

@@ -1,2 +1,0 @@
-export { StatsPage } from './components/admin-pages';
-export { ModeratorOnly, ACCESS_DENIED_TEXT } from '../auth';

@@ -1,0 +1,37 @@
+import '@mantine/charts/styles.css';
+import { LineChart } from '@mantine/charts';
+import { Box } from '@mantine/core';
+import type { TStatisticsPoint } from '@threadreach/contract';
+import { shortLabel } from '../stats-dates';
+
+export interface TStatisticsChartProps {
+  series: readonly TStatisticsPoint[];
+  granularity: 'day' | 'month';
+  /** What the chart shows, for screen readers and tests. */
+  label: string;
+}
+
+const SERIES = [
+  { name: 'dms_sent', label: 'DMs sent', color: 'indigo.6' },
+  { name: 'replies', label: 'Replies', color: 'teal.6' },
+  { name: 'leads', label: 'Leads found', color: 'orange.6' },
+];
+
+/** DMs sent, replies and leads per day (or per month of a year). Loaded on its own: charts are heavy. */
+export function StatisticsChart({ series, granularity, label }: TStatisticsChartProps) {
+  const data = series.map((p) => ({ ...p, label: shortLabel(p.date, granularity) }));
+  return (
+    <Box component="figure" m={0} aria-label={label} data-testid="statistics-chart">
+      <LineChart
+        h={260}
+        data={data}
+        dataKey="label"
+        series={SERIES}
+        curveType="monotone"
+        withLegend
+        withDots={series.length <= 31}
+        tickLine="x"
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,2 @@
+export { StatsPage } from './components/stats-page';
+export { MonthlyStatisticsPanel } from './components/monthly-statistics-panel';
