@@ -1,3 +1,4 @@
+import { accountsEndpoints, redditAuthEndpoints } from './accounts.endpoints';
 import { authEndpoints, usersEndpoints } from './auth.endpoints';
 import { billingEndpoints } from './billing.endpoints';
 import { credentialsEndpoints } from './credentials.endpoints';
@@ -26,4 +27,6 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   searchEndpoints,
   leadsEndpoints,
   systemLogsEndpoints,
+  redditAuthEndpoints,
+  accountsEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);
