@@ -7,6 +7,8 @@ import {
   type TokenGrant,
 } from './reddit.transport';
 
+const accountSubject = (accountId: string) => `account:${accountId}`;
+
 export const REDDIT_USER_SCOPES = ['identity', 'read', 'history', 'privatemessages'] as const;
 
 /**
@@ -28,9 +30,36 @@ export class RedditClient {
   forAccount(account: { id: string; refreshToken: string }, mode?: RedditCallMode): RedditApi {
     return new RedditApi(
       this.transport,
-      { kind: 'bearer', subject: `account:${account.id}`, refreshToken: account.refreshToken },
+      { kind: 'bearer', subject: accountSubject(account.id), refreshToken: account.refreshToken },
       mode,
     );
+  }
+
+  /** The API as an account that has just signed in: the access token it got is kept, so none is refreshed. */
+  async forSignedInAccount(
+    account: { id: string; refreshToken: string },
+    grant: TokenGrant,
+    mode?: RedditCallMode,
+  ): Promise<RedditApi> {
+    await this.transport.rememberToken(accountSubject(account.id), grant);
+    return this.forAccount(account, mode);
+  }
+
+  /** Forgets an account's cached access token; its next call is granted a new one. */
+  async forgetAccountToken(accountId: string): Promise<void> {
+    await this.transport.forgetToken(accountSubject(accountId));
+  }
+
+  /**
+   * Gives up an account's grant at Reddit and forgets its cached access token. One attempt within
+   * `timeoutMs` that never waits for the budget; false when Reddit did not confirm it.
+   */
+  async revokeAccount(
+    account: { id: string; refreshToken: string },
+    options: { timeoutMs: number },
+  ): Promise<boolean> {
+    await this.transport.forgetToken(accountSubject(account.id));
+    return this.transport.revoke(account.refreshToken, 'refresh_token', options.timeoutMs);
   }
 
   /** Where to send a customer to connect an account through this (send) credential. */
