@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { accountChildResources, accountsRoutes } from './features/accounts';
 import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from './features/auth';
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
@@ -37,7 +38,7 @@ import type { PaymentsProvider } from './integrations/payments/payments.provider
 export const API_PREFIX = '/api/v1';
 
 /** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
-const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources];
+const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources, ...accountChildResources];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     subredditsRoutes,
     systemLogsRoutes,
     discoveryRoutes,
+    accountsRoutes,
   ]) {
     await app.register(routes);
   }

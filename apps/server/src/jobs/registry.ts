@@ -1,3 +1,4 @@
+import { checkAccountAuthJob } from '../features/accounts';
 import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
@@ -19,4 +20,5 @@ export const JOBS: readonly JobDefinition[] = [
   pruneSystemLogsJob,
   discoveryCycleJob,
   projectSearchJob,
+  checkAccountAuthJob,
 ];
