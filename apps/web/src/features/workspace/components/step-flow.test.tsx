@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  accountsEndpoints,
   keywordsEndpoints,
   leadsEndpoints,
   productInfoEndpoints,
@@ -24,6 +25,7 @@ import {
   searchStatus,
   subredditList,
 } from '../../../test/discovery.test-support';
+import { accountList } from '../../../test/accounts.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -56,6 +58,7 @@ function signedInWithProject() {
   });
   mockEndpoint(projectsEndpoints.list, { items: [buildProject()], total: 1, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, INFO);
+  mockEndpoint(accountsEndpoints.list, accountList([]));
 }
 
 describe('workflow transitions', { timeout: 20_000 }, () => {
