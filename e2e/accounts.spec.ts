@@ -16,7 +16,7 @@ async function newCustomerWithProject(page: Page) {
 test('a customer connects the simulated demo_founder in two clicks, configures it and removes it', async ({
   page,
 }) => {
-  // A sign-up with checkout, then two round trips through the simulator's consent page.
+  // A sign-up with checkout, then a round trip through the simulator's consent page.
   test.setTimeout(120_000);
   const panel = await newCustomerWithProject(page);
   await expect(panel.getByText('Each connected account sends up to 10 messages per day.')).toBeVisible();

@@ -12,7 +12,7 @@ import { dmMessages } from '../dms/dms.table';
 import { redditCredentials } from '../credentials/credentials.table';
 import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-client';
 import { DAILY_LIMIT_REASON } from './account-capacity';
-import { CALLBACK_ERRORS, REDDIT_AUTH_PENDING_PER_USER } from './account-auth.service';
+import { CALLBACK_ERRORS, REDDIT_AUTH_PENDING_PER_USER, SUSPENDED_REASON } from './account-auth.service';
 import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
 import { buildAccount } from './accounts.test-support';
 import { checkAccountAuthJob } from './check-account-auth.job';
@@ -260,6 +260,22 @@ describe('GET /auth/reddit/callback', () => {
     expect(JSON.stringify(list)).not.toContain(row.refreshTokenCiphertext);
     // The stored grant works: the account acts on Reddit as itself.
     expect((await asAccount(t.ctx, row, (api) => api.me())).name).toBe('demo_founder');
+  });
+
+  it('keeps what Reddit says of the account: a suspended one does not send, a 2-day-old one not yet', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    expect((await connect(project, 'suspended_seller')).auth).toBe('success');
+    expect((await connect(project, 'fresh_account')).auth).toBe('success');
+    const byName = new Map((await accountsOf(project)).items.map((a) => [a.reddit_username, a]));
+    expect(byName.get('suspended_seller')).toMatchObject({
+      disabled_reason: SUSPENDED_REASON,
+      capacity: { can_send_now: false, reason: SUSPENDED_REASON },
+    });
+    expect(byName.get('fresh_account')).toMatchObject({
+      account_age_days: 2,
+      remaining_today: 0,
+      capacity: { can_send_now: false, reason: ACCOUNT_TOO_YOUNG },
+    });
   });
 
   it('accepts a state once', async () => {
