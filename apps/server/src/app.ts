@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { accountChildResources, accountsRoutes } from './features/accounts';
 import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from './features/auth';
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
@@ -41,7 +42,11 @@ import type { PaymentsProvider } from './integrations/payments/payments.provider
 export const API_PREFIX = '/api/v1';
 
 /** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
-const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources, dmChildResource];
+const CHILD_RESOURCES: readonly ChildResource[] = [
+  ...leadChildResources,
+  dmChildResource,
+  ...accountChildResources,
+];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -120,6 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     discoveryRoutes,
     suppressionsRoutes,
     historyRoutes,
+    accountsRoutes,
   ]) {
     await app.register(routes);
   }

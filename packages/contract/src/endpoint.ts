@@ -25,14 +25,29 @@ export interface TIdField {
  * - `project`: the project named by `project` must be the caller's (admins may read others');
  * - `child`: the owning project of the resource id(s) in `id` is loaded and checked like `project`;
  *   with `project` as well, the resource must belong to that very project.
+ * Project and child scopes with `adminWrites` let admins write on customers' projects too, where the
+ * specification gives them that right (spec section 6: connected accounts, agent settings).
  */
 export type TScope =
   | { kind: 'public' }
   | { kind: 'user'; access: TAccess; self?: TIdField }
   | { kind: 'moderator'; access: TAccess }
   | { kind: 'admin'; access: TAccess }
-  | { kind: 'project'; access: TAccess; project: TIdField }
-  | { kind: 'child'; access: TAccess; resource: string; id: TIdField; project?: TIdField };
+  | { kind: 'project'; access: TAccess; project: TIdField; adminWrites?: true }
+  | {
+      kind: 'child';
+      access: TAccess;
+      resource: string;
+      id: TIdField;
+      project?: TIdField;
+      adminWrites?: true;
+    };
+
+/** Options of project and child scopes. */
+export interface TProjectScopeOptions {
+  /** Admins may write here on customers' projects as well, not only read. */
+  adminWrites?: boolean;
+}
 
 export type TScopeKind = TScope['kind'];
 
@@ -44,17 +59,29 @@ export const scope = {
   user: (access: TAccess, self?: TIdField): TScope => ({ kind: 'user', access, ...(self ? { self } : {}) }),
   moderator: (access: TAccess): TScope => ({ kind: 'moderator', access }),
   admin: (access: TAccess): TScope => ({ kind: 'admin', access }),
-  project: (access: TAccess, project: TIdField = PROJECT_PARAM): TScope => ({
+  project: (
+    access: TAccess,
+    project: TIdField = PROJECT_PARAM,
+    options: TProjectScopeOptions = {},
+  ): TScope => ({
     kind: 'project',
     access,
     project,
+    ...(options.adminWrites ? { adminWrites: true } : {}),
   }),
-  child: (resource: string, access: TAccess, id: TIdField, project?: TIdField): TScope => ({
+  child: (
+    resource: string,
+    access: TAccess,
+    id: TIdField,
+    project?: TIdField,
+    options: TProjectScopeOptions = {},
+  ): TScope => ({
     kind: 'child',
     access,
     resource,
     id,
     ...(project ? { project } : {}),
+    ...(options.adminWrites ? { adminWrites: true } : {}),
   }),
 };
 

@@ -1,3 +1,4 @@
+import { accountsEndpoints, redditAuthEndpoints } from './accounts.endpoints';
 import { authEndpoints, usersEndpoints } from './auth.endpoints';
 import { billingEndpoints } from './billing.endpoints';
 import { credentialsEndpoints } from './credentials.endpoints';
@@ -34,4 +35,6 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   doNotContactEndpoints,
   historyEndpoints,
   statisticsEndpoints,
+  redditAuthEndpoints,
+  accountsEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

@@ -1,3 +1,4 @@
+import { checkAccountAuthJob } from '../features/accounts';
 import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
@@ -25,4 +26,5 @@ export const JOBS: readonly JobDefinition[] = [
   expireDmsJob,
   pollInboxJob,
   scheduleInboxPollsJob,
+  checkAccountAuthJob,
 ];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ENDPOINTS, endpointKey } from '@threadreach/contract';
 import { buildDm } from '../features/dms/dms.test-support';
+import { buildAccount } from '../features/accounts/accounts.test-support';
 import { buildLead, buildProfile } from '../features/leads/leads.test-support';
 import { buildProject, buildUser, validProductInfo, type TestUser } from './factories';
 import { createTestApp, type TestApp } from './test-app';
@@ -19,6 +20,7 @@ const CHILD_FIXTURES: Record<string, ChildFixture> = {
   comment: async (db, projectId) => (await buildLead(db, projectId, { kind: 'comment' })).id,
   profile: async (db, projectId) => (await buildProfile(db, projectId)).id,
   dm: async (db, projectId) => (await buildDm(db, projectId)).id,
+  account: async (db, projectId) => (await buildAccount(db, projectId)).id,
 };
 
 let t: TestApp;

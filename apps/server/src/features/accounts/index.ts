@@ -1,4 +1,7 @@
 export { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
+export { accountsRoutes } from './accounts.routes';
+export { accountChildResources, listReadyAccounts, requireAccount } from './accounts.service';
+export { checkAccountAuthJob } from './check-account-auth.job';
 export {
   AccountAuthRequiredError,
   asAccount,
@@ -6,6 +9,7 @@ export {
   redditApiForAccount,
   refreshTokenRef,
 } from './account-client';
+export { accountCapacity, capacityAt, type AccountCapacity, type CapacityAccount } from './account-capacity';
 export {
   MIN_SENDING_AGE_DAYS,
   WARM_UP_DAYS,
@@ -14,4 +18,5 @@ export {
   quotaWindowStart,
   usedToday,
 } from './account-quota';
+export { isWithinWorkingHours, nextWorkingInstant, type WorkingWindow } from './working-hours';
 export { isTimeZone, startOfZonedDay, zonedInstant, zonedParts, type ZonedParts } from './zoned-time';

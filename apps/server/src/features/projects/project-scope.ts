@@ -39,6 +39,7 @@ async function checkChild(
   ids: string[] | null,
   namedProject: unknown,
   access: TAccess,
+  adminWrites: boolean,
 ): Promise<ProjectWithOwner> {
   const denied = () => notFound(resource.notFoundDetail);
   if (!ids) throw denied();
@@ -49,7 +50,7 @@ async function checkChild(
   // Through a project the caller does own, a resource of another project is still not there.
   if (namedProject !== undefined && namedProject !== owner) throw denied();
   try {
-    return await getAccessibleProject(db, requireUser(request), owner, access);
+    return await getAccessibleProject(db, requireUser(request), owner, access, { adminWrites });
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 404) throw denied();
     throw error;
@@ -79,7 +80,9 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
     if (scope.kind === 'project') {
       const id = rawIdValue(request, scope.project);
       if (typeof id !== 'string' || !ZUuid.safeParse(id).success) throw projectNotFound();
-      request.project = await getAccessibleProject(db, requireUser(request), id, scope.access);
+      request.project = await getAccessibleProject(db, requireUser(request), id, scope.access, {
+        adminWrites: scope.adminWrites === true,
+      });
     } else if (scope.kind === 'child') {
       const namedProject = scope.project ? rawIdValue(request, scope.project) : undefined;
       if (scope.project && (typeof namedProject !== 'string' || !ZUuid.safeParse(namedProject).success)) {
@@ -93,6 +96,7 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
         ids,
         namedProject,
         scope.access,
+        scope.adminWrites === true,
       );
     }
   });

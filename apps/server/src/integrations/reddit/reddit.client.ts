@@ -35,6 +35,33 @@ export class RedditClient {
     );
   }
 
+  /** The API as an account that has just signed in: the access token it got is kept, so none is refreshed. */
+  async forSignedInAccount(
+    account: { id: string; refreshToken: string },
+    grant: TokenGrant,
+    mode?: RedditCallMode,
+  ): Promise<RedditApi> {
+    await this.transport.rememberToken(accountSubject(account.id), grant);
+    return this.forAccount(account, mode);
+  }
+
+  /** Forgets an account's cached access token; its next call is granted a new one. */
+  async forgetAccountToken(accountId: string): Promise<void> {
+    await this.transport.forgetToken(accountSubject(accountId));
+  }
+
+  /**
+   * Gives up an account's grant at Reddit and forgets its cached access token. One attempt within
+   * `timeoutMs` that never waits for the budget; false when Reddit did not confirm it.
+   */
+  async revokeAccount(
+    account: { id: string; refreshToken: string },
+    options: { timeoutMs: number },
+  ): Promise<boolean> {
+    await this.transport.forgetToken(accountSubject(account.id));
+    return this.transport.revoke(account.refreshToken, 'refresh_token', options.timeoutMs);
+  }
+
   /** Where to send a customer to connect an account through this (send) credential. */
   authorizeUrl(options: { state: string; redirectUri: string; scopes?: readonly string[] }): string {
     const url = new URL('/api/v1/authorize', this.transport.endpoints.authUrl);
@@ -71,11 +98,6 @@ export class RedditClient {
         error: (error as Error).message,
       };
     }
-  }
-
-  /** Forgets a connected account's cached access token: its next call trades its refresh token anew. */
-  async forgetAccountToken(accountId: string): Promise<void> {
-    await this.transport.forgetToken(accountSubject(accountId));
   }
 
   /** Forgets cached tokens, e.g. after the client secret changed. */

@@ -1,5 +1,6 @@
 import {
   readRedditRateLimit,
+  ZRedditEmptyResponse,
   type TRedditAccessToken,
   type TRedditAccessTokenResponse,
 } from '@threadreach/reddit-schemas';
@@ -85,6 +86,15 @@ export interface TokenGrant {
   scope: string;
 }
 
+/** Revocation is read by its status alone (Reddit answers 204), so it is not among the parsed endpoints. */
+const REVOKE_TOKEN: RedditEndpoint<unknown> = {
+  method: 'POST',
+  pattern: '/api/v1/revoke_token',
+  label: 'POST /api/v1/revoke_token',
+  path: /^\/api\/v1\/revoke_token\/?$/,
+  schema: ZRedditEmptyResponse,
+};
+
 /** `X-Ratelimit-Reset` is whole seconds, rounded down: hold back a second longer than it says. */
 const RESET_MARGIN_MS = 1000;
 
@@ -153,6 +163,48 @@ export class RedditTransport {
   /** Forgets a cached token, e.g. after the client secret changed. */
   async forgetToken(subject: string): Promise<void> {
     await this.tokens.invalidate(this.credential.id, subject);
+  }
+
+  /** Keeps an access token just granted (an account's sign-in) for the subject's next calls. */
+  async rememberToken(subject: string, grant: TokenGrant): Promise<void> {
+    await this.tokens.put(
+      this.credential.id,
+      subject,
+      grant.accessToken,
+      this.clock.now() + grant.expiresIn * 1000,
+    );
+  }
+
+  /**
+   * `POST /api/v1/revoke_token`: one attempt, no waiting for the budget (a spent one throws
+   * RedditBudgetExhaustedError) and at most `timeoutMs`. Reddit answers 204 without a body whether or
+   * not it knew the token, so only the status is read.
+   */
+  async revoke(token: string, hint: 'refresh_token' | 'access_token', timeoutMs: number): Promise<boolean> {
+    const label = REVOKE_TOKEN.label;
+    const slot = await this.takeSlot({ wait: false });
+    const exchange = await this.exchange(
+      {
+        endpoint: REVOKE_TOKEN,
+        path: '/api/v1/revoke_token',
+        form: { token, token_type_hint: hint },
+        auth: { kind: 'basic' },
+        idempotent: true,
+      },
+      await this.headersFor({ kind: 'basic' }, { wait: false }),
+      slot,
+      timeoutMs,
+    );
+    if (exchange.kind === 'broken') {
+      await this.record(label, false, exchange.proxied);
+      await this.credential.onTransport?.({ ok: false, proxied: exchange.proxied, error: exchange.error });
+      return false;
+    }
+    await this.credential.onTransport?.({ ok: true, proxied: exchange.proxied });
+    await this.applyRateHeaders(exchange.status, exchange.headers);
+    const ok = exchange.status >= 200 && exchange.status < 300;
+    await this.record(label, ok, exchange.proxied);
+    return ok;
   }
 
   private async accessToken(subject: string, refreshToken: string | undefined, mode: RedditCallMode) {

@@ -13,7 +13,8 @@ export function ForeignProjectBanner({ project }: { project: TProject }) {
       title={`Read-only: this project belongs to ${owner}`}
     >
       <Text size="sm">
-        You can view another user&apos;s project but not change it. Only its owner can edit or delete it.
+        You can view another user&apos;s project but not change it. Only its owner can edit or delete it; as
+        an admin you can still manage its connected Reddit accounts.
       </Text>
     </Alert>
   );

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import {
   dmsEndpoints,
   historyEndpoints,
+  accountsEndpoints,
   keywordsEndpoints,
   leadsEndpoints,
   productInfoEndpoints,
@@ -28,6 +29,7 @@ import {
   subredditList,
 } from '../../../test/discovery.test-support';
 import { buildCampaignStatistics } from '../../history/history.test-support';
+import { accountList } from '../../../test/accounts.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -60,6 +62,7 @@ function signedInWithProject() {
   });
   mockEndpoint(projectsEndpoints.list, { items: [buildProject()], total: 1, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, INFO);
+  mockEndpoint(accountsEndpoints.list, accountList([]));
 }
 
 describe('workflow transitions', { timeout: 20_000 }, () => {

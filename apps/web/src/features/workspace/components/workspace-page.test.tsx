@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  accountsEndpoints,
   authEndpoints,
   productInfoEndpoints,
   projectsEndpoints,
@@ -12,7 +13,8 @@ import {
   type TProject,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
-import { renderApp } from '../../../test/render-app';
+import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
+import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
@@ -80,6 +82,7 @@ function setup(opts: {
   });
   mockEndpoint(projectsEndpoints.list, { items: projects, total: projects.length, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, ({ params }) => EMPTY_INFO(params.projectId));
+  mockEndpoint(accountsEndpoints.list, accountList([]));
   mockEndpoint(subredditsEndpoints.list, { items: [], total: 0, limit: 200, offset: 0 });
   mockEndpoint(subredditsEndpoints.status, {
     status: 'idle',
@@ -415,5 +418,36 @@ describe('steps', () => {
     setup({ projects: [project(P1, 'Alpha')] });
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+  });
+});
+
+describe('connected accounts', () => {
+  it('shows the accounts panel above the step', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    mockEndpoint(accountsEndpoints.list, accountList([buildConnectedAccount()]));
+    renderApp('/');
+    const panel = await screen.findByRole('region', { name: 'Connected Reddit accounts' });
+    expect(await within(panel).findByText('u/demo_founder')).toBeTruthy();
+    const form = await screen.findByRole('form', { name: 'Product Information' });
+    expect(panel.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('back from Reddit: selects the project, says the account is connected and clears the address', async () => {
+    setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
+    renderApp(`/?auth=success&username=demo_founder&project_id=${P2}&keep=1`);
+    expect(await screen.findByText('Reddit account u/demo_founder connected')).toBeTruthy();
+    expect((await screen.findByTestId('current-project-name')).textContent).toBe('Beta');
+    await waitFor(() => expect(testLocation()).toBe('/?keep=1'));
+    expect(localStorage.getItem('selectedProjectId')).toBe(P2);
+  });
+
+  it('back from Reddit with an error: says why and clears the address', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    renderApp('/?auth=error&message=Access+was+denied+on+Reddit.');
+    expect(
+      await screen.findByText('Reddit authentication failed: Access was denied on Reddit.'),
+    ).toBeTruthy();
+    await waitFor(() => expect(testLocation()).toBe('/'));
+    expect(screen.getAllByText(/Reddit authentication failed/)).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Box, Center, Loader } from '@mantine/core';
 import { useAuth, useMe } from '../../auth';
 import {
@@ -9,10 +9,14 @@ import {
   useSelectedProject,
 } from '../../projects';
 import { useProjectStep } from '../hooks/use-project-step';
+import { useRedditAuthReturn } from '../hooks/use-reddit-auth-return';
 import { ForeignProjectBanner } from './foreign-project-banner';
 import { StepContent } from './step-content';
 import { StepSidebar } from './step-sidebar';
 import { TopBar } from './top-bar';
+
+// Loaded beside the first step, so the first page stays small.
+const AccountsPanel = lazy(() => import('../../accounts').then((m) => ({ default: m.AccountsPanel })));
 
 /** '/': the main workspace with the five-step flow. */
 export function WorkspacePage() {
@@ -23,6 +27,7 @@ export function WorkspacePage() {
   const { selected, select } = useSelectedProject(items, auth.user?.user_id ?? null);
   const [step, setStep] = useProjectStep(selected?.id ?? null);
   const [creating, setCreating] = useState(false);
+  useRedditAuthReturn(select);
 
   const blockReason = createProjectBlockReason({
     isReadOnly: auth.isReadOnly,
@@ -53,6 +58,10 @@ export function WorkspacePage() {
     main = (
       <>
         {foreign && <ForeignProjectBanner project={selected} />}
+        {/* Admins manage the accounts of any project (spec section 6); READONLY users only look. */}
+        <Suspense fallback={null}>
+          <AccountsPanel key={selected.id} projectId={selected.id} readOnly={auth.isReadOnly} />
+        </Suspense>
         <StepContent
           projectId={selected.id}
           step={step}

@@ -1,0 +1,116 @@
+import { ACCOUNT_TOO_YOUNG } from '@threadreach/contract';
+import type { Db } from '../../db/client';
+import type { RedditAccountRow } from './accounts.table';
+import { MIN_SENDING_AGE_DAYS, accountAgeDays, dailyCapacity, usedToday } from './account-quota';
+import { nextWorkingInstant } from './working-hours';
+import { startOfZonedDay } from './zoned-time';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** Local midnight of the next day: from 26 hours after today's, days of 23 or 25 hours land on it too. */
+function startOfNextZonedDay(nowMs: number, timeZone: string): number {
+  return startOfZonedDay(startOfZonedDay(nowMs, timeZone) + 26 * HOUR_MS, timeZone);
+}
+
+export const AUTH_REQUIRED_REASON = 'Auth Required: sign this account in to Reddit again.';
+export const NO_WORKING_TIME_REASON = 'No working day is set for this account.';
+export const DAILY_LIMIT_REASON = 'Daily limit reached: it sends again tomorrow.';
+export const PACING_REASON = 'Waiting between messages.';
+export const OUTSIDE_WORKING_HOURS_REASON = 'Outside working hours.';
+export const PAUSED_REASON = 'This account is paused.';
+
+/** Whether and when an account can send its next message, at one instant. */
+export interface AccountCapacity {
+  /** A refresh token through a send credential is stored. */
+  hasAuthentication: boolean;
+  /** Reddit refused the grant (or it was given up): Auth Required. */
+  tokensExpired: boolean;
+  /** Today's cap: 0 under 7 days, then the warm-up, then the daily limit. */
+  dailyCap: number;
+  usedToday: number;
+  remaining: number;
+  canSendNow: boolean;
+  /** When it can send next; null when no time is known (it needs a person first). */
+  nextAvailableAt: Date | null;
+  waitSeconds: number;
+  reason: string | null;
+}
+
+export type CapacityAccount = Pick<
+  RedditAccountRow,
+  | 'credentialId'
+  | 'refreshTokenCiphertext'
+  | 'authStatus'
+  | 'isActive'
+  | 'disabledReason'
+  | 'accountCreatedAt'
+  | 'dailyMessageLimit'
+  | 'nextSendAt'
+  | 'workingDays'
+  | 'workingHoursStart'
+  | 'workingHoursEnd'
+  | 'timezone'
+>;
+
+/**
+ * The capacity of an account given what it has already sent today. The next send waits for every
+ * constraint at once: the pacing delay (next_send_at), the minimum age, a quota left (tomorrow from
+ * local midnight when spent), and the working hours and days in the account's zone.
+ */
+export function capacityAt(account: CapacityAccount, used: number, nowMs: number): AccountCapacity {
+  const hasAuthentication = Boolean(account.credentialId && account.refreshTokenCiphertext);
+  const tokensExpired = account.authStatus !== 'valid';
+  const dailyCap = dailyCapacity(account, nowMs);
+  const remaining = Math.max(0, dailyCap - used);
+  const base = { hasAuthentication, tokensExpired, dailyCap, usedToday: used, remaining };
+  const blocked = (reason: string): AccountCapacity => ({
+    ...base,
+    canSendNow: false,
+    nextAvailableAt: null,
+    waitSeconds: 0,
+    reason,
+  });
+
+  if (!hasAuthentication || tokensExpired) return blocked(AUTH_REQUIRED_REASON);
+  if (!account.isActive || account.disabledReason) return blocked(account.disabledReason ?? PAUSED_REASON);
+
+  const age = accountAgeDays(account, nowMs);
+  if (age === null) return blocked(ACCOUNT_TOO_YOUNG);
+  const waits: Array<[at: number, why: string]> = [];
+  if (age < MIN_SENDING_AGE_DAYS) {
+    waits.push([account.accountCreatedAt!.getTime() + MIN_SENDING_AGE_DAYS * DAY_MS, ACCOUNT_TOO_YOUNG]);
+  } else if (remaining === 0) {
+    waits.push([startOfNextZonedDay(nowMs, account.timezone), DAILY_LIMIT_REASON]);
+  }
+  if (account.nextSendAt) waits.push([account.nextSendAt.getTime(), PACING_REASON]);
+  let earliest = nowMs;
+  let reason: string | null = null;
+  for (const [at, why] of waits) {
+    if (at > earliest) {
+      earliest = at;
+      reason = why;
+    }
+  }
+  const next = nextWorkingInstant(account, earliest);
+  if (next === null) return blocked(NO_WORKING_TIME_REASON);
+  // Age and quota say more than the hours they end in; a pacing delay that runs past them says less.
+  if (next > earliest && (reason === null || reason === PACING_REASON)) reason = OUTSIDE_WORKING_HOURS_REASON;
+  const canSendNow = next <= nowMs;
+  return {
+    ...base,
+    canSendNow,
+    nextAvailableAt: canSendNow ? null : new Date(next),
+    waitSeconds: canSendNow ? 0 : Math.ceil((next - nowMs) / 1000),
+    reason: canSendNow ? null : reason,
+  };
+}
+
+/** The account's capacity now, counting today's claimed sends from its DMs. */
+export async function accountCapacity(
+  db: Db,
+  account: CapacityAccount & Pick<RedditAccountRow, 'id' | 'quotaResetAt'>,
+  nowMs: number,
+): Promise<AccountCapacity> {
+  return capacityAt(account, await usedToday(db, account, nowMs), nowMs);
+}

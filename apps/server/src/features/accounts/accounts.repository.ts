@@ -1,0 +1,194 @@
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { TPageQuery } from '@threadreach/contract';
+import type { DbOrTx } from '../../db/client';
+import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
+
+export type NewRedditAccount = typeof redditAccounts.$inferInsert;
+export type RedditAuthStateRow = typeof redditAuthStates.$inferSelect;
+
+/** Which project owns each account id (the `child` scope's loader). */
+export async function accountOwners(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: redditAccounts.id, projectId: redditAccounts.projectId })
+    .from(redditAccounts)
+    .where(inArray(redditAccounts.id, ids));
+  return new Map(rows.map((r) => [r.id, r.projectId]));
+}
+
+export async function listProjectAccounts(
+  db: DbOrTx,
+  projectId: string,
+  page: TPageQuery,
+): Promise<{ rows: RedditAccountRow[]; total: number }> {
+  const where = eq(redditAccounts.projectId, projectId);
+  const rows = await db
+    .select()
+    .from(redditAccounts)
+    .where(where)
+    .orderBy(asc(redditAccounts.createdAt), asc(redditAccounts.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(redditAccounts).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findProjectAccount(
+  db: DbOrTx,
+  projectId: string,
+  accountId: string,
+): Promise<RedditAccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(redditAccounts)
+    .where(and(eq(redditAccounts.projectId, projectId), eq(redditAccounts.id, accountId)));
+  return row ?? null;
+}
+
+export async function findProjectAccountByUsername(
+  db: DbOrTx,
+  projectId: string,
+  username: string,
+): Promise<RedditAccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.projectId, projectId),
+        sql`lower(${redditAccounts.redditUsername}) = ${username.toLowerCase()}`,
+      ),
+    );
+  return row ?? null;
+}
+
+/** Accounts connected over all of a workspace's projects: what its profiles_limit is checked against. */
+export async function countOwnerAccounts(db: DbOrTx, ownerUserId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(redditAccounts)
+    .where(eq(redditAccounts.ownerUserId, ownerUserId));
+  return row?.n ?? 0;
+}
+
+export async function insertAccount(db: DbOrTx, values: NewRedditAccount): Promise<RedditAccountRow> {
+  const [row] = await db.insert(redditAccounts).values(values).returning();
+  return row!;
+}
+
+export async function updateProjectAccount(
+  db: DbOrTx,
+  projectId: string,
+  accountId: string,
+  values: Partial<NewRedditAccount>,
+): Promise<RedditAccountRow | null> {
+  const [row] = await db
+    .update(redditAccounts)
+    .set(values)
+    .where(and(eq(redditAccounts.projectId, projectId), eq(redditAccounts.id, accountId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteProjectAccount(
+  db: DbOrTx,
+  projectId: string,
+  accountId: string,
+): Promise<RedditAccountRow | null> {
+  const [row] = await db
+    .delete(redditAccounts)
+    .where(and(eq(redditAccounts.projectId, projectId), eq(redditAccounts.id, accountId)))
+    .returning();
+  return row ?? null;
+}
+
+/** Accounts of a project that may send: a valid grant, active, not disabled, at least `bornBefore` old. */
+export async function listSendingAccounts(
+  db: DbOrTx,
+  projectId: string,
+  bornBefore: Date,
+): Promise<RedditAccountRow[]> {
+  return db
+    .select()
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.projectId, projectId),
+        eq(redditAccounts.authStatus, 'valid'),
+        eq(redditAccounts.isActive, true),
+        isNull(redditAccounts.disabledReason),
+        isNotNull(redditAccounts.credentialId),
+        isNotNull(redditAccounts.refreshTokenCiphertext),
+        lte(redditAccounts.accountCreatedAt, bornBefore),
+      ),
+    )
+    .orderBy(asc(redditAccounts.createdAt), asc(redditAccounts.id));
+}
+
+/** Valid grants not checked since `checkedBefore`, never-checked and longest-unchecked first. */
+export async function accountsDueForAuthCheck(
+  db: DbOrTx,
+  checkedBefore: Date,
+  limit: number,
+): Promise<RedditAccountRow[]> {
+  return db
+    .select()
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.authStatus, 'valid'),
+        isNotNull(redditAccounts.credentialId),
+        isNotNull(redditAccounts.refreshTokenCiphertext),
+        or(isNull(redditAccounts.authCheckedAt), lt(redditAccounts.authCheckedAt, checkedBefore)),
+      ),
+    )
+    .orderBy(sql`${redditAccounts.authCheckedAt} asc nulls first`, asc(redditAccounts.id))
+    .limit(limit);
+}
+
+/** Records what a check found, for one account; the owner filter is its project. */
+export async function recordAccountCheck(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'id' | 'projectId'>,
+  values: Partial<NewRedditAccount>,
+): Promise<void> {
+  await db
+    .update(redditAccounts)
+    .set(values)
+    .where(and(eq(redditAccounts.id, account.id), eq(redditAccounts.projectId, account.projectId)));
+}
+
+export async function insertAuthState(
+  db: DbOrTx,
+  values: typeof redditAuthStates.$inferInsert,
+): Promise<void> {
+  await db.insert(redditAuthStates).values(values);
+}
+
+/**
+ * Bounds one user's pending sign-ins: expired ones go (anyone's), and beyond `max` the user's oldest
+ * give way to the newest.
+ */
+export async function trimAuthStates(db: DbOrTx, userId: string, now: Date, max: number): Promise<void> {
+  const beyondMax = db
+    .select({ state: redditAuthStates.state })
+    .from(redditAuthStates)
+    .where(eq(redditAuthStates.userId, userId))
+    .orderBy(desc(redditAuthStates.expiresAt))
+    .offset(max);
+  await db
+    .delete(redditAuthStates)
+    .where(or(lte(redditAuthStates.expiresAt, now), inArray(redditAuthStates.state, beyondMax)));
+}
+
+/** Takes a pending sign-in out, so it completes once; null when unknown or expired. */
+export async function takeAuthState(
+  db: DbOrTx,
+  state: string,
+  now: Date,
+): Promise<RedditAuthStateRow | null> {
+  const [row] = await db
+    .delete(redditAuthStates)
+    .where(and(eq(redditAuthStates.state, state), gt(redditAuthStates.expiresAt, now)))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,727 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_TOO_YOUNG, type TAccountList } from '@threadreach/contract';
+import { redditAccessTokens } from '../../integrations/reddit/reddit.table';
+import { retryAtOf } from '../../jobs/job';
+import { fixedClock } from '../../test/clock.test-support';
+import { buildProject, buildUser, type TestUser } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { createCredential } from '../credentials';
+import { dmMessages } from '../dms/dms.table';
+import { redditCredentials } from '../credentials/credentials.table';
+import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-client';
+import { DAILY_LIMIT_REASON } from './account-capacity';
+import { CALLBACK_ERRORS, REDDIT_AUTH_PENDING_PER_USER, SUSPENDED_REASON } from './account-auth.service';
+import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
+import { buildAccount } from './accounts.test-support';
+import { checkAccountAuthJob } from './check-account-auth.job';
+
+const UA = 'web:threadreach-tests:0.1.0 (by /u/threadreach_bot)';
+const DAY = 86_400_000;
+// A Monday morning in UTC: inside the default working hours.
+const clock = fixedClock(Date.UTC(2026, 2, 2, 10));
+let t: TestApp;
+let credential: { id: string; clientId: string; clientSecret: string };
+
+beforeAll(async () => {
+  t = await createTestApp({ reddit: { clock } });
+  credential = {
+    id: '',
+    clientId: `send-${randomUUID().slice(0, 12)}`,
+    clientSecret: `secret-${randomUUID()}`,
+  };
+  const created = await createCredential(t.ctx, {
+    type: 'send',
+    account_name: 'threadreach_send',
+    client_id: credential.clientId,
+    client_secret: credential.clientSecret,
+    enabled: true,
+  });
+  credential.id = created.id;
+});
+afterAll(() => t.close());
+// Each test starts with the credential's request budget free again.
+beforeEach(() => {
+  clock.t += 15 * 60_000;
+  t.sim!.faults.clear();
+});
+
+type Project = Awaited<ReturnType<typeof buildProject>>;
+
+const login = (project: Project, as: TestUser = project.owner) =>
+  t.app.inject({
+    url: `/api/v1/auth/reddit/login?project_id=${project.id}&additional_account=true&user_id=${as.id}`,
+    headers: as.auth,
+  });
+
+const accountUrl = (project: Project, accountId: string, rest = '') =>
+  `/api/v1/projects/${project.id}/accounts/${accountId}${rest}`;
+
+/** The consent page's form, answered on the simulator: Approve as `username`, or Deny. */
+async function consent(authUrl: string, decision: { username?: string; deny?: boolean } = {}) {
+  const url = new URL(authUrl);
+  const form = new URLSearchParams(url.searchParams);
+  form.set('username', decision.username ?? 'demo_founder');
+  form.set('authorize', decision.deny ? 'Deny' : 'Approve');
+  const res = await fetch(new URL('/api/v1/authorize', t.sim!.url), {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { 'user-agent': UA },
+  });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location')!);
+}
+
+/** Reddit's redirect reaching the server; returns where the server sends the browser. */
+async function callback(redirect: URL | string) {
+  const target = typeof redirect === 'string' ? new URL(redirect, t.url) : redirect;
+  const res = await t.app.inject({ url: `${target.pathname}${target.search}` });
+  expect(res.statusCode).toBe(302);
+  const location = res.headers.location as string;
+  expect(location.startsWith('/?')).toBe(true);
+  return Object.fromEntries(new URL(location, 'http://app.local').searchParams);
+}
+
+/** Connects `username` to the project the whole way: login, consent, callback. */
+async function connect(project: Project, username = 'demo_founder', as?: TestUser) {
+  const res = await login(project, as);
+  expect(res.statusCode).toBe(200);
+  return callback(await consent(res.json().auth_url, { username }));
+}
+
+async function accountsOf(project: Project, as: TestUser = project.owner): Promise<TAccountList> {
+  const res = await t.app.inject({ url: `/api/v1/projects/${project.id}/accounts`, headers: as.auth });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+async function rowOf(id: string): Promise<RedditAccountRow> {
+  const [row] = await t.ctx.db.select().from(redditAccounts).where(eq(redditAccounts.id, id));
+  return row!;
+}
+
+describe('GET /auth/reddit/login', () => {
+  it("answers Reddit's authorize URL for a permanent grant with the account scopes, and keeps the state", async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const res = await login(project);
+    expect(res.statusCode).toBe(200);
+    const url = new URL(res.json().auth_url);
+    expect(url.origin).toBe(new URL(t.sim!.url).origin);
+    expect(url.pathname).toBe('/api/v1/authorize');
+    const q = Object.fromEntries(url.searchParams);
+    expect(q).toMatchObject({
+      client_id: credential.clientId,
+      response_type: 'code',
+      duration: 'permanent',
+      scope: 'identity read privatemessages history',
+      redirect_uri: `${t.config.publicUrl}/api/v1/auth/reddit/callback`,
+    });
+    expect(q.state).toMatch(/^[\w-]{43}$/);
+    const [stored] = await t.ctx.db
+      .select()
+      .from(redditAuthStates)
+      .where(eq(redditAuthStates.state, q.state!));
+    expect(stored).toMatchObject({
+      userId: project.owner.id,
+      projectId: project.id,
+      credentialId: credential.id,
+      accountId: null,
+    });
+    expect(stored!.expiresAt.getTime()).toBe(clock.t + 10 * 60_000);
+  });
+
+  it("keeps at most a few pending sign-ins per user, the newest, whatever others' are doing", async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const other = await buildProject(t.ctx.db, t.config);
+    await login(other);
+    const states: string[] = [];
+    for (let i = 0; i < REDDIT_AUTH_PENDING_PER_USER + 3; i++) {
+      clock.t += 1000;
+      states.push(new URL((await login(project)).json().auth_url).searchParams.get('state')!);
+    }
+    const kept = await t.ctx.db
+      .select({ state: redditAuthStates.state })
+      .from(redditAuthStates)
+      .where(eq(redditAuthStates.userId, project.owner.id));
+    expect(kept.map((r) => r.state).sort()).toEqual(states.slice(-REDDIT_AUTH_PENDING_PER_USER).sort());
+    const others = await t.ctx.db
+      .select()
+      .from(redditAuthStates)
+      .where(eq(redditAuthStates.userId, other.owner.id));
+    expect(others).toHaveLength(1);
+    // The oldest of them no longer completes.
+    const oldest = await callback(`/api/v1/auth/reddit/callback?state=${states[0]}&code=whatever`);
+    expect(oldest).toEqual({ auth: 'error', message: CALLBACK_ERRORS.stateInvalid });
+  });
+
+  it('answers 503 with a clear text when no send credential is enabled', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await t.ctx.db
+      .update(redditCredentials)
+      .set({ enabled: false })
+      .where(eq(redditCredentials.id, credential.id));
+    try {
+      const res = await login(project);
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        detail: expect.stringContaining('an administrator needs to add an enabled send credential'),
+        code: 'no_send_credential',
+      });
+    } finally {
+      await t.ctx.db
+        .update(redditCredentials)
+        .set({ enabled: true })
+        .where(eq(redditCredentials.id, credential.id));
+    }
+  });
+
+  it('blocks a customer at their profiles_limit of accounts over all their projects, not a moderator', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 2 });
+    const first = await buildProject(t.ctx.db, t.config, { owner });
+    const second = await buildProject(t.ctx.db, t.config, { owner });
+    await buildAccount(t.ctx.db, first.id);
+    expect((await login(second)).statusCode).toBe(200);
+    await buildAccount(t.ctx.db, second.id);
+
+    const blocked = await login(second);
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json()).toEqual({
+      detail:
+        'Limit Reached: 2 of 2 Reddit accounts are connected. Upgrade your subscription to connect more.',
+      code: 'account_limit_reached',
+    });
+    expect((await accountsOf(second)).connect_limit).toEqual({
+      used: 2,
+      limit: 2,
+      blocked_reason: blocked.json().detail,
+    });
+
+    const moderator = await buildUser(t.ctx.db, t.config, { roles: ['MODERATOR'], profilesLimit: 0 });
+    const own = await buildProject(t.ctx.db, t.config, { owner: moderator });
+    await buildAccount(t.ctx.db, own.id);
+    expect((await login(own)).statusCode).toBe(200);
+    expect((await accountsOf(own)).connect_limit).toEqual({ used: 1, limit: null, blocked_reason: null });
+  });
+
+  it('blocks a customer without a subscription', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    const res = await login(project);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toBe(
+      'Limit Reached: an active subscription is needed to connect Reddit accounts.',
+    );
+  });
+});
+
+describe('GET /auth/reddit/callback', () => {
+  it('connects the account Reddit names, with its refresh token sealed, and returns to the project', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    expect(await connect(project)).toEqual({
+      auth: 'success',
+      username: 'demo_founder',
+      project_id: project.id,
+    });
+
+    const list = await accountsOf(project);
+    expect(list.total).toBe(1);
+    const [account] = list.items;
+    expect(account).toMatchObject({
+      project_id: project.id,
+      reddit_username: 'demo_founder',
+      account_display_name: 'u/demo_founder',
+      auth_status: 'valid',
+      is_active: true,
+      disabled_reason: null,
+      daily_message_limit: 10,
+      remaining_today: 10,
+      capacity: {
+        has_authentication: true,
+        tokens_expired: false,
+        remaining_capacity: 10,
+        can_send_now: true,
+        wait_seconds: 0,
+        next_available_at: null,
+        reason: null,
+      },
+    });
+    expect(account!.account_age_days).toBeGreaterThanOrEqual(420);
+    expect(account!.comment_karma).toBeGreaterThan(0);
+
+    const row = await rowOf(account!.id);
+    expect(row.credentialId).toBe(credential.id);
+    expect(row.ownerUserId).toBe(project.owner.id);
+    expect(row.redditUserId).toMatch(/^t2_/);
+    const refreshToken = t.ctx.secrets.decrypt(row.refreshTokenCiphertext!, refreshTokenRef(row.id));
+    expect(row.refreshTokenCiphertext).not.toContain(refreshToken);
+    expect(JSON.stringify(list)).not.toContain(refreshToken);
+    expect(JSON.stringify(list)).not.toContain(row.refreshTokenCiphertext);
+    // The stored grant works: the account acts on Reddit as itself.
+    expect((await asAccount(t.ctx, row, (api) => api.me())).name).toBe('demo_founder');
+  });
+
+  it('keeps what Reddit says of the account: a suspended one does not send, a 2-day-old one not yet', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    expect((await connect(project, 'suspended_seller')).auth).toBe('success');
+    expect((await connect(project, 'fresh_account')).auth).toBe('success');
+    const byName = new Map((await accountsOf(project)).items.map((a) => [a.reddit_username, a]));
+    expect(byName.get('suspended_seller')).toMatchObject({
+      disabled_reason: SUSPENDED_REASON,
+      capacity: { can_send_now: false, reason: SUSPENDED_REASON },
+    });
+    expect(byName.get('fresh_account')).toMatchObject({
+      account_age_days: 2,
+      remaining_today: 0,
+      capacity: { can_send_now: false, reason: ACCOUNT_TOO_YOUNG },
+    });
+  });
+
+  it('accepts a state once', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const redirect = await consent((await login(project)).json().auth_url);
+    expect((await callback(redirect)).auth).toBe('success');
+    expect(await callback(redirect)).toEqual({ auth: 'error', message: CALLBACK_ERRORS.stateInvalid });
+  });
+
+  it('refuses a state older than 10 minutes', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const redirect = await consent((await login(project)).json().auth_url);
+    clock.t += 10 * 60_000;
+    expect(await callback(redirect)).toEqual({ auth: 'error', message: CALLBACK_ERRORS.stateInvalid });
+    expect((await accountsOf(project)).total).toBe(0);
+  });
+
+  it('refuses a state it never handed out, and a missing one', async () => {
+    expect(await callback('/api/v1/auth/reddit/callback?state=forged&code=abc')).toEqual({
+      auth: 'error',
+      message: CALLBACK_ERRORS.stateInvalid,
+    });
+    expect(await callback('/api/v1/auth/reddit/callback?code=abc')).toEqual({
+      auth: 'error',
+      message: CALLBACK_ERRORS.stateInvalid,
+    });
+  });
+
+  it('says so when consent was denied, and the state is used up', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const redirect = await consent((await login(project)).json().auth_url, { deny: true });
+    expect(redirect.searchParams.get('error')).toBe('access_denied');
+    expect(await callback(redirect)).toEqual({
+      auth: 'error',
+      message: 'Access was denied on Reddit.',
+      project_id: project.id,
+    });
+    redirect.searchParams.delete('error');
+    redirect.searchParams.set('code', 'late');
+    expect((await callback(redirect)).message).toBe(CALLBACK_ERRORS.stateInvalid);
+  });
+
+  it("never echoes Reddit's error text or sends the browser anywhere but the app", async () => {
+    const res = await t.app.inject({
+      url: '/api/v1/auth/reddit/callback?error=%3Cscript%3E&state=x&redirect_uri=https://evil.example',
+    });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(
+      `/?auth=error&message=${encodeURIComponent(CALLBACK_ERRORS.notAuthorized).replace(/%20/g, '+')}`,
+    );
+  });
+
+  it('says so when Reddit refuses the code', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const redirect = await consent((await login(project)).json().auth_url);
+    redirect.searchParams.set('code', 'not-a-code');
+    expect(await callback(redirect)).toEqual({
+      auth: 'error',
+      message: CALLBACK_ERRORS.refused,
+      project_id: project.id,
+    });
+  });
+
+  it('connecting the same Reddit account again updates it instead of adding another', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const before = (await accountsOf(project)).items[0]!;
+    await connect(project);
+    const after = await accountsOf(project);
+    expect(after.total).toBe(1);
+    expect(after.items[0]!.id).toBe(before.id);
+  });
+
+  it('checks the limit again when the sign-in completes', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 1 });
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    const redirect = await consent((await login(project)).json().auth_url);
+    await buildAccount(t.ctx.db, project.id);
+    const result = await callback(redirect);
+    expect(result.auth).toBe('error');
+    expect(result.message).toMatch(/^Limit Reached: 1 of 1/);
+    expect((await accountsOf(project)).total).toBe(1);
+  });
+});
+
+describe('re-authentication', () => {
+  it('signs the same account in again, and refuses another Reddit account in its place', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const account = (await accountsOf(project)).items[0]!;
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({ authStatus: 'expired' })
+      .where(eq(redditAccounts.id, account.id));
+    expect((await accountsOf(project)).items[0]!.capacity.tokens_expired).toBe(true);
+
+    const start = () =>
+      t.app.inject({
+        method: 'POST',
+        url: accountUrl(project, account.id, '/reauthenticate'),
+        headers: project.owner.auth,
+      });
+    const wrong = await callback(
+      await consent((await start()).json().auth_url, { username: 'growth_marketer' }),
+    );
+    expect(wrong).toEqual({
+      auth: 'error',
+      message:
+        'You signed in as u/growth_marketer, not u/demo_founder. Sign in as u/demo_founder to re-authenticate it.',
+      project_id: project.id,
+    });
+
+    const res = await start();
+    expect(res.statusCode).toBe(200);
+    const state = new URL(res.json().auth_url).searchParams.get('state')!;
+    const [stored] = await t.ctx.db.select().from(redditAuthStates).where(eq(redditAuthStates.state, state));
+    expect(stored!.accountId).toBe(account.id);
+    expect((await callback(await consent(res.json().auth_url))).auth).toBe('success');
+    const after = await accountsOf(project);
+    expect(after.total).toBe(1);
+    expect(after.items[0]).toMatchObject({ id: account.id, auth_status: 'valid' });
+  });
+
+  it('is not counted against the limit', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 1 });
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    await connect(project);
+    const account = (await accountsOf(project)).items[0]!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: accountUrl(project, account.id, '/reauthenticate'),
+      headers: owner.auth,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await callback(await consent(res.json().auth_url))).auth).toBe('success');
+  });
+});
+
+describe('a revoked grant', () => {
+  it('turns the account to Auth Required the next time it reaches Reddit', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const row = await rowOf((await accountsOf(project)).items[0]!.id);
+    const refreshToken = t.ctx.secrets.decrypt(row.refreshTokenCiphertext!, refreshTokenRef(row.id));
+    const revoke = await fetch(new URL('/api/v1/revoke_token', t.sim!.url), {
+      method: 'POST',
+      body: new URLSearchParams({ token: refreshToken, token_type_hint: 'refresh_token' }),
+      headers: {
+        'user-agent': UA,
+        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+      },
+    });
+    expect(revoke.status).toBe(204);
+    // The access token it holds still works until it expires; then the refresh is refused.
+    expect((await asAccount(t.ctx, row, (api) => api.me())).name).toBe('demo_founder');
+    clock.t += DAY + 60_000;
+    await expect(asAccount(t.ctx, row, (api) => api.me())).rejects.toBeInstanceOf(AccountAuthRequiredError);
+
+    expect((await rowOf(row.id)).authStatus).toBe('expired');
+    const [listed] = (await accountsOf(project)).items;
+    expect(listed).toMatchObject({
+      auth_status: 'expired',
+      capacity: { has_authentication: true, tokens_expired: true, can_send_now: false },
+    });
+  });
+});
+
+describe('check-account-auth job', () => {
+  it('checks grants not checked for hours, refreshing age and karma, and marks refused ones', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    await connect(project, 'growth_marketer');
+    const [a, b] = (await accountsOf(project)).items;
+    const stale = new Date(clock.t - 7 * 3_600_000);
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({ authCheckedAt: stale, commentKarma: 0 })
+      .where(eq(redditAccounts.projectId, project.id));
+    // b's grant is broken: its stored refresh token is one Reddit never issued.
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({ refreshTokenCiphertext: t.ctx.secrets.encrypt('bogus', refreshTokenRef(b!.id)) })
+      .where(eq(redditAccounts.id, b!.id));
+    const rowB = await rowOf(b!.id);
+    await t.ctx.db.delete(redditAccessTokens).where(eq(redditAccessTokens.subject, `account:${rowB.id}`));
+
+    await checkAccountAuthJob.handler(t.ctx, {});
+    const rowA = await rowOf(a!.id);
+    expect(rowA.authCheckedAt!.getTime()).toBe(clock.t);
+    expect(rowA.commentKarma).toBeGreaterThan(0);
+    expect(rowA.authStatus).toBe('valid');
+    expect((await rowOf(b!.id)).authStatus).toBe('expired');
+
+    // Checked a moment ago: not again.
+    const before = t.sim!.inspect.requestLog().length;
+    await checkAccountAuthJob.handler(t.ctx, {});
+    expect(t.sim!.inspect.requestLog().length).toBe(before);
+  });
+
+  it('does not wait for a spent budget: it asks to run again when the budget frees', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({ authCheckedAt: null })
+      .where(eq(redditAccounts.projectId, project.id));
+    t.sim!.faults.add({ kind: 'rate-limit', retryAfter: 30, path: '/api/v1/me' });
+    const error = await checkAccountAuthJob.handler(t.ctx, {}).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(retryAtOf(error)).toBeGreaterThanOrEqual(clock.t + 30_000);
+    expect((await accountsOf(project)).items[0]!.auth_status).toBe('valid');
+  });
+});
+
+describe('DELETE /projects/:id/accounts/:accountId', () => {
+  it('removes the account and revokes its grant at Reddit', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const row = await rowOf((await accountsOf(project)).items[0]!.id);
+    const refreshToken = t.ctx.secrets.decrypt(row.refreshTokenCiphertext!, refreshTokenRef(row.id));
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: accountUrl(project, row.id),
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await accountsOf(project)).total).toBe(0);
+    const revoked = t.sim!.inspect.requestLog().filter((r) => r.endpoint.includes('revoke_token'));
+    expect(revoked.at(-1)).toMatchObject({ status: 204 });
+    // The refresh token no longer works.
+    const refresh = await fetch(new URL('/api/v1/access_token', t.sim!.url), {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      headers: {
+        'user-agent': UA,
+        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+      },
+    });
+    expect(refresh.status).toBe(400);
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: accountUrl(project, row.id),
+      headers: project.owner.auth,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('removes the account even when Reddit fails to revoke', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const id = (await accountsOf(project)).items[0]!.id;
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/api/v1/revoke_token' });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: accountUrl(project, id),
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await accountsOf(project)).total).toBe(0);
+  });
+});
+
+describe('admins on a customer’s project', () => {
+  it('connect, configure, re-authenticate and remove accounts, exempt from the limit', async () => {
+    const admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'], profilesLimit: 0 });
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    expect((await login(project)).statusCode).toBe(403);
+    expect(await connect(project, 'demo_founder', admin)).toMatchObject({ auth: 'success' });
+    const account = (await accountsOf(project, admin)).items[0]!;
+    expect((await rowOf(account.id)).ownerUserId).toBe(owner.id);
+
+    const settings = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/reddit-accounts/${account.id}/settings`,
+      headers: admin.auth,
+      payload: { timezone: 'Europe/Berlin' },
+    });
+    expect(settings.statusCode).toBe(200);
+    const reauth = await t.app.inject({
+      method: 'POST',
+      url: accountUrl(project, account.id, '/reauthenticate'),
+      headers: admin.auth,
+    });
+    expect(reauth.statusCode).toBe(200);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: accountUrl(project, account.id),
+      headers: admin.auth,
+    });
+    expect(removed.statusCode).toBe(204);
+  });
+
+  it('but moderators do not reach customers’ projects', async () => {
+    const moderator = await buildUser(t.ctx.db, t.config, { roles: ['MODERATOR'] });
+    const project = await buildProject(t.ctx.db, t.config);
+    const res = await login(project, moderator);
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('account settings', () => {
+  it('start at the defaults, change field by field, and refuse bad values with the rule', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const account = await buildAccount(t.ctx.db, project.id);
+    const url = `/api/v1/reddit-accounts/${account.id}/settings`;
+    const get = await t.app.inject({ url, headers: project.owner.auth });
+    expect(get.json()).toEqual({
+      account_id: account.id,
+      delay_range_min: 30,
+      delay_range_max: 120,
+      working_days: [1, 2, 3, 4, 5],
+      working_hours_start: 9,
+      working_hours_end: 17,
+      timezone: 'UTC',
+    });
+
+    const post = (payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: project.owner.auth, payload });
+    const saved = await post({
+      delay_range_min: 60,
+      delay_range_max: 600,
+      working_days: [6, 1, 7],
+      working_hours_start: 22,
+      working_hours_end: 6,
+      timezone: 'America/New_York',
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({
+      working_days: [1, 6, 7],
+      working_hours_start: 22,
+      timezone: 'America/New_York',
+    });
+    expect((await t.app.inject({ url, headers: project.owner.auth })).json()).toEqual(saved.json());
+
+    for (const [payload, detail] of [
+      [{ delay_range_min: 5 }, 'delay_range_min must be between 10 and 3600 seconds'],
+      [{ delay_range_max: 4000 }, 'delay_range_max must be between 10 and 3600 seconds'],
+      [{ working_hours_end: 24 }, 'working_hours_end must be an hour from 0 to 23'],
+      [{ working_days: [0, 8] }, 'working_days must be days 1 (Monday) to 7 (Sunday)'],
+      [{ timezone: 'Europe/Paris' }, 'timezone must be one of'],
+    ] as const) {
+      const res = await post(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().detail).toContain(detail);
+      expect(res.json().code).toBe('validation_error');
+    }
+    // The minimum may not pass the maximum it keeps.
+    const crossed = await post({ delay_range_min: 700 });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json()).toEqual({
+      detail: 'delay_range_min must not be greater than delay_range_max',
+      code: 'invalid_settings',
+    });
+    expect((await rowOf(account.id)).delayRangeMin).toBe(60);
+  });
+
+  it('are another project’s account: 404', async () => {
+    const mine = await buildProject(t.ctx.db, t.config);
+    const theirs = await buildProject(t.ctx.db, t.config);
+    const account = await buildAccount(t.ctx.db, theirs.id);
+    const res = await t.app.inject({
+      url: `/api/v1/reddit-accounts/${account.id}/settings`,
+      headers: mine.owner.auth,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Reddit account not found', code: 'not_found' });
+  });
+});
+
+describe('GET accounts-auth-status', () => {
+  it('lists each account with its wait in seconds', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    // Every hour of every day is working time: only age holds an account back.
+    const always = { workingDays: [1, 2, 3, 4, 5, 6, 7], workingHoursStart: 0, workingHoursEnd: 0 };
+    const auth = { credentialId: credential.id, refreshTokenCiphertext: 'sealed', now: clock.t };
+    const ready = await buildAccount(t.ctx.db, project.id, { ...auth, ...always });
+    const young = await buildAccount(t.ctx.db, project.id, { ...auth, ...always, ageDays: 3 });
+    const res = await t.app.inject({
+      url: `/api/v1/projects/${project.id}/accounts-auth-status`,
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(200);
+    const byId = new Map(res.json().items.map((a: { id: string }) => [a.id, a]));
+    expect(byId.get(ready.id)).toMatchObject({ can_send_now: true, wait_seconds: 0, remaining_capacity: 10 });
+    expect(byId.get(young.id)).toMatchObject({
+      can_send_now: false,
+      remaining_capacity: 0,
+      wait_seconds: 4 * 86_400,
+      reason: ACCOUNT_TOO_YOUNG,
+    });
+  });
+
+  it("counts today's claimed sends: a spent quota waits for the next local day", async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const always = { workingDays: [1, 2, 3, 4, 5, 6, 7], workingHoursStart: 0, workingHoursEnd: 0 };
+    const account = await buildAccount(t.ctx.db, project.id, {
+      credentialId: credential.id,
+      refreshTokenCiphertext: 'sealed',
+      now: clock.t,
+      ...always,
+    });
+    const claim = (state: 'sent' | 'sending' | 'failed', n: number) =>
+      t.ctx.db.insert(dmMessages).values(
+        Array.from({ length: n }, () => {
+          const to = `lead_${randomUUID().slice(0, 8)}`;
+          return {
+            projectId: project.id,
+            ownerUserId: project.owner.id,
+            sourceType: 'post' as const,
+            redditPostId: randomUUID(),
+            matchedKeywords: [],
+            recipientUsername: to,
+            recipientKey: to,
+            subject: 'Hi',
+            messageContent: 'Hello',
+            originalContent: 'Hello',
+            state,
+            accountId: account.id,
+            claimedAt: new Date(clock.t - 60_000),
+            createdAt: new Date(clock.t - 60_000),
+            updatedAt: new Date(clock.t - 60_000),
+          };
+        }),
+      );
+    await claim('sent', 8);
+    await claim('failed', 3);
+    const status = async () =>
+      (
+        await t.app.inject({
+          url: `/api/v1/projects/${project.id}/accounts-auth-status`,
+          headers: project.owner.auth,
+        })
+      ).json().items[0];
+    expect(await status()).toMatchObject({ remaining_capacity: 2, can_send_now: true });
+    await claim('sending', 2);
+    const nextMidnight = Math.floor(clock.t / DAY) * DAY + DAY;
+    expect(await status()).toMatchObject({
+      remaining_capacity: 0,
+      can_send_now: false,
+      next_available_at: new Date(nextMidnight).toISOString(),
+      wait_seconds: Math.ceil((nextMidnight - clock.t) / 1000),
+      reason: DAILY_LIMIT_REASON,
+    });
+    expect((await accountsOf(project)).items[0]).toMatchObject({ remaining_today: 0 });
+  });
+});

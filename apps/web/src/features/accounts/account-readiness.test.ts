@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { TConnectedAccount } from '@threadreach/contract';
+import { formatCountdown, readinessOf } from './account-readiness';
+
+const NOW = Date.UTC(2030, 0, 7, 10);
+
+function account(capacity: Partial<TConnectedAccount['capacity']> = {}): TConnectedAccount {
+  return {
+    id: 'a',
+    project_id: 'p',
+    reddit_username: 'demo_founder',
+    account_display_name: 'u/demo_founder',
+    account_age_days: 420,
+    comment_karma: 10,
+    link_karma: 1,
+    is_active: true,
+    auth_status: 'valid',
+    disabled_reason: null,
+    daily_message_limit: 10,
+    remaining_today: 10,
+    connected_at: '2030-01-01T00:00:00Z',
+    auth_checked_at: null,
+    capacity: {
+      has_authentication: true,
+      tokens_expired: false,
+      remaining_capacity: 10,
+      can_send_now: true,
+      wait_seconds: 0,
+      next_available_at: null,
+      reason: null,
+      ...capacity,
+    },
+  };
+}
+
+describe('account readiness', () => {
+  it('follows the order of spec section 4', () => {
+    expect(readinessOf(account({ has_authentication: false }), NOW).label).toBe('Auth Required');
+    expect(readinessOf(account({ tokens_expired: true, remaining_capacity: 0 }), NOW).label).toBe(
+      'Auth Required',
+    );
+    expect(readinessOf(account({ remaining_capacity: 0, can_send_now: false }), NOW).label).toBe(
+      'Limit Reached',
+    );
+    expect(readinessOf(account(), NOW).label).toBe('Ready');
+    const waiting = account({ can_send_now: false, next_available_at: new Date(NOW + 95_000).toISOString() });
+    expect(readinessOf(waiting, NOW)).toEqual({ kind: 'waiting', label: '01:35', color: 'blue' });
+    expect(readinessOf(waiting, NOW + 95_000).label).toBe('Authenticated');
+    expect(readinessOf(account({ can_send_now: false }), NOW).label).toBe('Authenticated');
+  });
+
+  it('counts down in minutes and seconds, with hours when there are any', () => {
+    expect(formatCountdown(0)).toBe('00:00');
+    expect(formatCountdown(59)).toBe('00:59');
+    expect(formatCountdown(61)).toBe('01:01');
+    expect(formatCountdown(3599)).toBe('59:59');
+    expect(formatCountdown(3600 * 14 + 5)).toBe('14:00:05');
+  });
+});

@@ -1,0 +1,63 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signInAsSubscriber } from './fixtures';
+
+async function newCustomerWithProject(page: Page) {
+  await signInAsSubscriber(page, 'Growth');
+  await page.getByRole('button', { name: 'Create Your First Project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Project' });
+  await dialog.getByLabel('Project Name').fill('Designer bookkeeping');
+  await dialog.getByRole('button', { name: 'Create Project' }).click();
+  await expect(dialog).toBeHidden();
+  const panel = page.getByRole('region', { name: 'Connected Reddit accounts' });
+  await expect(panel.getByText(/No Reddit accounts connected yet/)).toBeVisible();
+  return panel;
+}
+
+test('a customer connects the simulated demo_founder in two clicks, configures it and removes it', async ({
+  page,
+}) => {
+  // A sign-up with checkout, then a round trip through the simulator's consent page.
+  test.setTimeout(120_000);
+  const panel = await newCustomerWithProject(page);
+  await expect(panel.getByText('Each connected account sends up to 10 messages per day.')).toBeVisible();
+
+  // Click 1: off to the simulator's consent page, demo_founder already chosen.
+  await panel.getByRole('button', { name: 'Connect account' }).click();
+  await expect(page.getByRole('heading', { name: 'Authorize application' })).toBeVisible();
+  await expect(page.getByLabel('Log in as')).toHaveValue('demo_founder');
+  // Click 2: back in the app with the account connected.
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('current-project-name')).toHaveText('Designer bookkeeping');
+
+  const row = panel.getByTestId('account-demo_founder');
+  await expect(row.getByText('u/demo_founder')).toBeVisible();
+  await expect(row.getByText('10/10')).toBeVisible();
+  // Ready inside the default working hours (Monday to Friday, 9-17 UTC), a countdown outside them.
+  await expect(row.getByLabel(/^Status: (Ready|\d+:\d\d(:\d\d)?)$/)).toBeVisible();
+
+  await row.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings of u/demo_founder' });
+  await expect(settings.getByLabel('Min delay (seconds)')).toHaveValue('30');
+  await settings.getByLabel('Timezone').selectOption('Asia/Tokyo');
+  await settings.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByText('Account settings saved')).toBeVisible();
+  await expect(settings).toBeHidden();
+
+  await row.getByRole('button', { name: 'Remove' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove Reddit account' });
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('u/demo_founder removed')).toBeVisible();
+  await expect(panel.getByText(/No Reddit accounts connected yet/)).toBeVisible();
+});
+
+test('denying consent on Reddit comes back with the reason', async ({ page }) => {
+  test.setTimeout(120_000);
+  const panel = await newCustomerWithProject(page);
+  await panel.getByRole('button', { name: 'Connect account' }).click();
+  await page.getByRole('button', { name: 'Deny' }).click();
+  await expect(page.getByText('Reddit authentication failed: Access was denied on Reddit.')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(panel.getByText(/No Reddit accounts connected yet/)).toBeVisible();
+});
