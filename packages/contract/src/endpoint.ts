@@ -17,17 +17,26 @@ export interface TIdField {
  * - `public`: anyone, with or without a token;
  * - `user`: any signed-in account; with `self`, an id that must be the caller's own (admins: anyone's);
  * - `moderator`, `admin`: that rank or higher;
- * - `project`: the project named by `project` must be the caller's (admins may read others');
+ * - `project`: the project named by `project` must be the caller's (admins may read others'); with
+ *   `optional`, a request that names no project reaches only the caller's own data across projects;
  * - `child`: the owning project of the resource id(s) in `id` is loaded and checked like `project`;
- *   with `project` as well, the resource must belong to that very project.
+ *   with `project` as well, the resource must belong to that very project; with `optionalId` (only
+ *   beside `project`), a request without the id is checked on the named project alone.
  */
 export type TScope =
   | { kind: 'public' }
   | { kind: 'user'; access: TAccess; self?: TIdField }
   | { kind: 'moderator'; access: TAccess }
   | { kind: 'admin'; access: TAccess }
-  | { kind: 'project'; access: TAccess; project: TIdField }
-  | { kind: 'child'; access: TAccess; resource: string; id: TIdField; project?: TIdField };
+  | { kind: 'project'; access: TAccess; project: TIdField; optional?: boolean }
+  | {
+      kind: 'child';
+      access: TAccess;
+      resource: string;
+      id: TIdField;
+      project?: TIdField;
+      optionalId?: boolean;
+    };
 
 export type TScopeKind = TScope['kind'];
 
@@ -39,18 +48,34 @@ export const scope = {
   user: (access: TAccess, self?: TIdField): TScope => ({ kind: 'user', access, ...(self ? { self } : {}) }),
   moderator: (access: TAccess): TScope => ({ kind: 'moderator', access }),
   admin: (access: TAccess): TScope => ({ kind: 'admin', access }),
-  project: (access: TAccess, project: TIdField = PROJECT_PARAM): TScope => ({
+  project: (
+    access: TAccess,
+    project: TIdField = PROJECT_PARAM,
+    options: { optional?: boolean } = {},
+  ): TScope => ({
     kind: 'project',
     access,
     project,
+    ...(options.optional ? { optional: true } : {}),
   }),
-  child: (resource: string, access: TAccess, id: TIdField, project?: TIdField): TScope => ({
-    kind: 'child',
-    access,
-    resource,
-    id,
-    ...(project ? { project } : {}),
-  }),
+  child: (
+    resource: string,
+    access: TAccess,
+    id: TIdField,
+    project?: TIdField,
+    options: { optionalId?: boolean } = {},
+  ): TScope => {
+    // Without its id the request is checked on its project, so an optional id needs one.
+    if (options.optionalId && !project) throw new Error(`An optional ${resource} id needs a project field`);
+    return {
+      kind: 'child',
+      access,
+      resource,
+      id,
+      ...(project ? { project } : {}),
+      ...(options.optionalId ? { optionalId: true } : {}),
+    };
+  },
 };
 
 /** A response status and its body schema; `null` for answers without a JSON body (204, redirects, HTML). */
