@@ -10,6 +10,7 @@ import {
 import type { TEndpoint } from './endpoint';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
 import { systemEndpoints } from './system.endpoints';
+import { sendingEndpoints } from './sending.endpoints';
 import { systemLogsEndpoints } from './system-logs.endpoints';
 
 /** Every route of the server, each declared once. */
@@ -26,4 +27,5 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   searchEndpoints,
   leadsEndpoints,
   systemLogsEndpoints,
+  sendingEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);
