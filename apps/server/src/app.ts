@@ -22,6 +22,7 @@ import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
+import { sendingChildResources, sendingRoutes } from './features/sending';
 import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
 import { systemLogsRoutes } from './features/system-logs';
@@ -37,7 +38,7 @@ import type { PaymentsProvider } from './integrations/payments/payments.provider
 export const API_PREFIX = '/api/v1';
 
 /** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
-const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources];
+const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources, ...sendingChildResources];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     subredditsRoutes,
     systemLogsRoutes,
     discoveryRoutes,
+    sendingRoutes,
   ]) {
     await app.register(routes);
   }

@@ -40,6 +40,7 @@ export const SEND_OUTCOME_CODES = [
   'daily_limit_reached',
   'rate_limited',
   'outside_working_hours',
+  'pacing_delay',
   'budget_wait',
   'reddit_unavailable',
   // Not known whether Reddit took it: reconciled from the account's sent messages, never resent blindly.

@@ -5,6 +5,7 @@ import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../fe
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
 import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
+import { reconcileDmsJob, sendDmJob } from '../features/sending';
 import type { JobDefinition } from './job';
 
 /** Every job the workers run. A `*.job.ts` whose job is missing here fails `registry.test.ts`. */
@@ -19,4 +20,6 @@ export const JOBS: readonly JobDefinition[] = [
   pruneSystemLogsJob,
   discoveryCycleJob,
   projectSearchJob,
+  sendDmJob,
+  reconcileDmsJob,
 ];

@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import { startRedditSim, type RedditSim } from '@threadreach/reddit-sim';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Clock } from '../../clock';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import type { Enqueued } from '../../jobs/queue.test-support';
+import { recordingQueue } from '../../jobs/queue.test-support';
+import { fixedClock } from '../../test/clock.test-support';
+import { buildProject, type TestUser } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { redditAccounts, refreshTokenRef, type RedditAccountRow } from '../accounts';
+import { createCredential, redditClientFor } from '../credentials';
+import { dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
+import { projects, type ProjectRow } from '../projects/projects.table';
+
+const DAY_MS = 86_400_000;
+/** Monday 5 January 2026, 10:00 UTC. */
+export const T0 = Date.UTC(2026, 0, 5, 10);
+const REDIRECT_URI = 'http://localhost:5173/reddit/callback';
+const UA = 'threadreach-tests/1.0 (by /u/threadreach_send)';
+
+export interface SendCredential {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The app on a database of its own, the simulator on the same clock, a send credential, recorded jobs. */
+export interface SendingRig {
+  t: TestApp;
+  ctx: AppContext;
+  db: Db;
+  clock: Clock & { t: number };
+  sim: RedditSim;
+  credential: SendCredential;
+  jobs: Enqueued[];
+  close(): Promise<void>;
+}
+
+export async function startSendingRig(at = T0): Promise<SendingRig> {
+  const clock = fixedClock(at);
+  const queue = recordingQueue();
+  const t = await createTestApp({ reddit: { clock }, queue: queue.starter });
+  const credential = await addSendCredential(t.ctx);
+  return {
+    t,
+    ctx: t.ctx,
+    db: t.ctx.db,
+    clock,
+    sim: t.sim!,
+    credential,
+    jobs: queue.jobs,
+    close: () => t.close(),
+  };
+}
+
+export async function addSendCredential(ctx: AppContext): Promise<SendCredential> {
+  const clientId = `send-${randomUUID().slice(0, 8)}`;
+  const clientSecret = `secret-${randomUUID()}`;
+  const row = await createCredential(ctx, {
+    type: 'send',
+    account_name: 'threadreach_send',
+    client_id: clientId,
+    client_secret: clientSecret,
+    enabled: true,
+  });
+  return { id: row.id, clientId, clientSecret };
+}
+
+export interface AccountSpec {
+  /** A login account of the simulator (demo_founder, growth_marketer, fresh_account, suspended_seller). */
+  username?: string;
+  /** Age we know of it; the simulator's own may differ. */
+  ageDays?: number;
+  dailyMessageLimit?: number;
+  delayRangeMin?: number;
+  delayRangeMax?: number;
+  workingDays?: number[];
+  workingHoursStart?: number;
+  workingHoursEnd?: number;
+  timezone?: string;
+  /** Connected without a grant (Auth Required). */
+  withoutGrant?: boolean;
+}
+
+/**
+ * A Reddit account connected to the project as the accounts feature does it: signed in on the simulator
+ * through the send credential, its refresh token encrypted on the row. Sends any day, any hour unless told.
+ */
+export async function connectAccount(
+  ctx: AppContext,
+  sim: RedditSim,
+  credential: SendCredential,
+  project: Pick<ProjectRow, 'id' | 'userId'>,
+  spec: AccountSpec = {},
+): Promise<RedditAccountRow> {
+  const username = spec.username ?? 'demo_founder';
+  const id = randomUUID();
+  let refreshToken: string | null = null;
+  if (!spec.withoutGrant) {
+    const form = new URLSearchParams({
+      client_id: credential.clientId,
+      response_type: 'code',
+      state: 'st',
+      redirect_uri: REDIRECT_URI,
+      duration: 'permanent',
+      scope: 'identity read history privatemessages',
+      username,
+      authorize: 'Approve',
+    });
+    const decision = await fetch(`${sim.url}/api/v1/authorize`, {
+      method: 'POST',
+      headers: { 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    });
+    const code = new URL(decision.headers.get('location') ?? '').searchParams.get('code');
+    if (!code) throw new Error(`the simulator did not sign ${username} in`);
+    const client = await redditClientFor(ctx, credential.id);
+    refreshToken = (await client.exchangeCode(code, REDIRECT_URI)).refreshToken;
+  }
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .insert(redditAccounts)
+    .values({
+      id,
+      projectId: project.id,
+      ownerUserId: project.userId,
+      credentialId: credential.id,
+      redditUsername: username,
+      accountCreatedAt: new Date(now - (spec.ageDays ?? 400) * DAY_MS),
+      refreshTokenCiphertext: refreshToken ? ctx.secrets.encrypt(refreshToken, refreshTokenRef(id)) : null,
+      authStatus: spec.withoutGrant ? 'expired' : 'valid',
+      dailyMessageLimit: spec.dailyMessageLimit ?? 10,
+      delayRangeMin: spec.delayRangeMin ?? 30,
+      delayRangeMax: spec.delayRangeMax ?? 120,
+      workingDays: spec.workingDays ?? [1, 2, 3, 4, 5, 6, 7],
+      workingHoursStart: spec.workingHoursStart ?? 0,
+      workingHoursEnd: spec.workingHoursEnd ?? 0,
+      timezone: spec.timezone ?? 'UTC',
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    })
+    .returning();
+  return row!;
+}
+
+export interface DmSpec {
+  recipient: string;
+  state?: DmState;
+  body?: string;
+  subject?: string;
+  accountId?: string | null;
+  scheduledFor?: Date | null;
+  repliedAt?: Date | null;
+}
+
+/** An approved DM of the project to `recipient`, with a body of its own. */
+export async function buildDm(
+  db: Db,
+  project: Pick<ProjectRow, 'id' | 'userId'>,
+  spec: DmSpec,
+): Promise<DmMessageRow> {
+  const body =
+    spec.body ?? `Hi ${spec.recipient}, saw your post and thought this could help. (${randomUUID()})`;
+  const now = new Date(T0 - DAY_MS);
+  const [row] = await db
+    .insert(dmMessages)
+    .values({
+      projectId: project.id,
+      ownerUserId: project.userId,
+      sourceType: 'post',
+      redditPostId: `t3_${randomUUID().replace(/-/g, '').slice(0, 8)}`,
+      postTitle: 'Looking for a CRM',
+      subreddit: 'SaaS',
+      matchedKeywords: ['crm'],
+      recipientUsername: spec.recipient,
+      recipientKey: spec.recipient.toLowerCase(),
+      subject: spec.subject ?? 'Your post about CRMs',
+      messageContent: body,
+      originalContent: body,
+      state: spec.state ?? 'approved',
+      accountId: spec.accountId ?? null,
+      scheduledFor: spec.scheduledFor ?? null,
+      repliedAt: spec.repliedAt ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+}
+
+/** An approved DM inside the project with the given id (for fixtures that know only the id). */
+export async function buildDmInProject(
+  db: Db,
+  projectId: string,
+  recipient = 'someone_else',
+): Promise<DmMessageRow> {
+  const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
+  return buildDm(db, project!, { recipient });
+}
+
+/** A project of a workspace of its own (or of `owner`). */
+export async function buildSendingProject(rig: SendingRig, owner?: TestUser) {
+  return buildProject(rig.db, rig.t.config, owner ? { owner } : {});
+}
+
+export async function dmsOf(db: Db, projectId: string): Promise<DmMessageRow[]> {
+  return db
+    .select()
+    .from(dmMessages)
+    .where(eq(dmMessages.projectId, projectId))
+    .orderBy(asc(dmMessages.createdAt), asc(dmMessages.id));
+}
+
+export async function dmById(db: Db, id: string): Promise<DmMessageRow> {
+  const [row] = await db.select().from(dmMessages).where(eq(dmMessages.id, id));
+  return row!;
+}
+
+export async function accountById(db: Db, id: string): Promise<RedditAccountRow> {
+  const [row] = await db
+    .select()
+    .from(redditAccounts)
+    .where(and(eq(redditAccounts.id, id)));
+  return row!;
+}
+
+export interface RecipientPool {
+  /** People of the simulator who take DMs. */
+  accepting: string[];
+  /** People who do not accept DMs (NOT_WHITELISTED_BY_USER_MESSAGE). */
+  refusing: string[];
+}
+
+let pool: Promise<RecipientPool> | null = null;
+
+/**
+ * Authors of the simulator's corpus (seed 42), sorted by whether they take DMs: found once per test file
+ * on a throwaway simulator with the same seed, so the test's own simulator receives only the test's DMs.
+ */
+export function recipientPool(): Promise<RecipientPool> {
+  pool ??= probeRecipients();
+  return pool;
+}
+
+async function probeRecipients(): Promise<RecipientPool> {
+  const probe = await startRedditSim({ port: 0, seed: 42, startTime: T0 });
+  const post = (path: string, form: Record<string, string>, auth: string) =>
+    fetch(`${probe.url}${path}`, {
+      method: 'POST',
+      headers: { 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded', authorization: auth },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
+  const basic = `Basic ${Buffer.from('probe:probe-secret').toString('base64')}`;
+  try {
+    const app = (await (
+      await post('/api/v1/access_token', { grant_type: 'client_credentials' }, basic)
+    ).json()) as { access_token: string };
+    const authors = new Set<string>();
+    for (const path of ['/r/SaaS/new', '/r/startups/new', '/r/smallbusiness/new', '/r/marketing/comments']) {
+      const res = await fetch(`${probe.url}${path}?limit=100&raw_json=1`, {
+        headers: { 'user-agent': UA, authorization: `bearer ${app.access_token}` },
+      });
+      const listing = (await res.json()) as { data: { children: { data: { author: string } }[] } };
+      for (const c of listing.data.children)
+        if (!/deleted|automoderator/i.test(c.data.author)) authors.add(c.data.author);
+    }
+    const userToken = async () => {
+      const decision = await post(
+        '/api/v1/authorize',
+        {
+          client_id: 'probe',
+          response_type: 'code',
+          state: 's',
+          redirect_uri: REDIRECT_URI,
+          duration: 'temporary',
+          scope: 'privatemessages',
+          username: 'growth_marketer',
+          authorize: 'Approve',
+        },
+        '',
+      );
+      const code = new URL(decision.headers.get('location') ?? '').searchParams.get('code') ?? '';
+      const grant = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI };
+      const token = (await (await post('/api/v1/access_token', grant, basic)).json()) as {
+        access_token: string;
+      };
+      return `bearer ${token.access_token}`;
+    };
+    let bearer = await userToken();
+    const result: RecipientPool = { accepting: [], refusing: [] };
+    for (const name of [...authors].sort()) {
+      for (;;) {
+        const res = await post(
+          '/api/compose',
+          { api_type: 'json', to: name, subject: 'probe', text: 'probe' },
+          bearer,
+        );
+        const body = (await res.json()) as { json?: { errors: string[][] } };
+        if (!body.json) throw new Error(`probe compose answered ${res.status}`);
+        const error = body.json.errors[0]?.[0];
+        if (error === 'RATELIMIT') {
+          // The sender's hourly allowance is spent: an hour later, with a token of that hour.
+          probe.advance(3_600_000);
+          bearer = await userToken();
+          continue;
+        }
+        if (!error) result.accepting.push(name);
+        else if (error === 'NOT_WHITELISTED_BY_USER_MESSAGE') result.refusing.push(name);
+        break;
+      }
+    }
+    return result;
+  } finally {
+    await probe.close();
+  }
+}
