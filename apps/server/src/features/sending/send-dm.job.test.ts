@@ -1,11 +1,10 @@
 import { SENDING_TEXTS } from '@threadreach/contract';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from '../accounts';
 import { dmMessages } from '../dms/dms.table';
 import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
-import { sendQueuedDm } from './send-queued';
 import { queueProjectDms } from './sending.service';
 import {
   buildDm,
@@ -14,6 +13,7 @@ import {
   dmById,
   dmsOf,
   recipientPool,
+  runQueuedSends,
   startSendingRig,
   type RecipientPool,
   type SendingRig,
@@ -41,22 +41,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rig?.close());
 
-/** Runs every due send of the project in time order, moving the clock to each; returns how many runs. */
-async function runQueuedSends(projectId: string, random: () => number, until = Infinity): Promise<number> {
-  let runs = 0;
-  for (; runs < 2000; runs++) {
-    const [due] = await rig.db
-      .select()
-      .from(dmMessages)
-      .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued')))
-      .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id))
-      .limit(1);
-    if (!due || due.scheduledFor!.getTime() > until) break;
-    rig.clock.t = Math.max(rig.clock.t, due.scheduledFor!.getTime());
-    await sendQueuedDm(rig.ctx, { projectId, dmId: due.id }, { random });
-  }
-  return runs;
-}
+const runQueued = (projectId: string, random: () => number, until?: number) =>
+  runQueuedSends(rig.ctx, rig.clock, projectId, { random, ...(until !== undefined ? { until } : {}) });
 
 interface Delivery {
   from: string;
@@ -118,7 +104,7 @@ describe('Send All, paced on the simulator', () => {
     const firstJob = rig.jobs.find((j) => j.name === 'send-dm')!;
     expect(firstJob.options.singletonKey).toBe((firstJob.data as { dmId: string }).dmId);
 
-    const runs = await runQueuedSends(project.id, random);
+    const runs = await runQueued(project.id, random);
     const rows = await dmsOf(rig.db, project.id);
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(49);
     expect(rows.filter((r) => r.state !== 'sent')).toEqual([]);
@@ -183,14 +169,14 @@ describe('Send All, paced on the simulator', () => {
       .update(redditAccounts)
       .set({ dailyMessageLimit: 2 })
       .where(eq(redditAccounts.id, account.id));
-    await runQueuedSends(project.id, random, Date.UTC(2026, 0, 20, 23));
+    await runQueued(project.id, random, Date.UTC(2026, 0, 20, 23));
     const after = await dmsOf(rig.db, project.id);
     expect(after.filter((d) => d.state === 'sent')).toHaveLength(2);
     const moved = after.filter((d) => d.state === 'queued');
     expect(moved).toHaveLength(3);
     // Each goes at the end of the account's chain: two fit Wednesday, the third Thursday.
     expect(moved.map((d) => zonedParts(d.scheduledFor!.getTime(), ZONE).day).sort()).toEqual([21, 21, 22]);
-    await runQueuedSends(project.id, random);
+    await runQueued(project.id, random);
     const done = await dmsOf(rig.db, project.id);
     const days = done.map((d) => zonedParts(d.sentAt!.getTime(), ZONE).day);
     expect(days.sort()).toEqual([20, 20, 21, 21, 22]);

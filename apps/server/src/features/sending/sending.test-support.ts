@@ -1,9 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startRedditSim, type RedditSim } from '@threadreach/reddit-sim';
 import { and, asc, eq } from 'drizzle-orm';
+import pg from 'pg';
 import type { Clock } from '../../clock';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { openDatabase, type Database, type Db } from '../../db/client';
 import type { Enqueued } from '../../jobs/queue.test-support';
 import { recordingQueue } from '../../jobs/queue.test-support';
 import { fixedClock } from '../../test/clock.test-support';
@@ -13,6 +17,9 @@ import { redditAccounts, refreshTokenRef, type RedditAccountRow } from '../accou
 import { createCredential, redditClientFor } from '../credentials';
 import { dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
+import { INTERRUPTED_AFTER_MS, reconcileAccount, sweepSends } from './reconcile.service';
+import type { OnSendStep } from './send-attempt';
+import { sendQueuedDm } from './send-queued';
 
 const DAY_MS = 86_400_000;
 /** Monday 5 January 2026, 10:00 UTC. */
@@ -38,10 +45,22 @@ export interface SendingRig {
   close(): Promise<void>;
 }
 
+/**
+ * On PostgreSQL the rig has a database of its own: the sweep reads every project, so on a shared
+ * database it would touch other suites' DMs.
+ */
 export async function startSendingRig(at = T0): Promise<SendingRig> {
   const clock = fixedClock(at);
   const queue = recordingQueue();
-  const t = await createTestApp({ reddit: { clock }, queue: queue.starter });
+  const shared = process.env.DATABASE_URL;
+  const place = shared ? await isolatedPlace() : null;
+  let t: TestApp;
+  try {
+    if (place) process.env.DATABASE_URL = place.childEnv.DATABASE_URL;
+    t = await createTestApp({ reddit: { clock }, queue: queue.starter });
+  } finally {
+    if (place) process.env.DATABASE_URL = shared;
+  }
   const credential = await addSendCredential(t.ctx);
   return {
     t,
@@ -51,7 +70,10 @@ export async function startSendingRig(at = T0): Promise<SendingRig> {
     sim: t.sim!,
     credential,
     jobs: queue.jobs,
-    close: () => t.close(),
+    async close() {
+      await t.close();
+      await place?.drop();
+    },
   };
 }
 
@@ -191,6 +213,68 @@ export async function buildDm(
   return row!;
 }
 
+/**
+ * What the workers do for one project, on a standing clock: every due send-dm job runs at its scheduled
+ * instant, in time order, the clock moved to each. Returns how many runs it took.
+ */
+export async function runQueuedSends(
+  ctx: AppContext,
+  clock: { t: number },
+  projectId: string,
+  options: { random: () => number; onStep?: OnSendStep; until?: number },
+): Promise<number> {
+  let runs = 0;
+  for (; runs < 2000; runs++) {
+    const [due] = await ctx.db
+      .select()
+      .from(dmMessages)
+      .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued')))
+      .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id))
+      .limit(1);
+    if (!due || due.scheduledFor!.getTime() > (options.until ?? Infinity)) break;
+    clock.t = Math.max(clock.t, due.scheduledFor!.getTime());
+    await sendQueuedDm(ctx, { projectId, dmId: due.id }, options);
+  }
+  return runs;
+}
+
+export interface Recovery {
+  rounds: number;
+  /** DMs of unknown outcome found in their account's sent messages. */
+  confirmed: number;
+  /** DMs of unknown outcome not delivered, queued to be sent again. */
+  requeued: number;
+}
+
+/**
+ * Recovery as the workers do it after a crash, round by round on a standing clock: the sweep (claims
+ * left sending become unknown), each account's reconcile, then the due sends. Ends when no DM of the
+ * given projects is queued, sending or unknown.
+ */
+export async function recoverSends(
+  ctx: AppContext,
+  clock: { t: number },
+  projectIds: string | string[],
+  random: () => number,
+): Promise<Recovery> {
+  const ids = [projectIds].flat();
+  const recovery: Recovery = { rounds: 0, confirmed: 0, requeued: 0 };
+  for (; recovery.rounds < 20; recovery.rounds++) {
+    const open = [];
+    for (const id of ids) open.push(...(await dmsOf(ctx.db, id)));
+    if (!open.some((d) => ['queued', 'sending', 'unknown'].includes(d.state))) return recovery;
+    clock.t += INTERRUPTED_AFTER_MS + 60_000;
+    const sweep = await sweepSends(ctx);
+    for (const account of sweep.accounts) {
+      const report = await reconcileAccount(ctx, account, { random });
+      recovery.confirmed += report.confirmed;
+      recovery.requeued += report.requeued;
+    }
+    for (const id of ids) await runQueuedSends(ctx, clock, id, { random });
+  }
+  throw new Error(`the DMs of ${ids.join(', ')} did not settle`);
+}
+
 /** An approved DM inside the project with the given id (for fixtures that know only the id). */
 export async function buildDmInProject(
   db: Db,
@@ -225,6 +309,57 @@ export async function accountById(db: Db, id: string): Promise<RedditAccountRow>
     .from(redditAccounts)
     .where(and(eq(redditAccounts.id, id)));
   return row!;
+}
+
+/** Where one copy of the world lives: a PGlite directory, or a PostgreSQL database of its own. */
+export interface Place {
+  open(): Promise<Database>;
+  /** What a child process needs to open the same database. */
+  childEnv: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database for one test file that processes other than this one may open too (and that sweeps of
+ * other suites never see): with DATABASE_URL a fresh database on that server, otherwise a PGlite
+ * directory (opened by one process at a time).
+ */
+export async function isolatedPlace(): Promise<Place> {
+  const base = process.env.DATABASE_URL;
+  if (base) {
+    const name = `sending_${randomBytes(6).toString('hex')}`;
+    const admin = async (statement: string) => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    };
+    await admin(`CREATE DATABASE "${name}"`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const first = await openDatabase({ url: url.toString() });
+    await first.migrate();
+    await first.close();
+    return {
+      open: () => openDatabase({ url: url.toString() }),
+      childEnv: { DATABASE_URL: url.toString() },
+      // Never WITH (FORCE): a closing pool's connection killed under it is an uncaught error here.
+      drop: () => admin(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined),
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'threadreach-sending-db-'));
+  return {
+    async open() {
+      const database = await openDatabase({ dataDir: dir });
+      await database.migrate();
+      return database;
+    },
+    childEnv: { CRASH_DB_DIR: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface RecipientPool {
