@@ -17,12 +17,13 @@ import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from '
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
 import { devIdentityProvider } from './features/dev-idp';
+import { dmChildResource, dmsRoutes } from './features/dms';
 import { leadChildResources, leadsRoutes } from './features/leads';
 import { keywordsRoutes } from './features/keywords';
 import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
-import { sendingChildResources, sendingRoutes } from './features/sending';
+import { sendingRoutes } from './features/sending';
 import { subredditsRoutes } from './features/subreddits';
 import { systemRoutes } from './features/system';
 import { systemLogsRoutes } from './features/system-logs';
@@ -38,7 +39,7 @@ import type { PaymentsProvider } from './integrations/payments/payments.provider
 export const API_PREFIX = '/api/v1';
 
 /** Resources inside projects that `child` scopes name, with the loader of each one's owning project. */
-const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources, ...sendingChildResources];
+const CHILD_RESOURCES: readonly ChildResource[] = [...leadChildResources, dmChildResource];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     proxyPoolRoutes,
     billingRoutes(payments),
     leadsRoutes,
+    dmsRoutes,
     keywordsRoutes,
     subredditsRoutes,
     systemLogsRoutes,

@@ -5,10 +5,15 @@ export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** What a route does with the data it reaches: READONLY accounts and admins on others' projects only read. */
 export type TAccess = 'read' | 'write';
 
-/** Where a request names an id: a path parameter, a query parameter or a body field (a string or an array). */
+/**
+ * Where a request names an id: a path parameter, a query parameter or a body field (a string or an array).
+ * With `key`, the field is an array of objects and the ids are each object's `key` field
+ * (`messages: [{id, message_content}]` is `{in: 'body', name: 'messages', key: 'id'}`).
+ */
 export interface TIdField {
   in: 'params' | 'query' | 'body';
   name: string;
+  key?: string;
 }
 
 /**

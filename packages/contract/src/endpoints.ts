@@ -1,6 +1,7 @@
 import { authEndpoints, usersEndpoints } from './auth.endpoints';
 import { billingEndpoints } from './billing.endpoints';
 import { credentialsEndpoints } from './credentials.endpoints';
+import { dmsEndpoints } from './dms.endpoints';
 import {
   keywordsEndpoints,
   leadsEndpoints,
@@ -26,6 +27,7 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   subredditsEndpoints,
   searchEndpoints,
   leadsEndpoints,
+  dmsEndpoints,
   systemLogsEndpoints,
   sendingEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

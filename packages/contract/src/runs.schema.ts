@@ -27,7 +27,8 @@ export const ZRunProgress = z.object({
 });
 export type TRunProgress = z.infer<typeof ZRunProgress>;
 
-const runStatus = <S extends readonly [string, ...string[]]>(running: S) =>
+/** A status call's answer: idle, one of the `running` statuses, completed or failed, with its progress. */
+export const ZRunStatus = <S extends readonly [string, ...string[]]>(running: S) =>
   z.object({
     status: z.enum(['idle', ...running, 'completed', 'failed']),
     error: z.string().nullable(),
@@ -38,7 +39,7 @@ const runStatus = <S extends readonly [string, ...string[]]>(running: S) =>
   });
 
 /** GET subreddits/status. */
-export const ZSubredditGenerationStatus = runStatus(['generating'] as const);
+export const ZSubredditGenerationStatus = ZRunStatus(['generating'] as const);
 export type TSubredditGenerationStatus = z.infer<typeof ZSubredditGenerationStatus>;
 
 export const ZSearchResultCounts = z.object({
@@ -49,7 +50,7 @@ export const ZSearchResultCounts = z.object({
 export type TSearchResultCounts = z.infer<typeof ZSearchResultCounts>;
 
 /** GET search-enhanced/status and search-posts/status. */
-export const ZSearchStatus = runStatus(['searching'] as const).extend({
+export const ZSearchStatus = ZRunStatus(['searching'] as const).extend({
   result: ZSearchResultCounts.nullable(),
 });
 export type TSearchStatus = z.infer<typeof ZSearchStatus>;

@@ -54,6 +54,7 @@ const ZEnv = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   DISCOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  DM_EXPIRY_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(0).max(1_000_000).default(120),
   RATE_LIMIT_PUBLIC: z.coerce.number().int().min(0).max(1_000_000).default(600),
   SSO_PENDING_MAX: z.coerce.number().int().min(10).max(10_000_000).default(10_000),
@@ -106,6 +107,8 @@ export interface Config {
   ssoPendingMax: number;
   /** How long /logs keeps log lines. */
   systemLogs: { retentionDays: number };
+  /** Unsent DMs about leads older than this many days expire. */
+  dms: { expiryDays: number };
 }
 
 export type BillingConfig =
@@ -310,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ssoPendingMax: e.SSO_PENDING_MAX,
     systemLogs: { retentionDays: e.SYSTEM_LOG_RETENTION_DAYS },
+    dms: { expiryDays: e.DM_EXPIRY_DAYS },
   };
 }
 

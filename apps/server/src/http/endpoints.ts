@@ -34,11 +34,19 @@ export function endpointOf(request: FastifyRequest): TEndpoint | null {
   return request.routeOptions.config?.endpoint ?? null;
 }
 
-/** The raw value(s) a request gives for an id field, before validation: a string, an array, or nothing. */
+/**
+ * The raw value(s) a request gives for an id field, before validation: a string, an array, or nothing. With
+ * `key`, each element's `key` field (an element that is not an object gives undefined, which no check accepts).
+ */
 export function rawIdValue(request: FastifyRequest, field: TIdField): unknown {
   const source = field.in === 'params' ? request.params : field.in === 'query' ? request.query : request.body;
   if (!source || typeof source !== 'object') return undefined;
-  return (source as Record<string, unknown>)[field.name];
+  const value = (source as Record<string, unknown>)[field.name];
+  if (field.key === undefined) return value;
+  if (!Array.isArray(value)) return undefined;
+  return value.map((item: unknown) =>
+    item && typeof item === 'object' ? (item as Record<string, unknown>)[field.key!] : undefined,
+  );
 }
 
 /** Registers one route from its contract declaration; a declaration without a scope stops the server. */

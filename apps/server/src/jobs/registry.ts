@@ -1,6 +1,7 @@
 import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
+import { expireDmsJob, generateDmsJob } from '../features/dms';
 import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../features/leads';
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
@@ -20,6 +21,8 @@ export const JOBS: readonly JobDefinition[] = [
   pruneSystemLogsJob,
   discoveryCycleJob,
   projectSearchJob,
+  generateDmsJob,
+  expireDmsJob,
   sendDmJob,
   reconcileDmsJob,
 ];

@@ -155,6 +155,19 @@ const KINDS: { kind: string; endpoint: TEndpoint; weaker: TScope | null }[] = [
     weaker: scope.project('write'),
   },
   {
+    kind: 'child ids inside the objects of a body array',
+    endpoint: endpoint({
+      method: 'POST',
+      path: '/api/v1/test/widgets/rename',
+      summary: 'x',
+      tags,
+      scope: scope.child('test-widget', 'write', { in: 'body', name: 'widgets', key: 'id' }),
+      body: z.object({ widgets: z.array(z.object({ id: ZUuid, name: z.string() })) }),
+      responses: { 200: ZRows },
+    }),
+    weaker: scope.user('write'),
+  },
+  {
     kind: 'child alone',
     endpoint: endpoint({
       method: 'GET',
@@ -241,6 +254,17 @@ async function naiveHandler(db: Db, e: TEndpoint, input: { params?: Loose; query
   if (input.body?.widget_id) {
     return (await db.execute(sql`delete from test_widgets where id = ${input.body.widget_id} returning *`))
       .rows;
+  }
+  if (input.body?.widgets) {
+    const ids = (input.body.widgets as unknown as { id: string }[]).map((w) => w.id);
+    return (
+      await db.execute(
+        sql`update test_widgets set name = 'renamed' where id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) returning *`,
+      )
+    ).rows;
   }
   if (input.body?.project_id) {
     return (

@@ -74,6 +74,8 @@ export async function victimRows(world: IsolationWorld): Promise<string> {
 interface Field {
   in: TIdField['in'];
   name: string;
+  /** The uuid field of each object of the array `name`. */
+  key?: string;
   uuid: boolean;
   array: boolean;
 }
@@ -81,20 +83,37 @@ interface Field {
 const PROJECT_FIELD = /^(project|projects|projectId|projectIds|project_id|project_ids)$/;
 const USER_FIELD = /^(user|userId|userIds|user_id|user_ids|owner|ownerId|owner_id)$/;
 
-function jsonProperties(
-  schema: z.ZodType | undefined,
-): Record<string, { format?: string; type?: string; items?: { format?: string } }> {
-  if (!schema) return {};
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, { format?: string; type?: string; items?: { format?: string } }>;
-  };
-  return json.properties ?? {};
+interface JsonProperty {
+  format?: string;
+  type?: string;
+  items?: JsonProperty & { properties?: Record<string, JsonProperty>; $ref?: string };
 }
 
-/** Every field of a route that could name something: path parameters, query and top-level body fields. */
+interface JsonObject {
+  properties?: Record<string, JsonProperty>;
+  $defs?: Record<string, { properties?: Record<string, JsonProperty> }>;
+}
+
+function jsonSchemaOf(schema: z.ZodType | undefined): JsonObject {
+  if (!schema) return {};
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+}
+
+/** The properties of the objects an array holds, following a `$ref` to a named schema. */
+function itemProperties(root: JsonObject, prop: JsonProperty): Record<string, JsonProperty> {
+  const items = prop.items;
+  if (!items) return {};
+  if (items.$ref) return root.$defs?.[items.$ref.replace('#/$defs/', '')]?.properties ?? {};
+  return items.properties ?? {};
+}
+
+/**
+ * Every field of a route that could name something: path parameters, query and top-level body fields, and
+ * the uuid fields of the objects a body array holds.
+ */
 export function fieldsOf(e: TEndpoint): Field[] {
   const fields: Field[] = [];
-  const params = jsonProperties(e.params);
+  const params = jsonSchemaOf(e.params).properties ?? {};
   for (const [, name] of e.path.matchAll(/:(\w+)/g)) {
     fields.push({ in: 'params', name: name!, uuid: params[name!]?.format === 'uuid', array: false });
   }
@@ -102,15 +121,21 @@ export function fieldsOf(e: TEndpoint): Field[] {
     ['query', e.query],
     ['body', e.body],
   ] as const) {
-    for (const [name, prop] of Object.entries(jsonProperties(schema))) {
+    const root = jsonSchemaOf(schema);
+    for (const [name, prop] of Object.entries(root.properties ?? {})) {
       const array = prop.type === 'array';
       fields.push({ in: where, name, uuid: (array ? prop.items?.format : prop.format) === 'uuid', array });
+      if (!array || where !== 'body') continue;
+      for (const [key, inner] of Object.entries(itemProperties(root, prop))) {
+        if (inner.format === 'uuid') fields.push({ in: where, name, key, uuid: true, array: true });
+      }
     }
   }
   return fields;
 }
 
-const same = (a: TIdField, b: { in: string; name: string }) => a.in === b.in && a.name === b.name;
+const same = (a: TIdField, b: { in: string; name: string; key?: string }) =>
+  a.in === b.in && a.name === b.name && a.key === b.key;
 
 function coveredFields(e: TEndpoint): TIdField[] {
   const s = e.scope;
@@ -136,7 +161,9 @@ export function scopeGaps(e: TEndpoint): string[] {
   }
   if (e.scope.kind === 'moderator' || e.scope.kind === 'admin') return gaps;
   for (const f of fields) {
-    const named = PROJECT_FIELD.test(f.name) || USER_FIELD.test(f.name) || f.uuid;
+    const named = f.key !== undefined || PROJECT_FIELD.test(f.name) || USER_FIELD.test(f.name) || f.uuid;
+    // Ids inside the rows of a project's list (approve-keywords) are looked up within that project only.
+    if (f.key !== undefined && e.scope.kind === 'project') continue;
     if (named && !covered.some((c) => same(c, f))) {
       gaps.push(`${key}: ${f.in}.${f.name} names a resource its ${e.scope.kind} scope does not check`);
     }
@@ -152,8 +179,8 @@ interface Attack {
   why: string;
 }
 
-function valueKey(f: { in: string; name: string }) {
-  return `${f.in}.${f.name}`;
+function valueKey(f: { in: string; name: string; key?: string }) {
+  return f.key === undefined ? `${f.in}.${f.name}` : `${f.in}.${f.name}.${f.key}`;
 }
 
 function attacksOn(e: TEndpoint, world: IsolationWorld): Attack[] {
@@ -167,6 +194,7 @@ function attacksOn(e: TEndpoint, world: IsolationWorld): Attack[] {
   // Fields that name a project or a user are always tried with the victim's, whatever the declaration says.
   const victimValues: Record<string, unknown> = {};
   for (const f of fields) {
+    if (f.key !== undefined) continue;
     if (PROJECT_FIELD.test(f.name)) victimValues[valueKey(f)] = idOf(f, victim.projectId, attacker.projectId);
     if (USER_FIELD.test(f.name)) victimValues[valueKey(f)] = idOf(f, victim.user.id, attacker.user.id);
   }
@@ -240,9 +268,11 @@ async function send(world: IsolationWorld, e: TEndpoint, attack: Attack) {
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attack.values)) {
-    const [where, name] = key.split('.') as [string, string];
+    const [where, name, idKey] = key.split('.') as [string, string, string | undefined];
     if (where === 'query') query.set(name, Array.isArray(value) ? value.join(',') : String(value));
-    if (where === 'body') body[name] = value;
+    if (where === 'body') {
+      body[name] = idKey === undefined ? value : [value].flat().map((id) => ({ [idKey]: id }));
+    }
   }
   const qs = query.toString();
   const withBody = e.method !== 'GET' && !e.rawBody;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ENDPOINTS, endpointKey } from '@threadreach/contract';
+import { buildDm } from '../features/dms/dms.test-support';
 import { buildLead, buildProfile } from '../features/leads/leads.test-support';
-import { buildDmInProject } from '../features/sending/sending.test-support';
 import { buildProject, buildUser, validProductInfo, type TestUser } from './factories';
 import { createTestApp, type TestApp } from './test-app';
 import {
@@ -18,7 +18,7 @@ const CHILD_FIXTURES: Record<string, ChildFixture> = {
   post: async (db, projectId) => (await buildLead(db, projectId, { kind: 'post' })).id,
   comment: async (db, projectId) => (await buildLead(db, projectId, { kind: 'comment' })).id,
   profile: async (db, projectId) => (await buildProfile(db, projectId)).id,
-  dm: async (db, projectId) => (await buildDmInProject(db, projectId)).id,
+  dm: async (db, projectId) => (await buildDm(db, projectId)).id,
 };
 
 let t: TestApp;

@@ -3,6 +3,8 @@ import { act, configure, render } from '@testing-library/react';
 import { vi } from 'vitest';
 import type {
   TComment,
+  TDmGenerationStatus,
+  TDmMessage,
   TKeyword,
   TKeywordList,
   TPost,
@@ -144,6 +146,48 @@ export function buildProfile(overrides: Partial<TProfile> = {}): TProfile {
     intent_reasons: ['Complains about a problem'],
     lead_count: 2,
     found_at: '2030-01-01T00:01:00Z',
+    ...overrides,
+  };
+}
+
+export function dmGenerationStatus(overrides: Partial<TDmGenerationStatus> = {}): TDmGenerationStatus {
+  return { status: 'idle', ...RUN_DEFAULTS, total: null, result: null, ...overrides };
+}
+
+export function buildDm(overrides: Partial<TDmMessage> = {}): TDmMessage {
+  const id = uuid();
+  const text = overrides.message_content ?? 'Hi! Saw your post about bookkeeping apps. Want to try ours?';
+  return {
+    id,
+    project_id: PROJECT_ID,
+    message_content: text,
+    original_content: text,
+    edited: false,
+    edited_at: null,
+    state: 'approved',
+    sent: false,
+    approved: true,
+    source_type: 'post',
+    recipient_username: 'designer_dan',
+    subject: 'Re: Any bookkeeping app for freelancers?',
+    post_id: uuid(),
+    comment_id: null,
+    profile_id: null,
+    reddit_post_id: `t3_${id.slice(-6)}`,
+    post_title: 'Any bookkeeping app for freelancers?',
+    comment_content: null,
+    subreddit: 'freelance',
+    matched_keywords: ['bookkeeping app'],
+    variant: 0,
+    scheduled_for: null,
+    sent_at: null,
+    failed_at: null,
+    outcome_code: null,
+    outcome_reason: null,
+    replied_at: null,
+    created_at: '2030-01-01T00:02:00Z',
+    generated_at: '2030-01-01T00:02:00Z',
+    updated_at: '2030-01-01T00:02:00Z',
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@ import type { TRunProgress } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { projectRuns, type ProjectRunRow } from './project-runs.table';
 
-export type RunKind = 'subreddits' | 'search';
+export type RunKind = 'subreddits' | 'search' | 'dms';
 
 /** A run whose worker has not written for this long died with it; a new start may take over. */
 export const RUN_STALE_AFTER_MS = 10 * 60_000;
@@ -51,17 +51,21 @@ export async function findRun(db: Db, projectId: string, kind: RunKind): Promise
   return rows[0] ?? null;
 }
 
-/** Progress of a running run (also its heartbeat). A run that is no longer running is left alone. */
+/**
+ * Progress of a running run (also its heartbeat), and its result so far when given. A run that is no longer
+ * running is left alone.
+ */
 export async function updateRunProgress(
   db: Db,
   projectId: string,
   kind: RunKind,
   progress: TRunProgress,
   now: Date,
+  result?: Record<string, unknown>,
 ): Promise<void> {
   await db
     .update(projectRuns)
-    .set({ progress, heartbeatAt: now })
+    .set({ progress, heartbeatAt: now, ...(result ? { result } : {}) })
     .where(
       and(
         eq(projectRuns.projectId, projectId),

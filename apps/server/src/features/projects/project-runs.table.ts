@@ -12,7 +12,7 @@ export const projectRuns = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    /** 'subreddits' or 'search'. */
+    /** 'subreddits', 'search' or 'dms' (Generate All DMs). */
     kind: text('kind').notNull(),
     /** 'running', 'completed' or 'failed'. */
     status: text('status').notNull(),

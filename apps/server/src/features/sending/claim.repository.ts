@@ -44,15 +44,6 @@ export async function findProjectDm(
   return row ?? null;
 }
 
-/** The owning project of each DM id (for `child` scopes). */
-export async function dmOwners(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
-  const rows = await db
-    .select({ id: dmMessages.id, projectId: dmMessages.projectId })
-    .from(dmMessages)
-    .where(inArray(dmMessages.id, ids));
-  return new Map(rows.map((r) => [r.id, r.projectId]));
-}
-
 /** One account of the project, locked: claims of one account queue here, so its quota is exact. */
 export async function lockAccount(
   tx: DbOrTx,

@@ -1,5 +1,5 @@
 export { sendingRoutes } from './sending.routes';
-export { sendingChildResources, sendDmNow, queueProjectDms, getSendingStatus } from './sending.service';
+export { sendDmNow, queueProjectDms, getSendingStatus } from './sending.service';
 export { sendDmJob, queueSendDm } from './send-dm.job';
 export { reconcileDmsJob, queueReconcile } from './reconcile-dms.job';
 export { sendQueuedDm, type QueuedSendResult } from './send-queued';

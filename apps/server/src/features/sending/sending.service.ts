@@ -8,11 +8,9 @@ import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../http/errors';
 import { quotaWindowStart, type RedditAccountRow } from '../accounts';
 import type { DmMessageRow } from '../dms/dms.table';
-import type { ChildResource } from '../projects';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
   countClaimsSince,
-  dmOwners,
   findProjectDm,
   listSending,
   projectAccounts,
@@ -25,11 +23,6 @@ import { attemptSend, type OnSendStep } from './send-attempt';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
 import { planProjectQueue, rescheduleDm } from './scheduling';
-
-/** DMs are children of their project (`child` scopes name them by id). */
-export const sendingChildResources: readonly ChildResource[] = [
-  { name: 'dm', notFoundDetail: 'DM not found', ownersOf: dmOwners },
-];
 
 /** The first look at a DM of unknown outcome: Reddit's sent box has it by then if it went. */
 const FIRST_RECONCILE_AFTER_MS = 60_000;

@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { redditAccounts, refreshTokenRef, type RedditAccountRow } from '../accounts';
 import { createCredential, redditClientFor } from '../credentials';
 import { dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
-import { projects, type ProjectRow } from '../projects/projects.table';
+import type { ProjectRow } from '../projects/projects.table';
 import { INTERRUPTED_AFTER_MS, reconcileAccount, sweepSends } from './reconcile.service';
 import type { OnSendStep } from './send-attempt';
 import { sendQueuedDm } from './send-queued';
@@ -273,16 +273,6 @@ export async function recoverSends(
     for (const id of ids) await runQueuedSends(ctx, clock, id, { random });
   }
   throw new Error(`the DMs of ${ids.join(', ')} did not settle`);
-}
-
-/** An approved DM inside the project with the given id (for fixtures that know only the id). */
-export async function buildDmInProject(
-  db: Db,
-  projectId: string,
-  recipient = 'someone_else',
-): Promise<DmMessageRow> {
-  const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
-  return buildDm(db, project!, { recipient });
 }
 
 /** A project of a workspace of its own (or of `owner`). */

@@ -77,6 +77,9 @@ interface TRowShellProps {
   deleting: boolean;
   readOnly: boolean;
   onDelete: () => void;
+  /** Writes a DM to the lead's author. */
+  onGenerateDm?: (() => void) | undefined;
+  generatingDm?: boolean | undefined;
 }
 
 function RowShell({
@@ -88,6 +91,8 @@ function RowShell({
   deleting,
   readOnly,
   onDelete,
+  onGenerateDm,
+  generatingDm = false,
 }: TRowShellProps) {
   return (
     <Paper withBorder p="sm" radius="md" component="article" aria-label={label}>
@@ -97,6 +102,17 @@ function RowShell({
         </Stack>
         <Stack gap={6} align="flex-end">
           <IntentBadge score={score} reasons={reasons} matches={matches} />
+          {onGenerateDm && (
+            <Button
+              size="compact-xs"
+              variant="light"
+              onClick={onGenerateDm}
+              loading={generatingDm}
+              disabled={readOnly}
+            >
+              Generate DM
+            </Button>
+          )}
           <Button
             size="compact-xs"
             variant="subtle"
@@ -119,6 +135,8 @@ interface TItemProps<T> {
   deleting: boolean;
   readOnly: boolean;
   onDelete: () => void;
+  onGenerateDm?: (() => void) | undefined;
+  generatingDm?: boolean | undefined;
 }
 
 /** Author, subreddit, points, age and the link: the same line under a post and a comment. */

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   COMMENT_PREVIEW_LENGTH,
+  dmsEndpoints,
   leadsEndpoints,
   POST_PREVIEW_LENGTH,
   type TComment,
@@ -12,6 +13,7 @@ import {
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import {
   buildComment,
+  buildDm,
   buildPost,
   buildProfile,
   page,
@@ -227,5 +229,51 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     renderTabs(true);
     const row = await screen.findByRole('article', { name: TITLE });
     expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(true);
+    expect(within(row).getByRole('button', { name: 'Generate DM' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('writes a DM to the author of a post, a comment or a profile, and says how it went', async () => {
+    const comment = buildComment({ author: 'already_asked' });
+    const profile = buildProfile({ reddit_username: 'model_down' });
+    mockLists({ posts: [POST], comments: [comment], profiles: [profile] });
+    const forPosts = mockEndpoint(dmsEndpoints.generateForSelected, {
+      generated_messages: [buildDm({ recipient_username: 'pixel_pat' })],
+      skipped: [],
+      failed: [],
+    });
+    const forComment = mockEndpoint(dmsEndpoints.generateFromComment, {
+      generated_messages: [],
+      skipped: [
+        {
+          id: comment.id,
+          recipient_username: 'already_asked',
+          reason: 'already_has_dm',
+          detail: 'u/already_asked already has a DM in this project',
+        },
+      ],
+      failed: [],
+    });
+    const forProfile = mockEndpoint(
+      dmsEndpoints.generateFromProfile,
+      errorReply(502, 'Failed to generate DM messages', 'dm_generation_failed'),
+    );
+    renderTabs();
+
+    const post = await screen.findByRole('article', { name: TITLE });
+    await user.click(within(post).getByRole('button', { name: 'Generate DM' }));
+    expect(await screen.findByText('DM generated for u/pixel_pat')).toBeTruthy();
+    expect(forPosts.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID, post_ids: [POST.id] });
+
+    await user.click(screen.getByRole('tab', { name: /^Comments/ }));
+    const row = await screen.findByRole('article', { name: 'Comment by u/already_asked' });
+    await user.click(within(row).getByRole('button', { name: 'Generate DM' }));
+    expect(await screen.findByText('u/already_asked already has a DM in this project')).toBeTruthy();
+    expect(forComment.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID, id: comment.id });
+
+    await user.click(screen.getByRole('tab', { name: /^Users/ }));
+    const person = await screen.findByRole('article', { name: 'u/model_down' });
+    await user.click(within(person).getByRole('button', { name: 'Generate DM' }));
+    expect(await screen.findByText('Failed to generate DM messages')).toBeTruthy();
+    expect(forProfile.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID, id: profile.id });
   });
 });

@@ -15,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TPage } from '@threadreach/contract';
 import { useMinuteClock } from '../../../lib/clock';
+import { generationFailureText, useGenerateDm, type TDmLead } from '../../dms';
 import { localPrefs } from '../../../lib/local-prefs';
 import {
   LEADS_PAGE_SIZE,
@@ -28,6 +29,11 @@ import { CommentItem, PostItem, ProfileItem } from './lead-item';
 
 const KINDS: TLeadKind[] = ['posts', 'comments', 'users'];
 const ITEM_NAMES: Record<TLeadKind, string> = { posts: 'Post', comments: 'Comment', users: 'Profile' };
+const DM_SOURCES: Record<TLeadKind, TDmLead['kind']> = {
+  posts: 'post',
+  comments: 'comment',
+  users: 'profile',
+};
 const MIN_SCORES = ['0', '25', '50', '75'];
 /** The results list scrolls past this height (spec section 9). */
 const LIST_MAX_HEIGHT = 720;
@@ -98,6 +104,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
   const comments = useComments(projectId, pages.comments, minScore);
   const profiles = useProfiles(projectId, pages.users, minScore);
   const remove = useDeleteLead(projectId);
+  const generateDm = useGenerateDm(projectId);
   const nowMs = useMinuteClock();
 
   const onPage = (kind: TLeadKind) => (page: number) => setPages((p) => ({ ...p, [kind]: page }));
@@ -112,11 +119,33 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
       },
     );
   };
+  const onGenerateDm = (kind: TLeadKind, id: string) => () =>
+    generateDm.mutate(
+      { kind: DM_SOURCES[kind], id },
+      {
+        onSuccess: ({ generated_messages, skipped, failed }) => {
+          const [written] = generated_messages;
+          if (written) {
+            notifications.show({
+              color: 'green',
+              message: `DM generated for u/${written.recipient_username}`,
+            });
+          } else if (skipped[0]) {
+            notifications.show({ color: 'yellow', message: skipped[0].detail });
+          } else {
+            notifications.show({ color: 'red', message: generationFailureText(failed[0]?.detail) });
+          }
+        },
+        onError: (error) => notifications.show({ color: 'red', message: generationFailureText(error) }),
+      },
+    );
   const rowProps = (kind: TLeadKind, id: string) => ({
     nowMs,
     readOnly,
     deleting: deleting(id),
     onDelete: onDelete(kind, id),
+    onGenerateDm: onGenerateDm(kind, id),
+    generatingDm: generateDm.isPending && generateDm.variables?.id === id,
   });
   const count = (q: { data?: { total: number } }) => (q.data ? ` (${q.data.total})` : '');
 

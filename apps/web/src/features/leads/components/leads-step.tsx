@@ -1,4 +1,5 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
+import { DmMessagesPanel } from '../../dms';
 import { useProjects } from '../../projects';
 import { ExportCsvButton, WebhookPanel } from './export-panel';
 import { LeadTabs } from './lead-tabs';
@@ -9,7 +10,10 @@ export interface TLeadsStepProps {
   readOnly: boolean;
 }
 
-/** Step 4: search settings, keyword filtering, a search now, and the leads found (posts, comments, users). */
+/**
+ * Step 4: search settings, keyword filtering, a search now, the leads found (posts, comments, users), and the
+ * DM messages written to them.
+ */
 export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
   const projects = useProjects();
   const project = projects.data?.items.find((p) => p.id === projectId);
@@ -26,6 +30,7 @@ export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
           withoutKeywords={project?.without_keywords ?? false}
         />
         <LeadTabs projectId={projectId} readOnly={readOnly} />
+        <DmMessagesPanel projectId={projectId} readOnly={readOnly} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
       </Stack>
     </Paper>

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import {
+  dmsEndpoints,
   leadsEndpoints,
   projectsEndpoints,
   RUN_POLL_INTERVAL_MS,
@@ -15,6 +16,7 @@ import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.t
 import {
   advance,
   buildPost,
+  dmGenerationStatus,
   buildProject,
   page,
   PROJECT_ID,
@@ -30,6 +32,12 @@ function renderPanel(withoutKeywords = false) {
   return renderScreen(
     <SearchPanel projectId={PROJECT_ID} readOnly={false} withoutKeywords={withoutKeywords} />,
   );
+}
+
+/** Step 4 lists the DM messages below the results. */
+function mockNoDms() {
+  mockEndpoint(dmsEndpoints.list, page([]));
+  mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
 }
 
 /** Answers the status call from a queue; the last answer repeats. */
@@ -92,6 +100,7 @@ describe('Step 4 search settings', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.profiles, page([]));
     statusSequence([searchStatus()]);
     mockEndpoint(projectsEndpoints.update, buildProject({ without_keywords: true }));
+    mockNoDms();
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
     await waitFor(() =>
       expect(screen.getByRole('switch', { name: /^Keyword filtering/ })).toHaveProperty('checked', true),
@@ -281,6 +290,7 @@ describe('Step 4 search', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.profiles, page([]));
     statusSequence([searchStatus()]);
     startAnswers([searching('reading new posts', 1, 5, 1), searchStatus({ status: 'completed' })]);
+    mockNoDms();
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
     await advance();
     expect(screen.getByText('No posts found yet.')).toBeTruthy();

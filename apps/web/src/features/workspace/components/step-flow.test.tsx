@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  dmsEndpoints,
   keywordsEndpoints,
   leadsEndpoints,
   productInfoEndpoints,
@@ -17,6 +18,7 @@ import {
   buildKeyword,
   buildProject,
   buildSubreddit,
+  dmGenerationStatus,
   generationStatus,
   keywordList,
   page,
@@ -97,6 +99,8 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(leadsEndpoints.comments, page([]));
     mockEndpoint(leadsEndpoints.profiles, page([]));
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+    mockEndpoint(dmsEndpoints.list, page([]));
+    mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
 
     renderApp('/');
     const form = await screen.findByRole('form', { name: 'Product Information' });

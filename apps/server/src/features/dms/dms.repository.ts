@@ -1,0 +1,392 @@
+import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { TPageQuery } from '@threadreach/contract';
+import type { DbOrTx as Db } from '../../db/client';
+import { redditAccounts } from '../accounts/accounts.table';
+import { redditAuthors, redditItems } from '../discovery/discovery.table';
+import { leads, profiles } from '../leads/leads.table';
+import { productInfos, type ProductInfoRow } from '../product-info/product-info.table';
+import { projects } from '../projects/projects.table';
+import { suppressions } from '../suppressions/suppressions.table';
+import {
+  CONTACTED_DM_STATES,
+  dmMessages,
+  messageExamples,
+  type DmMessageRow,
+  type DmState,
+  type MessageExampleRow,
+} from './dms.table';
+
+export type NewDm = typeof dmMessages.$inferInsert;
+export type NewMessageExample = typeof messageExamples.$inferInsert;
+
+/** One page of a project's DMs, newest first. */
+export async function listDmPage(
+  db: Db,
+  projectId: string,
+  page: TPageQuery,
+): Promise<{ rows: DmMessageRow[]; total: number }> {
+  const where = eq(dmMessages.projectId, projectId);
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(dmMessages)
+      .where(where)
+      .orderBy(desc(dmMessages.createdAt), desc(dmMessages.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(dmMessages).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/** The owning project of each DM among `ids`; unknown ids are left out. */
+export async function dmOwners(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: dmMessages.id, projectId: dmMessages.projectId })
+    .from(dmMessages)
+    .where(inArray(dmMessages.id, ids));
+  return new Map(rows.map((r) => [r.id, r.projectId]));
+}
+
+export async function findDm(db: Db, projectId: string, id: string): Promise<DmMessageRow | null> {
+  const rows = await db
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.id, id), eq(dmMessages.projectId, projectId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The project's DMs among `ids`, locked until the transaction ends. */
+export async function lockDms(tx: Db, projectId: string, ids: string[]): Promise<DmMessageRow[]> {
+  return tx
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.projectId, projectId), inArray(dmMessages.id, ids)))
+    .for('update');
+}
+
+export async function updateDm(
+  db: Db,
+  projectId: string,
+  id: string,
+  values: Partial<Omit<NewDm, 'id' | 'projectId' | 'ownerUserId'>>,
+): Promise<DmMessageRow | null> {
+  const rows = await db
+    .update(dmMessages)
+    .set(values)
+    .where(and(eq(dmMessages.id, id), eq(dmMessages.projectId, projectId)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** Deletes the DM; false when the project has no such DM. */
+export async function deleteDm(db: Db, projectId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(dmMessages)
+    .where(and(eq(dmMessages.id, id), eq(dmMessages.projectId, projectId)))
+    .returning({ id: dmMessages.id });
+  return rows.length > 0;
+}
+
+/** Inserts a DM unless the project already has one for the same source; null then. */
+export async function insertDm(db: Db, values: NewDm): Promise<DmMessageRow | null> {
+  const rows = await db.insert(dmMessages).values(values).onConflictDoNothing().returning();
+  return rows[0] ?? null;
+}
+
+/** Serialises DM writes of one project, so "one DM per person per project" holds under concurrent calls. */
+export async function lockProjectDms(tx: Db, projectId: string): Promise<void> {
+  await tx.execute(sql`select 1 from ${projects} where ${projects.id} = ${projectId} for update`);
+}
+
+export async function findProductInfoRow(db: Db, projectId: string): Promise<ProductInfoRow | null> {
+  const rows = await db.select().from(productInfos).where(eq(productInfos.projectId, projectId)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** The workspace a project belongs to: its owner's user id. */
+export async function findProjectOwner(db: Db, projectId: string): Promise<string | null> {
+  const rows = await db
+    .select({ userId: projects.userId })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .limit(1);
+  return rows[0]?.userId ?? null;
+}
+
+/** A post or comment lead with the item it points at and whether its author's account is gone. */
+export interface LeadSourceRow {
+  leadId: string;
+  kind: string;
+  itemName: string;
+  author: string;
+  subreddit: string;
+  title: string;
+  body: string;
+  matchedKeywords: string[];
+  authorMissing: boolean | null;
+}
+
+/** The project's live leads of `kind` among `ids`. */
+export async function findLeadSources(
+  db: Db,
+  projectId: string,
+  kind: 'post' | 'comment',
+  ids: string[],
+): Promise<LeadSourceRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      leadId: leads.id,
+      kind: leads.kind,
+      itemName: leads.itemName,
+      author: leads.author,
+      subreddit: leads.subreddit,
+      title: redditItems.title,
+      body: redditItems.body,
+      matchedKeywords: leads.matchedKeywords,
+      authorMissing: redditAuthors.missing,
+    })
+    .from(leads)
+    .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
+    .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${leads.author})`))
+    .where(
+      and(
+        eq(leads.projectId, projectId),
+        eq(leads.kind, kind),
+        inArray(leads.id, ids),
+        isNull(leads.dismissedAt),
+      ),
+    );
+}
+
+/** Any lead of the project (dismissed ones too), for regenerating a DM written about it. */
+export async function findAnyLeadSource(
+  db: Db,
+  projectId: string,
+  leadId: string,
+): Promise<LeadSourceRow | null> {
+  const rows = await db
+    .select({
+      leadId: leads.id,
+      kind: leads.kind,
+      itemName: leads.itemName,
+      author: leads.author,
+      subreddit: leads.subreddit,
+      title: redditItems.title,
+      body: redditItems.body,
+      matchedKeywords: leads.matchedKeywords,
+      authorMissing: redditAuthors.missing,
+    })
+    .from(leads)
+    .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
+    .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${leads.author})`))
+    .where(and(eq(leads.projectId, projectId), eq(leads.id, leadId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export interface ProfileSourceRow {
+  profileId: string;
+  username: string;
+  bio: string | null;
+  matchedKeywords: string[];
+  authorMissing: boolean | null;
+}
+
+/** A profile of the project with its bio from the shared author cache; dismissed ones only when asked. */
+export async function findProfileSource(
+  db: Db,
+  projectId: string,
+  profileId: string,
+  options: { includeDismissed: boolean },
+): Promise<ProfileSourceRow | null> {
+  const rows = await db
+    .select({
+      profileId: profiles.id,
+      username: profiles.redditUsername,
+      bio: redditAuthors.bio,
+      matchedKeywords: profiles.matchedKeywords,
+      authorMissing: redditAuthors.missing,
+    })
+    .from(profiles)
+    .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${profiles.redditUsername})`))
+    .where(
+      and(
+        eq(profiles.projectId, projectId),
+        eq(profiles.id, profileId),
+        options.includeDismissed ? undefined : isNull(profiles.dismissedAt),
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Recipients (lower-case names) that already have a DM in the project, in any state. */
+export async function recipientsWithDm(db: Db, projectId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ key: dmMessages.recipientKey })
+    .from(dmMessages)
+    .where(and(eq(dmMessages.projectId, projectId), inArray(dmMessages.recipientKey, keys)));
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Recipients the workspace has already sent a DM to (or is sending one to), from any of its projects. */
+export async function contactedRecipients(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ key: dmMessages.recipientKey })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, ownerUserId),
+        inArray(dmMessages.recipientKey, keys),
+        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
+      ),
+    );
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Recipients on the workspace's do-not-contact list. */
+export async function suppressedRecipients(
+  db: Db,
+  ownerUserId: string,
+  keys: string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: suppressions.usernameKey })
+    .from(suppressions)
+    .where(and(eq(suppressions.ownerUserId, ownerUserId), inArray(suppressions.usernameKey, keys)));
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Recipients that are Reddit accounts the workspace connected itself. */
+export async function ownAccountRecipients(
+  db: Db,
+  ownerUserId: string,
+  keys: string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: sql<string>`lower(${redditAccounts.redditUsername})` })
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.ownerUserId, ownerUserId),
+        inArray(sql`lower(${redditAccounts.redditUsername})`, keys),
+      ),
+    );
+  return new Set(rows.map((r) => r.key));
+}
+
+/** The lead's author already has a DM in the project (in any state). */
+const authorHasDm = (projectId: string) =>
+  sql`exists (select 1 from ${dmMessages} where ${dmMessages.projectId} = ${projectId} and ${dmMessages.recipientKey} = lower(${leads.author}))`;
+
+/**
+ * "Generate All DMs": the project's live posts and comments scoring at least `minScore` whose author has no
+ * DM in the project yet, one lead per author (their most promising, then newest), most promising first.
+ */
+export async function leadsWithoutDm(
+  db: Db,
+  projectId: string,
+  minScore: number,
+  limit: number,
+): Promise<{ id: string; kind: string }[]> {
+  const live = and(
+    eq(leads.projectId, projectId),
+    inArray(leads.kind, ['post', 'comment']),
+    isNull(leads.dismissedAt),
+    gte(leads.intentScore, minScore),
+  );
+  const best = db
+    .selectDistinctOn([sql`lower(${leads.author})`], {
+      id: leads.id,
+      kind: leads.kind,
+      intentScore: leads.intentScore,
+      itemCreatedAt: leads.itemCreatedAt,
+    })
+    .from(leads)
+    .where(and(live, sql`not ${authorHasDm(projectId)}`))
+    .orderBy(sql`lower(${leads.author})`, desc(leads.intentScore), desc(leads.itemCreatedAt), desc(leads.id))
+    .as('best');
+  return db
+    .select({ id: best.id, kind: best.kind })
+    .from(best)
+    .orderBy(desc(best.intentScore), desc(best.itemCreatedAt), desc(best.id))
+    .limit(limit);
+}
+
+/** Live leads scoring at least `minScore` whose author already has a DM in the project. */
+export async function countLeadsWithDm(db: Db, projectId: string, minScore: number): Promise<number> {
+  const rows = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(
+      and(
+        eq(leads.projectId, projectId),
+        inArray(leads.kind, ['post', 'comment']),
+        isNull(leads.dismissedAt),
+        gte(leads.intentScore, minScore),
+        authorHasDm(projectId),
+      ),
+    );
+  return rows[0]?.n ?? 0;
+}
+
+export async function findExampleOfDm(db: Db, dmId: string): Promise<MessageExampleRow | null> {
+  const rows = await db.select().from(messageExamples).where(eq(messageExamples.dmId, dmId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function insertExample(db: Db, values: NewMessageExample): Promise<void> {
+  await db.insert(messageExamples).values(values);
+}
+
+export async function updateExample(
+  db: Db,
+  projectId: string,
+  id: string,
+  values: Partial<Omit<NewMessageExample, 'id' | 'projectId'>>,
+): Promise<void> {
+  await db
+    .update(messageExamples)
+    .set(values)
+    .where(and(eq(messageExamples.id, id), eq(messageExamples.projectId, projectId)));
+}
+
+export async function deleteExamplesOfDm(db: Db, projectId: string, dmId: string): Promise<void> {
+  await db
+    .delete(messageExamples)
+    .where(and(eq(messageExamples.projectId, projectId), eq(messageExamples.dmId, dmId)));
+}
+
+/** States a DM expires from: written but not yet on its way. */
+const EXPIRABLE: DmState[] = ['draft', 'approved'];
+
+/**
+ * Marks up to `limit` unsent DMs expired whose lead is older than `cutoff`: a post or comment by when it was
+ * written, a profile by when it last matched, and a DM whose lead is gone by when it was written. Returns
+ * how many changed.
+ */
+export async function expireDmsBatch(db: Db, cutoff: Date, now: Date, limit: number): Promise<number> {
+  const leadAge = sql`coalesce(
+    (select ${leads.itemCreatedAt} from ${leads} where ${leads.id} = ${dmMessages.leadId}),
+    (select ${profiles.lastFoundAt} from ${profiles} where ${profiles.id} = ${dmMessages.profileId}),
+    ${dmMessages.createdAt}
+  )`;
+  const due = db
+    .select({ id: dmMessages.id })
+    .from(dmMessages)
+    .where(and(inArray(dmMessages.state, EXPIRABLE), lt(leadAge, cutoff)))
+    .limit(limit);
+  const rows = await db
+    .update(dmMessages)
+    .set({ state: 'expired', updatedAt: now })
+    .where(and(inArray(dmMessages.id, due), inArray(dmMessages.state, EXPIRABLE)))
+    .returning({ id: dmMessages.id });
+  return rows.length;
+}

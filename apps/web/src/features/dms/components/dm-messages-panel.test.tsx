@@ -1,0 +1,383 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  DM_GENERATION_RUNNING,
+  DM_TEXTS,
+  dmsEndpoints,
+  RUN_POLL_INTERVAL_MS,
+  type TDmGenerationStatus,
+  type TDmMessage,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import {
+  advance,
+  buildDm,
+  dmGenerationStatus,
+  page,
+  PROJECT_ID,
+  renderScreen,
+} from '../../../test/discovery.test-support';
+import { DmMessagesPanel } from './dm-messages-panel';
+
+const user = userEvent.setup({ delay: null });
+
+/** The list answers whatever `dms` holds when it is asked. */
+function mockList(dms: TDmMessage[]) {
+  const state = { dms };
+  const list = mockEndpoint(dmsEndpoints.list, () => page(state.dms));
+  mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+  return { state, list };
+}
+
+function renderPanel(props: { onSend?: (dm: TDmMessage) => void; readOnly?: boolean } = {}) {
+  return renderScreen(
+    <DmMessagesPanel projectId={PROJECT_ID} readOnly={props.readOnly ?? false} onSend={props.onSend} />,
+  );
+}
+
+const row = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
+const editor = (item: HTMLElement) => within(item).getByRole('textbox') as HTMLTextAreaElement;
+
+async function retype(item: HTMLElement, text: string) {
+  const box = editor(item);
+  await user.clear(box);
+  if (text) {
+    await user.click(box);
+    await user.paste(text);
+  }
+}
+
+describe('Step 4 DM messages', { timeout: 15_000 }, () => {
+  it('lists DMs with their source, post title and keywords, as the server orders them', async () => {
+    mockList([
+      buildDm({ recipient_username: 'newest', source_type: 'comment', post_title: 'Invoicing thread' }),
+      buildDm({ recipient_username: 'older', matched_keywords: ['bookkeeping app', 'invoices'] }),
+    ]);
+    renderPanel();
+    const newest = await row('newest');
+    expect(within(newest).getByText('Comment')).toBeTruthy();
+    expect(within(newest).getByText('On: Invoicing thread')).toBeTruthy();
+    const older = await row('older');
+    expect(within(older).getByText('Post')).toBeTruthy();
+    expect(within(older).getByText('Any bookkeeping app for freelancers?')).toBeTruthy();
+    expect(
+      within(within(older).getByLabelText('Matched keywords'))
+        .getAllByText(/./)
+        .map((b) => b.textContent),
+    ).toEqual(['bookkeeping app', 'invoices']);
+    const articles = screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'));
+    expect(articles).toEqual(['DM to u/newest', 'DM to u/older']);
+    expect(screen.getByRole('heading', { name: 'DM messages (2)' })).toBeTruthy();
+  });
+
+  it('counts characters out of 400 and turns the counter red from 380', async () => {
+    mockList([buildDm({ recipient_username: 'counted', message_content: 'Hello there' })]);
+    renderPanel();
+    const item = await row('counted');
+    const counter = within(item).getByLabelText('Characters used');
+    expect(counter.textContent).toBe('11/400');
+    expect(counter.style.color).not.toContain('red');
+
+    await retype(item, 'x'.repeat(379));
+    expect(counter.textContent).toBe('379/400');
+    expect(counter.style.color).not.toContain('red');
+    await user.type(editor(item), 'y');
+    expect(counter.textContent).toBe('380/400');
+    expect(counter.style.color).toContain('red');
+
+    await user.type(editor(item), 'z'.repeat(21));
+    expect(counter.textContent).toBe('401/400');
+    expect(within(item).getByText('A DM is at most 400 characters')).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('marks an edit Unsaved, and clears the mark when the text is back to the saved one', async () => {
+    mockList([buildDm({ recipient_username: 'marked', message_content: 'Saved text' })]);
+    renderPanel();
+    const item = await row('marked');
+    expect(within(item).queryByText('Unsaved')).toBeNull();
+    expect(within(item).getByText('Generated')).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
+
+    await user.type(editor(item), '!');
+    expect(within(item).getByText('Unsaved')).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(false);
+
+    await user.type(editor(item), '{Backspace}');
+    expect(editor(item).value).toBe('Saved text');
+    expect(within(item).queryByText('Unsaved')).toBeNull();
+
+    await user.type(editor(item), ' and more');
+    await user.click(within(item).getByRole('button', { name: 'Undo changes' }));
+    expect(editor(item).value).toBe('Saved text');
+    expect(within(item).queryByText('Unsaved')).toBeNull();
+  });
+
+  it('saves an edit with update-dm-messages; the DM then shows as saved', async () => {
+    const dm = buildDm({ recipient_username: 'saver', message_content: 'Generated text' });
+    const { state } = mockList([dm]);
+    const update = mockEndpoint(dmsEndpoints.update, ({ body }) => {
+      state.dms = [{ ...dm, message_content: body.messages[0]!.message_content, edited: true }];
+      return { messages: state.dms };
+    });
+    renderPanel();
+    const item = await row('saver');
+    await retype(item, 'My own words, thanks');
+    await user.click(within(item).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(within(item).queryByText('Unsaved')).toBeNull());
+    expect(update.calls[0]!.rawBody).toEqual({
+      messages: [{ id: dm.id, message_content: 'My own words, thanks' }],
+    });
+    expect(await within(item).findByText('Saved')).toBeTruthy();
+    expect(editor(item).value).toBe('My own words, thanks');
+  });
+
+  it('says Failed to save your edits when a save fails, and keeps the edit', async () => {
+    mockList([buildDm({ recipient_username: 'unlucky', message_content: 'Generated' })]);
+    mockEndpoint(dmsEndpoints.update, errorReply(500, 'database down', 'internal'));
+    renderPanel();
+    const item = await row('unlucky');
+    await retype(item, 'Edited');
+    await user.click(within(item).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(DM_TEXTS.saveEditFailed)).toBeTruthy();
+    expect(editor(item).value).toBe('Edited');
+    expect(within(item).getByText('Unsaved')).toBeTruthy();
+  });
+
+  it('saves every edit at once, or says Failed to save edited messages', async () => {
+    const a = buildDm({ recipient_username: 'first' });
+    const b = buildDm({ recipient_username: 'second' });
+    mockList([a, b]);
+    const update = mockEndpoint(dmsEndpoints.update, errorReply(503, 'busy', 'unavailable'));
+    renderPanel();
+    await retype(await row('first'), 'One');
+    await retype(await row('second'), 'Two');
+    await user.click(screen.getByRole('button', { name: 'Save All Edits (2)' }));
+    expect(await screen.findByText(DM_TEXTS.saveEditsFailed)).toBeTruthy();
+    expect(update.calls[0]!.rawBody).toEqual({
+      messages: [
+        { id: a.id, message_content: 'One' },
+        { id: b.id, message_content: 'Two' },
+      ],
+    });
+  });
+
+  it('regenerates a DM and shows the new text, dropping an unsaved edit', async () => {
+    const dm = buildDm({ recipient_username: 'regen', message_content: 'First draft' });
+    const { state } = mockList([dm]);
+    const regenerate = mockEndpoint(dmsEndpoints.regenerate, ({ params }) => {
+      const next = { ...dm, message_content: 'Second draft', original_content: 'Second draft', variant: 1 };
+      state.dms = [next];
+      expect(params.dmId).toBe(dm.id);
+      return next;
+    });
+    renderPanel();
+    const item = await row('regen');
+    await retype(item, 'Half-edited');
+    await user.click(within(item).getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() => expect(editor(item).value).toBe('Second draft'));
+    expect(regenerate.calls).toHaveLength(1);
+    expect(within(item).queryByText('Unsaved')).toBeNull();
+  });
+
+  it.each([
+    [errorReply(404, DM_TEXTS.commentNotFound, 'not_found'), DM_TEXTS.commentNotFound],
+    [errorReply(502, DM_TEXTS.noNewContent, 'no_new_content'), DM_TEXTS.noNewContent],
+    [errorReply(500, 'boom', 'internal'), DM_TEXTS.regenerateFailed],
+  ])('a failed regeneration shows the spec text (%#)', async (answer, text) => {
+    mockList([buildDm({ recipient_username: 'regen_fail' })]);
+    mockEndpoint(dmsEndpoints.regenerate, answer);
+    renderPanel();
+    const item = await row('regen_fail');
+    await user.click(within(item).getByRole('button', { name: 'Regenerate' }));
+    expect(await screen.findByText(text)).toBeTruthy();
+  });
+
+  it('deletes a DM and says so, or says it could not', async () => {
+    const dm = buildDm({ recipient_username: 'doomed' });
+    const { state } = mockList([dm]);
+    mockEndpoint(dmsEndpoints.delete, () => {
+      state.dms = [];
+      return undefined;
+    });
+    renderPanel();
+    await user.click(within(await row('doomed')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('✅ DM message deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('article')).toBeNull());
+  });
+
+  it('says ❌ Error deleting DM message when a delete fails', async () => {
+    mockList([buildDm({ recipient_username: 'stays' })]);
+    mockEndpoint(dmsEndpoints.delete, errorReply(409, 'This DM has been sent', 'dm_sent'));
+    renderPanel();
+    await user.click(within(await row('stays')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('❌ Error deleting DM message')).toBeTruthy();
+    expect(screen.getByText('This DM has been sent')).toBeTruthy();
+  });
+
+  it('shows a sent DM read-only, with when it was sent', async () => {
+    mockList([
+      buildDm({
+        recipient_username: 'reached',
+        state: 'sent',
+        sent: true,
+        sent_at: '2030-01-02T10:00:00Z',
+      }),
+    ]);
+    renderPanel();
+    const item = await row('reached');
+    expect(within(item).getByText('Sent')).toBeTruthy();
+    expect(editor(item).readOnly).toBe(true);
+    for (const name of ['Save', 'Regenerate', 'Delete', 'Send']) {
+      expect(within(item).queryByRole('button', { name })).toBeNull();
+    }
+    expect(within(item).getByText(/^Sent .+/)).toBeTruthy();
+  });
+
+  it('sends through onSend; without it Send stays disabled and says why', async () => {
+    const dm = buildDm({ recipient_username: 'sendable' });
+    mockList([dm]);
+    const onSend = vi.fn();
+    const first = renderPanel({ onSend });
+    const item = await row('sendable');
+    await user.click(within(item).getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith(dm);
+    // An unsaved edit is saved first.
+    await user.type(editor(item), '!');
+    expect(within(item).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true);
+    first.unmount();
+
+    mockList([dm]);
+    renderPanel();
+    const bare = await row('sendable');
+    const send = within(bare).getByRole('button', { name: 'Send' });
+    expect(send.hasAttribute('disabled')).toBe(true);
+    await user.hover(send.parentElement!);
+    expect(await screen.findByText('Sending is not available yet')).toBeTruthy();
+  });
+
+  it('disables every change for a read-only account', async () => {
+    mockList([buildDm({ recipient_username: 'viewer' })]);
+    renderPanel({ readOnly: true });
+    const item = await row('viewer');
+    expect(editor(item).readOnly).toBe(true);
+    for (const name of ['Save', 'Regenerate', 'Delete', 'Send']) {
+      expect(within(item).getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
+    }
+    expect(screen.getByRole('button', { name: 'Generate All DMs' }).hasAttribute('disabled')).toBe(true);
+  });
+});
+
+describe('Generate All DMs', { timeout: 15_000 }, () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const generating = (done: number, written: number, total = 10) =>
+    dmGenerationStatus({
+      status: 'generating',
+      total,
+      duration_seconds: done,
+      progress: { phase: 'writing DMs', items_read: done, leads_found: written },
+    });
+
+  /** generate-all answers started, and from then on the status calls answer `after` in turn. */
+  function startAnswers(after: TDmGenerationStatus[]) {
+    return mockEndpoint(dmsEndpoints.generateAll, () => {
+      const queue = [...after];
+      mockEndpoint(dmsEndpoints.generateAllStatus, () => (queue.length > 1 ? queue.shift()! : queue[0]!));
+      return { data: { status: 'started' as const } };
+    });
+  }
+
+  const progress = () => screen.queryByRole('status', { name: 'Generating DMs' });
+
+  it('starts the run, shows its progress while polling, reloads the list and reports what it did', async () => {
+    const { state, list } = mockList([]);
+    const start = startAnswers([
+      generating(3, 2),
+      generating(7, 5),
+      dmGenerationStatus({
+        status: 'completed',
+        total: 10,
+        progress: { phase: 'writing DMs', items_read: 10, leads_found: 8 },
+        result: {
+          generated: 8,
+          failed: 0,
+          skipped: {
+            already_has_dm: 0,
+            suppressed: 1,
+            already_contacted: 1,
+            own_account: 0,
+            author_deleted: 0,
+          },
+        },
+      }),
+    ]);
+    renderPanel();
+    await advance();
+    expect(screen.getByText(/No DM messages yet/)).toBeTruthy();
+
+    state.dms = [buildDm({ recipient_username: 'early_bird' })];
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Generate All DMs' })));
+    await advance();
+    expect(start.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID });
+    expect(progress()!.textContent).toContain('Leads done: 3 of 10 · DMs written: 2');
+    expect(within(progress()!).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('30');
+    expect(screen.getByRole('button', { name: 'Generate All DMs' }).hasAttribute('disabled')).toBe(true);
+    // DMs written so far are listed already.
+    expect(screen.getByRole('article', { name: 'DM to u/early_bird' })).toBeTruthy();
+
+    await advance(RUN_POLL_INTERVAL_MS);
+    expect(progress()!.textContent).toContain('Leads done: 7 of 10 · DMs written: 5');
+
+    const listed = list.calls.length;
+    await advance(RUN_POLL_INTERVAL_MS);
+    expect(progress()).toBeNull();
+    expect(screen.getByText('8 DMs generated, 2 leads skipped')).toBeTruthy();
+    expect(list.calls.length).toBeGreaterThan(listed);
+  });
+
+  it('follows a run already going (409), and says a failed start failed', async () => {
+    mockList([]);
+    mockEndpoint(dmsEndpoints.generateAll, () => {
+      mockEndpoint(dmsEndpoints.generateAllStatus, generating(1, 1));
+      return errorReply(409, DM_GENERATION_RUNNING, 'dm_generation_running');
+    });
+    const first = renderPanel();
+    await advance();
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Generate All DMs' })));
+    await advance();
+    expect(screen.getByText(DM_GENERATION_RUNNING)).toBeTruthy();
+    expect(progress()).toBeTruthy();
+    first.unmount();
+
+    mockList([]);
+    mockEndpoint(
+      dmsEndpoints.generateAll,
+      errorReply(400, 'Product information is missing: save step 1 first', 'product_info_missing'),
+    );
+    renderPanel();
+    await advance();
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Generate All DMs' })));
+    await advance();
+    expect(
+      screen.getByText('Failed to generate DM messages: Product information is missing: save step 1 first'),
+    ).toBeTruthy();
+  });
+
+  it('shows a failed run with the spec text', async () => {
+    mockList([]);
+    startAnswers([generating(1, 0), dmGenerationStatus({ status: 'failed', error: 'The model is down' })]);
+    renderPanel();
+    await advance();
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Generate All DMs' })));
+    await advance();
+    await advance(RUN_POLL_INTERVAL_MS);
+    expect(screen.getByText('Failed to generate DM messages: The model is down')).toBeTruthy();
+  });
+});

@@ -1,0 +1,253 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  DM_GENERATION_RUNNING,
+  DM_TEXTS,
+  type TDmGenerationStatus,
+  type TDmMessage,
+} from '@threadreach/contract';
+import { ApiError, ContractMismatchError } from '../../../lib/api-error';
+import {
+  deletedText,
+  deleteFailedText,
+  DM_ITEM,
+  generationFailureText,
+  generationSummary,
+  isLocked,
+  refusalDetail,
+  regenerationFailureText,
+  textProblem,
+} from '../dm-texts';
+import {
+  DMS_PAGE_SIZE,
+  useDeleteDm,
+  useDms,
+  useGenerateAllDms,
+  useRegenerateDm,
+  useSaveDms,
+} from '../hooks/use-dms';
+import { DmItem } from './dm-item';
+
+export interface TDmMessagesPanelProps {
+  projectId: string;
+  readOnly: boolean;
+  /** Sends one saved DM; without it the Send buttons stay disabled. */
+  onSend?: (dm: TDmMessage) => void;
+}
+
+function failure(text: string, error: unknown) {
+  const detail = refusalDetail(error);
+  notifications.show(
+    detail && detail !== text
+      ? { color: 'red', title: text, message: detail }
+      : { color: 'red', message: text },
+  );
+}
+
+function GenerationProgress({ status }: { status: TDmGenerationStatus | null }) {
+  const done = status?.progress?.items_read ?? 0;
+  const written = status?.progress?.leads_found ?? 0;
+  const total = status?.total ?? null;
+  return (
+    <Paper withBorder p="sm" radius="md" role="status" aria-live="polite" aria-label="Generating DMs">
+      <Stack gap={6}>
+        <Group gap="sm">
+          <Loader size="xs" />
+          <Text fw={600}>Generating DMs...</Text>
+        </Group>
+        <Progress
+          value={total ? Math.round((done / total) * 100) : 0}
+          aria-label="DM generation progress"
+          animated
+        />
+        <Text size="sm" c="dimmed">
+          {total === null ? 'Starting' : `Leads done: ${done} of ${total}`} · DMs written: {written}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * Step 4's DM messages, newest first: each editable with its counter and an Unsaved mark until saved, with
+ * Save, Regenerate, Delete and Send; "Generate All DMs" writes one for every lead that has none yet.
+ */
+export function DmMessagesPanel({ projectId, readOnly, onSend }: TDmMessagesPanelProps) {
+  const [page, setPage] = useState(1);
+  /** Texts changed in the editors and not saved yet, by DM id. */
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
+  const dms = useDms(projectId, page);
+  const save = useSaveDms(projectId);
+  const remove = useDeleteDm(projectId);
+  const regenerate = useRegenerateDm(projectId);
+  const { polling, start, reload } = useGenerateAllDms(projectId, (status) =>
+    notifications.show({ color: 'green', message: generationSummary(status.result) }),
+  );
+  const running = polling.state.kind === 'running' ? polling.state.status : null;
+  const written = running?.progress?.leads_found ?? 0;
+
+  // New DMs appear in the list while the run writes them.
+  useEffect(() => {
+    if (written > 0) void reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reload on each new DM only
+  }, [written]);
+
+  const items = dms.data?.items ?? [];
+  const valueOf = (dm: TDmMessage) => edits[dm.id] ?? dm.message_content;
+  const forget = (ids: string[]) =>
+    setEdits((all) => Object.fromEntries(Object.entries(all).filter(([id]) => !ids.includes(id))));
+  const setText = (dm: TDmMessage, text: string) =>
+    // Back to the saved text: nothing left to save, so the Unsaved mark goes.
+    text === dm.message_content ? forget([dm.id]) : setEdits((all) => ({ ...all, [dm.id]: text }));
+
+  const unsaved = items.filter((dm) => !isLocked(dm) && valueOf(dm) !== dm.message_content);
+  const savable = unsaved.filter((dm) => textProblem(valueOf(dm)) === null);
+
+  const saveOne = (dm: TDmMessage) =>
+    save.mutate([{ id: dm.id, message_content: valueOf(dm) }], {
+      onSuccess: () => forget([dm.id]),
+      onError: (error) => failure(DM_TEXTS.saveEditFailed, error),
+    });
+  const saveAll = () =>
+    save.mutate(
+      savable.map((dm) => ({ id: dm.id, message_content: valueOf(dm) })),
+      {
+        onSuccess: () => forget(savable.map((dm) => dm.id)),
+        onError: (error) => failure(DM_TEXTS.saveEditsFailed, error),
+      },
+    );
+  const deleteOne = (dm: TDmMessage) =>
+    remove.mutate(dm.id, {
+      onSuccess: () => {
+        forget([dm.id]);
+        notifications.show({ color: 'green', message: deletedText(DM_ITEM) });
+      },
+      onError: (error) => failure(deleteFailedText(DM_ITEM), error),
+    });
+  const regenerateOne = (dm: TDmMessage) =>
+    regenerate.mutate(dm.id, {
+      onSuccess: () => forget([dm.id]),
+      onError: (error) => notifications.show({ color: 'red', message: regenerationFailureText(error) }),
+    });
+
+  const generateAll = async () => {
+    setNotice(null);
+    try {
+      const answer = await start.mutateAsync();
+      if (answer?.data?.status !== 'started') {
+        setNotice({ color: 'red', message: 'Unexpected response from server' });
+        return;
+      }
+      polling.watch();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        setNotice({ color: 'yellow', message: DM_GENERATION_RUNNING });
+        polling.watch();
+        return;
+      }
+      const message =
+        error instanceof ContractMismatchError
+          ? 'Unexpected response from server'
+          : generationFailureText(error);
+      setNotice({ color: 'red', message });
+    }
+  };
+
+  const pending = (mutation: { isPending: boolean; variables?: unknown }, dm: TDmMessage) =>
+    mutation.isPending &&
+    (mutation.variables === dm.id ||
+      (Array.isArray(mutation.variables) && mutation.variables.some((v: { id: string }) => v.id === dm.id)));
+  const total = dms.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / DMS_PAGE_SIZE));
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-label="DM messages">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={3}>DM messages{dms.data ? ` (${total})` : ''}</Title>
+          <Group gap="xs">
+            {savable.length > 1 && (
+              <Button variant="default" onClick={saveAll} loading={save.isPending} disabled={readOnly}>
+                Save All Edits ({savable.length})
+              </Button>
+            )}
+            <Button
+              onClick={() => void generateAll()}
+              loading={start.isPending}
+              disabled={readOnly || polling.running}
+            >
+              Generate All DMs
+            </Button>
+          </Group>
+        </Group>
+        <Text size="xs" c="dimmed">
+          Writes a DM for every post and comment whose author has none yet. People on your do-not-contact list
+          or already messaged are skipped.
+        </Text>
+        {polling.state.kind === 'running' && <GenerationProgress status={running} />}
+        {polling.state.kind === 'error' && (
+          <Alert color="red" role="alert">
+            {polling.state.message}
+          </Alert>
+        )}
+        {notice && (
+          <Alert color={notice.color} role="alert">
+            {notice.message}
+          </Alert>
+        )}
+        {dms.isPending ? (
+          <Center py="md">
+            <Loader aria-label="Loading DM messages" />
+          </Center>
+        ) : dms.isError ? (
+          <Alert color="red" role="alert">
+            {dms.error.message}
+          </Alert>
+        ) : items.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            No DM messages yet. Generate one from a post, comment or user above, or use Generate All DMs.
+          </Text>
+        ) : (
+          <Stack gap="xs">
+            {items.map((dm) => (
+              <DmItem
+                key={dm.id}
+                dm={dm}
+                value={valueOf(dm)}
+                onChange={(text) => setText(dm, text)}
+                readOnly={readOnly}
+                saving={pending(save, dm)}
+                regenerating={pending(regenerate, dm)}
+                deleting={pending(remove, dm)}
+                onSave={() => saveOne(dm)}
+                onUndo={() => forget([dm.id])}
+                onRegenerate={() => regenerateOne(dm)}
+                onDelete={() => deleteOne(dm)}
+                onSend={onSend}
+              />
+            ))}
+          </Stack>
+        )}
+        {pages > 1 && (
+          <Group justify="center">
+            <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" />
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,106 @@
+import {
+  DM_EMPTY,
+  DM_LOCKED_STATES,
+  DM_MAX_LENGTH,
+  DM_TEXTS,
+  DM_TOO_LONG,
+  type TDmGenerationResult,
+  type TDmMessage,
+  type TDmSourceType,
+} from '@threadreach/contract';
+import { ApiError } from '../../lib/api-error';
+
+/** How spec section 8's delete texts name a DM. */
+export const DM_ITEM = 'DM message';
+export const deletedText = (item: string) => `✅ ${item} deleted successfully`;
+export const deleteFailedText = (item: string) => `❌ Error deleting ${item}`;
+
+export const SEND_UNAVAILABLE = 'Sending is not available yet';
+export const SAVE_BEFORE_SENDING = 'Save your edit first';
+
+export const SOURCE_LABELS: Record<TDmSourceType, string> = {
+  post: 'Post',
+  comment: 'Comment',
+  profile: 'Profile',
+};
+
+/** The source of a DM; reddit_post_id's prefix tells it when the type is missing (spec section 3). */
+export function sourceOf(dm: Pick<TDmMessage, 'source_type' | 'reddit_post_id'>): TDmSourceType {
+  if (dm.source_type) return dm.source_type;
+  if (dm.reddit_post_id.startsWith('comment_')) return 'comment';
+  if (dm.reddit_post_id.startsWith('profile_')) return 'profile';
+  return 'post';
+}
+
+/** Sent or on its way: read-only. */
+export const isLocked = (dm: Pick<TDmMessage, 'state'>) => DM_LOCKED_STATES.includes(dm.state);
+
+/** Why a text cannot be saved, or null when it can. */
+export function textProblem(text: string): string | null {
+  if (text.trim() === '') return DM_EMPTY;
+  if (text.trim().length > DM_MAX_LENGTH) return DM_TOO_LONG;
+  return null;
+}
+
+/** What the DM's badge says (spec section 4: generated, saved, sent; and the sending states). */
+export function stateLabel(dm: TDmMessage): { label: string; color: string } {
+  switch (dm.state) {
+    case 'sent':
+      return { label: 'Sent', color: 'green' };
+    case 'sending':
+      return { label: 'Sending', color: 'blue' };
+    case 'unknown':
+      return { label: 'Checking delivery', color: 'orange' };
+    case 'queued':
+      return { label: 'Queued', color: 'blue' };
+    case 'failed':
+      return { label: 'Failed', color: 'red' };
+    case 'expired':
+      return { label: 'Expired', color: 'gray' };
+    case 'draft':
+      return { label: 'Draft', color: 'gray' };
+    case 'approved':
+      return dm.edited ? { label: 'Saved', color: 'teal' } : { label: 'Generated', color: 'violet' };
+  }
+}
+
+/** The server's detail when it says more than the spec's text (a 4xx), otherwise nothing. */
+export function refusalDetail(error: unknown): string | null {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.detail)
+    return error.detail;
+  return null;
+}
+
+const REGENERATION_TEXTS: readonly string[] = [
+  DM_TEXTS.commentNotFound,
+  DM_TEXTS.profileNotFound,
+  DM_TEXTS.unknownSource,
+  DM_TEXTS.noNewContent,
+];
+
+/** Spec section 8's regeneration texts: the server's when it is one of them, otherwise the general one. */
+export function regenerationFailureText(error: unknown): string {
+  if (error instanceof ApiError && error.detail && REGENERATION_TEXTS.includes(error.detail))
+    return error.detail;
+  return DM_TEXTS.regenerateFailed;
+}
+
+/** 'Failed to generate DM messages', with the server's reason (an error's detail, or a text) when it gave one. */
+export function generationFailureText(error: unknown): string {
+  const detail = error instanceof ApiError ? error.detail : typeof error === 'string' ? error : null;
+  return detail && detail !== DM_TEXTS.generateFailed
+    ? `${DM_TEXTS.generateFailed}: ${detail}`
+    : DM_TEXTS.generateFailed;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What a finished "Generate All DMs" did, in a sentence. */
+export function generationSummary(result: TDmGenerationResult | null): string {
+  if (!result) return 'DM generation completed';
+  const skipped = Object.values(result.skipped).reduce((a, b) => a + b, 0);
+  const parts = [plural(result.generated, 'DM generated', 'DMs generated')];
+  if (skipped > 0) parts.push(plural(skipped, 'lead skipped', 'leads skipped'));
+  if (result.failed > 0) parts.push(plural(result.failed, 'failed', 'failed'));
+  return parts.join(', ');
+}

@@ -1,0 +1,116 @@
+import {
+  ZApproveDmMessagesRequest,
+  ZDmGenerationStatus,
+  ZDmList,
+  ZDmListQuery,
+  ZDmMessage,
+  ZDmMessagesResponse,
+  ZDmParams,
+  ZGenerateAllDmsRequest,
+  ZGenerateAllDmsStatusQuery,
+  ZGenerateDmFromCommentRequest,
+  ZGenerateDmFromProfileRequest,
+  ZGenerateDmsForSelectedRequest,
+  ZGenerateDmsResponse,
+  ZUpdateDmMessagesRequest,
+} from './dms.schema';
+import { endpoint, scope } from './endpoint';
+import { ZRunStarted } from './runs.schema';
+
+const tags = ['dms'];
+const PROJECT_IN_QUERY = { in: 'query', name: 'project_id' } as const;
+const PROJECT_IN_BODY = { in: 'body', name: 'project_id' } as const;
+const DM_PARAM = { in: 'params', name: 'dmId' } as const;
+
+export const dmsEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/v1/dm-messages',
+    summary: "The project's DM messages, newest first",
+    tags,
+    scope: scope.project('read', PROJECT_IN_QUERY),
+    query: ZDmListQuery,
+    responses: { 200: ZDmList },
+  }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/dm-messages/:dmId',
+    summary: 'Delete a DM that has not been sent (a sent one stays: 409)',
+    tags,
+    scope: scope.child('dm', 'write', DM_PARAM),
+    params: ZDmParams,
+    responses: { 204: null },
+  }),
+  regenerate: endpoint({
+    method: 'POST',
+    path: '/api/v1/dm-messages/:dmId/regenerate',
+    summary: 'Write the next variant of an unsent DM from its original post, comment or profile',
+    tags,
+    scope: scope.child('dm', 'write', DM_PARAM),
+    params: ZDmParams,
+    responses: { 200: ZDmMessage },
+  }),
+  update: endpoint({
+    method: 'POST',
+    path: '/api/v1/update-dm-messages',
+    summary: "Save edited DM texts; an edit is kept as an example of the customer's writing",
+    tags,
+    scope: scope.child('dm', 'write', { in: 'body', name: 'messages', key: 'id' }),
+    body: ZUpdateDmMessagesRequest,
+    responses: { 200: ZDmMessagesResponse },
+  }),
+  approve: endpoint({
+    method: 'POST',
+    path: '/api/v1/approve-dm-messages',
+    summary: 'Save DM texts and approve them (or take them back to draft)',
+    tags,
+    scope: scope.child('dm', 'write', { in: 'body', name: 'items', key: 'id' }),
+    body: ZApproveDmMessagesRequest,
+    responses: { 200: ZDmMessagesResponse },
+  }),
+  generateForSelected: endpoint({
+    method: 'POST',
+    path: '/api/v1/generate-dm-messages-for-selected',
+    summary: 'Write a DM for each selected post; authors already written to or not to contact are skipped',
+    tags,
+    scope: scope.child('post', 'write', { in: 'body', name: 'post_ids' }, PROJECT_IN_BODY),
+    body: ZGenerateDmsForSelectedRequest,
+    responses: { 200: ZGenerateDmsResponse },
+  }),
+  generateFromComment: endpoint({
+    method: 'POST',
+    path: '/api/v1/generate-dm-from-comment',
+    summary: 'Write a DM to the author of a found comment',
+    tags,
+    scope: scope.child('comment', 'write', { in: 'body', name: 'id' }, PROJECT_IN_BODY),
+    body: ZGenerateDmFromCommentRequest,
+    responses: { 200: ZGenerateDmsResponse },
+  }),
+  generateFromProfile: endpoint({
+    method: 'POST',
+    path: '/api/v1/generate-dm-from-profile',
+    summary: 'Write a DM to a found profile',
+    tags,
+    scope: scope.child('profile', 'write', { in: 'body', name: 'id' }, PROJECT_IN_BODY),
+    body: ZGenerateDmFromProfileRequest,
+    responses: { 200: ZGenerateDmsResponse },
+  }),
+  generateAll: endpoint({
+    method: 'POST',
+    path: '/api/v1/generate-all-dm-messages',
+    summary: 'Generate All DMs: start writing a DM for every lead of the project whose author has none',
+    tags,
+    scope: scope.project('write', PROJECT_IN_BODY),
+    body: ZGenerateAllDmsRequest,
+    responses: { 200: ZRunStarted },
+  }),
+  generateAllStatus: endpoint({
+    method: 'GET',
+    path: '/api/v1/generate-all-dm-messages/status',
+    summary: 'The running or last "Generate All DMs" of the project, with its progress',
+    tags,
+    scope: scope.project('read', PROJECT_IN_QUERY),
+    query: ZGenerateAllDmsStatusQuery,
+    responses: { 200: ZDmGenerationStatus },
+  }),
+};
