@@ -227,7 +227,7 @@ describe('sending killed at every step boundary', () => {
         `${recovery.confirmed} confirmed from the sent messages, ${recovery.requeued} sent again after not delivered, ` +
         `${duplicates} duplicates, ${lost} lost`,
     );
-  }, 900_000);
+  }, 120_000 + CHILD_RUNS * 60_000);
 });
 
 /** Runs the sender in a child process with the same database; resolves once it exited or was killed. */

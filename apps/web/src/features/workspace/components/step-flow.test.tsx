@@ -8,6 +8,7 @@ import {
   productInfoEndpoints,
   projectsEndpoints,
   searchEndpoints,
+  sendingEndpoints,
   subredditsEndpoints,
   systemEndpoints,
   usersEndpoints,
@@ -24,6 +25,7 @@ import {
   page,
   PROJECT_ID,
   searchStatus,
+  sendingStatus,
   subredditList,
 } from '../../../test/discovery.test-support';
 import { renderApp } from '../../../test/render-app';
@@ -101,6 +103,7 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
     mockEndpoint(dmsEndpoints.list, page([]));
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+    mockEndpoint(sendingEndpoints.status, sendingStatus());
 
     renderApp('/');
     const form = await screen.findByRole('form', { name: 'Product Information' });
