@@ -161,73 +161,77 @@ describe('sending killed at every step boundary', () => {
     );
   }, 600_000);
 
-  it(`delivers every DM exactly once when a child process is SIGKILLed at each boundary (${CHILD_RUNS} runs)`, async () => {
-    const place = await isolatedPlace();
-    places.push(place);
-    const random = seededRandom(11);
-    clock.t += 30 * 60_000;
-    // The world, written before any sender runs: one workspace per run.
-    let database: Database = await place.open();
-    let ctx = await crashContext(config, database, sim.url, clock);
-    const credential = await addSendCredential(ctx);
-    const runs = [];
-    for (let run = 0; run < CHILD_RUNS; run++) runs.push(await workspace(ctx, credential, 1000 + run));
-    await database.close();
+  it(
+    `delivers every DM exactly once when a child process is SIGKILLed at each boundary (${CHILD_RUNS} runs)`,
+    async () => {
+      const place = await isolatedPlace();
+      places.push(place);
+      const random = seededRandom(11);
+      clock.t += 30 * 60_000;
+      // The world, written before any sender runs: one workspace per run.
+      let database: Database = await place.open();
+      let ctx = await crashContext(config, database, sim.url, clock);
+      const credential = await addSendCredential(ctx);
+      const runs = [];
+      for (let run = 0; run < CHILD_RUNS; run++) runs.push(await workspace(ctx, credential, 1000 + run));
+      await database.close();
 
-    const killedAt: string[] = [];
-    for (const [run, { project, dms }] of runs.entries()) {
-      clock.t += 60_000;
-      const boundary = SEND_STEPS[run % SEND_STEPS.length]!;
-      // The run's first compose is cut after it took effect; the sender dies at its second DM.
-      sim.faults.add({ kind: 'reset', path: '/api/compose', count: 1 });
-      const child = await runChild(place, {
-        CRASH_PROJECT_ID: project.id,
-        CRASH_DM_IDS: dms.map((d) => d.id).join(','),
-        CRASH_KILL_STEP: boundary,
-        CRASH_KILL_DM: dms[1]!.id,
-      });
-      sim.faults.clear();
-      expect(child.killed, child.output).toBe(true);
-      expect(child.output).toContain(`step ${boundary} ${dms[1]!.id}`);
-      expect(child.output).not.toContain(`step before-claim ${dms[2]!.id}`);
-      killedAt.push(boundary);
-    }
-
-    // The restart: a new process opens what the killed ones left and recovers.
-    database = await place.open();
-    ctx = await crashContext(config, database, sim.url, clock);
-    const projectIds = runs.map((r) => r.project.id);
-    const recovery = await recoverSends(ctx, clock, projectIds, random);
-    // DMs the dead processes never reached are still unsent: their person sends them again.
-    for (const id of projectIds) {
-      for (const dm of (await dmsOf(ctx.db, id)).filter((d) => d.state === 'approved')) {
-        await sendDmNow(ctx, id, { dmId: dm.id });
+      const killedAt: string[] = [];
+      for (const [run, { project, dms }] of runs.entries()) {
+        clock.t += 60_000;
+        const boundary = SEND_STEPS[run % SEND_STEPS.length]!;
+        // The run's first compose is cut after it took effect; the sender dies at its second DM.
+        sim.faults.add({ kind: 'reset', path: '/api/compose', count: 1 });
+        const child = await runChild(place, {
+          CRASH_PROJECT_ID: project.id,
+          CRASH_DM_IDS: dms.map((d) => d.id).join(','),
+          CRASH_KILL_STEP: boundary,
+          CRASH_KILL_DM: dms[1]!.id,
+        });
+        sim.faults.clear();
+        expect(child.killed, child.output).toBe(true);
+        expect(child.output).toContain(`step ${boundary} ${dms[1]!.id}`);
+        expect(child.output).not.toContain(`step before-claim ${dms[2]!.id}`);
+        killedAt.push(boundary);
       }
-    }
-    await recoverSends(ctx, clock, projectIds, random);
-    for (const [run, { project, dms }] of runs.entries()) {
-      const rows = await dmsOf(ctx.db, project.id);
-      expect(
-        rows.map((r) => r.state),
-        `run ${run}`,
-      ).toEqual(['sent', 'sent', 'sent']);
-      expect(deliveries(dms), `run ${run}`).toEqual([1, 1, 1]);
-    }
-    await database.close();
-    const counts = deliveries(runs.flatMap((r) => r.dms));
-    const duplicates = counts.filter((n) => n > 1).length;
-    const lost = counts.filter((n) => n === 0).length;
-    expect({ dms: counts.length, duplicates, lost }).toEqual({
-      dms: CHILD_RUNS * DMS_PER_RUN,
-      duplicates: 0,
-      lost: 0,
-    });
-    console.info(
-      `crash (SIGKILL): ${CHILD_RUNS} child processes killed at ${killedAt.join(', ')}; ` +
-        `${recovery.confirmed} confirmed from the sent messages, ${recovery.requeued} sent again after not delivered, ` +
-        `${duplicates} duplicates, ${lost} lost`,
-    );
-  }, 120_000 + CHILD_RUNS * 60_000);
+
+      // The restart: a new process opens what the killed ones left and recovers.
+      database = await place.open();
+      ctx = await crashContext(config, database, sim.url, clock);
+      const projectIds = runs.map((r) => r.project.id);
+      const recovery = await recoverSends(ctx, clock, projectIds, random);
+      // DMs the dead processes never reached are still unsent: their person sends them again.
+      for (const id of projectIds) {
+        for (const dm of (await dmsOf(ctx.db, id)).filter((d) => d.state === 'approved')) {
+          await sendDmNow(ctx, id, { dmId: dm.id });
+        }
+      }
+      await recoverSends(ctx, clock, projectIds, random);
+      for (const [run, { project, dms }] of runs.entries()) {
+        const rows = await dmsOf(ctx.db, project.id);
+        expect(
+          rows.map((r) => r.state),
+          `run ${run}`,
+        ).toEqual(['sent', 'sent', 'sent']);
+        expect(deliveries(dms), `run ${run}`).toEqual([1, 1, 1]);
+      }
+      await database.close();
+      const counts = deliveries(runs.flatMap((r) => r.dms));
+      const duplicates = counts.filter((n) => n > 1).length;
+      const lost = counts.filter((n) => n === 0).length;
+      expect({ dms: counts.length, duplicates, lost }).toEqual({
+        dms: CHILD_RUNS * DMS_PER_RUN,
+        duplicates: 0,
+        lost: 0,
+      });
+      console.info(
+        `crash (SIGKILL): ${CHILD_RUNS} child processes killed at ${killedAt.join(', ')}; ` +
+          `${recovery.confirmed} confirmed from the sent messages, ${recovery.requeued} sent again after not delivered, ` +
+          `${duplicates} duplicates, ${lost} lost`,
+      );
+    },
+    120_000 + CHILD_RUNS * 60_000,
+  );
 });
 
 /** Runs the sender in a child process with the same database; resolves once it exited or was killed. */
