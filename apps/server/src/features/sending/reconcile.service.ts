@@ -12,6 +12,7 @@ import {
   updateDm,
 } from './claim.repository';
 import { rescheduleDm } from './scheduling';
+import { composeSubject } from './send-attempt';
 
 /** A claim still `sending` this long after it was made belongs to a process that ended mid-send. */
 export const INTERRUPTED_AFTER_MS = 5 * 60_000;
@@ -54,7 +55,7 @@ function matches(dm: DmMessageRow, message: TRedditMessage): boolean {
   return (
     message.dest.toLowerCase() === dm.recipientKey &&
     normalize(message.body) === normalize(dm.messageContent) &&
-    (message.subject === dm.subject || message.subject === CHAT_SUBJECT) &&
+    (message.subject === composeSubject(dm) || message.subject === CHAT_SUBJECT) &&
     message.created_utc * 1000 >= claimedAt - CLOCK_SKEW_MS
   );
 }

@@ -52,6 +52,14 @@ export interface AttemptOptions {
   onStep?: OnSendStep | undefined;
 }
 
+/** Reddit takes subjects of at most this many characters. */
+const SUBJECT_MAX = 100;
+
+/** The subject as it is sent (and found again in the sent messages). */
+export function composeSubject(dm: Pick<DmMessageRow, 'subject'>): string {
+  return dm.subject.trim().slice(0, SUBJECT_MAX) || 'Hello';
+}
+
 /** Reddit's answer could not be read or did not arrive: whether the DM went is not known. */
 const UNKNOWN = 'unknown_outcome' satisfies TSendOutcomeCode;
 
@@ -295,7 +303,11 @@ async function compose(
   }
   let answer: ComposeResult;
   try {
-    answer = await api.compose({ to: dm.recipientUsername, subject: dm.subject, text: dm.messageContent });
+    answer = await api.compose({
+      to: dm.recipientUsername,
+      subject: composeSubject(dm),
+      text: dm.messageContent,
+    });
   } catch (error) {
     if (
       error instanceof RedditBudgetExhaustedError ||

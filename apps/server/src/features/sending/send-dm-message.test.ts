@@ -357,3 +357,58 @@ describe('a single Send refused before Reddit', () => {
     expect(rig.sim.inspect.messages({ to: dm.recipientUsername })).toHaveLength(0);
   });
 });
+
+describe('dm-sending-status', () => {
+  const status = (auth: { authorization: string }, query = '') =>
+    rig.t.app.inject({ url: `/api/v1/dm-sending-status${query}`, headers: auth });
+
+  it('counts by state and lists each DM with its account and reason, a page at a time', async () => {
+    const { project, auth } = await workspace();
+    const sent = await buildDm(rig.db, project, { recipient: person() });
+    expect((await send(auth, { project_id: project.id, dm_id: sent.id })).json().state).toBe('sent');
+    const refused = await buildDm(rig.db, project, { recipient: people.refusing[1]! });
+    await send(auth, { project_id: project.id, dm_id: refused.id });
+    const queuedAt = new Date(rig.clock.t + 3_600_000);
+    await buildDm(rig.db, project, { recipient: person(), state: 'queued', scheduledFor: queuedAt });
+    await buildDm(rig.db, project, { recipient: person() }); // approved: not in the status
+
+    const res = await status(auth, `?project_id=${project.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.counts).toEqual({ queued: 1, sending: 0, sent: 1, failed: 1, unknown: 0 });
+    expect(body.next_scheduled_for).toBe(queuedAt.toISOString());
+    expect(body.total).toBe(3);
+    // On their way first, then the rest.
+    expect(body.items.map((i: { state: string }) => i.state)).toEqual([
+      'queued',
+      expect.any(String),
+      expect.any(String),
+    ]);
+    const failed = body.items.find((i: { state: string }) => i.state === 'failed');
+    expect(failed).toMatchObject({
+      recipient_username: people.refusing[1],
+      outcome_code: 'not_whitelisted',
+      account_username: 'demo_founder',
+    });
+    expect(failed.outcome_reason).toMatch(/does not accept messages/);
+
+    const onePage = (await status(auth, `?project_id=${project.id}&limit=1&offset=1`)).json();
+    expect(onePage).toMatchObject({ total: 3, limit: 1, offset: 1 });
+    expect(onePage.items).toHaveLength(1);
+    const failedOnly = (await status(auth, `?project_id=${project.id}&state=failed`)).json();
+    expect(failedOnly.items.map((i: { id: string }) => i.id)).toEqual([refused.id]);
+  });
+
+  it("without a project covers all of one's own projects and nobody else's", async () => {
+    const mine = await workspace();
+    const second = await buildSendingProject(rig, mine.project.owner);
+    const theirs = await workspace();
+    const a = await buildDm(rig.db, mine.project, { recipient: person(), state: 'queued' });
+    const b = await buildDm(rig.db, second, { recipient: person(), state: 'queued' });
+    await buildDm(rig.db, theirs.project, { recipient: person(), state: 'queued' });
+    const body = (await status(mine.auth)).json();
+    expect(body.items.map((i: { id: string }) => i.id).sort()).toEqual([a.id, b.id].sort());
+    expect(body.counts.queued).toBe(2);
+    expect((await status(mine.auth, `?project_id=${theirs.project.id}`)).statusCode).toBe(404);
+  });
+});
