@@ -26,6 +26,7 @@ import { discoveryRoutes } from './features/discovery';
 import { productInfoRoutes } from './features/product-info';
 import { projectsRoutes, registerProjectScope, type ChildResource } from './features/projects';
 import { statisticsRoutes } from './features/statistics';
+import { sendingRoutes } from './features/sending';
 import { subredditsRoutes } from './features/subreddits';
 import { suppressionsRoutes } from './features/suppressions';
 import { systemRoutes } from './features/system';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     suppressionsRoutes,
     historyRoutes,
     accountsRoutes,
+    sendingRoutes,
   ]) {
     await app.register(routes);
   }

@@ -22,9 +22,11 @@ export interface TIdField {
  * - `public`: anyone, with or without a token;
  * - `user`: any signed-in account; with `self`, an id that must be the caller's own (admins: anyone's);
  * - `moderator`, `admin`: that rank or higher;
- * - `project`: the project named by `project` must be the caller's (admins may read others');
+ * - `project`: the project named by `project` must be the caller's (admins may read others'); with
+ *   `optional`, a request that names no project reaches only the caller's own data across projects;
  * - `child`: the owning project of the resource id(s) in `id` is loaded and checked like `project`;
- *   with `project` as well, the resource must belong to that very project.
+ *   with `project` as well, the resource must belong to that very project; with `optionalId` (only
+ *   beside `project`), a request without the id is checked on the named project alone.
  * Project and child scopes with `adminWrites` let admins write on customers' projects too, where the
  * specification gives them that right (spec section 6: connected accounts, agent settings).
  */
@@ -33,13 +35,14 @@ export type TScope =
   | { kind: 'user'; access: TAccess; self?: TIdField }
   | { kind: 'moderator'; access: TAccess }
   | { kind: 'admin'; access: TAccess }
-  | { kind: 'project'; access: TAccess; project: TIdField; adminWrites?: true }
+  | { kind: 'project'; access: TAccess; project: TIdField; optional?: boolean; adminWrites?: true }
   | {
       kind: 'child';
       access: TAccess;
       resource: string;
       id: TIdField;
       project?: TIdField;
+      optionalId?: boolean;
       adminWrites?: true;
     };
 
@@ -47,6 +50,10 @@ export type TScope =
 export interface TProjectScopeOptions {
   /** Admins may write here on customers' projects as well, not only read. */
   adminWrites?: boolean;
+  /** Project scope: a request naming no project reaches only the caller's own data. */
+  optional?: boolean;
+  /** Child scope beside a project: a request without the id is checked on the named project alone. */
+  optionalId?: boolean;
 }
 
 export type TScopeKind = TScope['kind'];
@@ -67,6 +74,7 @@ export const scope = {
     kind: 'project',
     access,
     project,
+    ...(options.optional ? { optional: true } : {}),
     ...(options.adminWrites ? { adminWrites: true } : {}),
   }),
   child: (
@@ -75,14 +83,19 @@ export const scope = {
     id: TIdField,
     project?: TIdField,
     options: TProjectScopeOptions = {},
-  ): TScope => ({
-    kind: 'child',
-    access,
-    resource,
-    id,
-    ...(project ? { project } : {}),
-    ...(options.adminWrites ? { adminWrites: true } : {}),
-  }),
+  ): TScope => {
+    // Without its id the request is checked on its project, so an optional id needs one.
+    if (options.optionalId && !project) throw new Error(`An optional ${resource} id needs a project field`);
+    return {
+      kind: 'child',
+      access,
+      resource,
+      id,
+      ...(project ? { project } : {}),
+      ...(options.optionalId ? { optionalId: true } : {}),
+      ...(options.adminWrites ? { adminWrites: true } : {}),
+    };
+  },
 };
 
 /** A response status and its body schema; `null` for answers without a JSON body (204, redirects, HTML). */

@@ -14,6 +14,7 @@ import { historyEndpoints } from './history.endpoints';
 import { productInfoEndpoints, projectsEndpoints } from './projects.endpoints';
 import { statisticsEndpoints } from './statistics.endpoints';
 import { systemEndpoints } from './system.endpoints';
+import { sendingEndpoints } from './sending.endpoints';
 import { systemLogsEndpoints } from './system-logs.endpoints';
 import { doNotContactEndpoints } from './suppressions.endpoints';
 
@@ -37,4 +38,5 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   statisticsEndpoints,
   redditAuthEndpoints,
   accountsEndpoints,
+  sendingEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

@@ -86,6 +86,38 @@ const KINDS: { kind: string; endpoint: TEndpoint; weaker: TScope | null }[] = [
     weaker: scope.user('write'),
   },
   {
+    kind: 'project (optional ?project=)',
+    endpoint: endpoint({
+      method: 'GET',
+      path: '/api/v1/test/optional-report',
+      summary: 'x',
+      tags,
+      scope: scope.project('read', { in: 'query', name: 'project' }, { optional: true }),
+      query: z.object({ project: ZUuid.optional() }),
+      responses: { 200: ZRows },
+    }),
+    weaker: scope.user('read'),
+  },
+  {
+    kind: 'child with an optional id, through its project',
+    endpoint: endpoint({
+      method: 'POST',
+      path: '/api/v1/test/widgets/touch',
+      summary: 'x',
+      tags,
+      scope: scope.child(
+        'test-widget',
+        'write',
+        { in: 'body', name: 'widget_id' },
+        { in: 'body', name: 'project_id' },
+        { optionalId: true },
+      ),
+      body: z.object({ project_id: ZUuid, widget_id: ZUuid.optional() }),
+      responses: { 200: ZRows },
+    }),
+    weaker: scope.project('write', { in: 'body', name: 'project_id' }),
+  },
+  {
     kind: 'child through its project',
     endpoint: endpoint({
       method: 'DELETE',
@@ -218,6 +250,10 @@ async function naiveHandler(db: Db, e: TEndpoint, input: { params?: Loose; query
         )}) returning *`,
       )
     ).rows;
+  }
+  if (input.body?.widget_id) {
+    return (await db.execute(sql`delete from test_widgets where id = ${input.body.widget_id} returning *`))
+      .rows;
   }
   if (input.body?.widgets) {
     const ids = (input.body.widgets as unknown as { id: string }[]).map((w) => w.id);

@@ -11,6 +11,8 @@ import type {
   TProfile,
   TProject,
   TSearchStatus,
+  TSendingItem,
+  TSendingStatus,
   TSubreddit,
   TSubredditGenerationStatus,
   TSubredditList,
@@ -190,6 +192,34 @@ export function buildDm(overrides: Partial<TDmMessage> = {}): TDmMessage {
     updated_at: '2030-01-01T00:02:00Z',
     ...overrides,
   };
+}
+
+export function buildSendingItem(overrides: Partial<TSendingItem> = {}): TSendingItem {
+  return {
+    id: uuid(),
+    project_id: PROJECT_ID,
+    recipient_username: 'designer_dan',
+    state: 'queued',
+    account_id: uuid(),
+    account_username: 'demo_founder',
+    scheduled_for: '2030-01-02T09:00:00Z',
+    claimed_at: null,
+    sent_at: null,
+    failed_at: null,
+    outcome_code: null,
+    outcome_reason: null,
+    attempts: 0,
+    updated_at: '2030-01-01T00:02:00Z',
+    ...overrides,
+  };
+}
+
+/** The sending status of these DMs: counts from their states, the earliest queued one next. */
+export function sendingStatus(items: TSendingItem[] = [], total = items.length): TSendingStatus {
+  const counts = { queued: 0, sending: 0, sent: 0, failed: 0, unknown: 0 };
+  for (const item of items) counts[item.state]++;
+  const queued = items.filter((i) => i.state === 'queued' && i.scheduled_for).map((i) => i.scheduled_for!);
+  return { items, total, limit: 20, offset: 0, counts, next_scheduled_for: queued.sort()[0] ?? null };
 }
 
 export function page<T>(items: T[], total = items.length, limit = 20, offset = 0) {

@@ -79,6 +79,8 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
     if (!scope) return;
     if (scope.kind === 'project') {
       const id = rawIdValue(request, scope.project);
+      // Naming no project, the route serves only the caller's own data (its handler filters by user).
+      if (id === undefined && scope.optional) return;
       if (typeof id !== 'string' || !ZUuid.safeParse(id).success) throw projectNotFound();
       request.project = await getAccessibleProject(db, requireUser(request), id, scope.access, {
         adminWrites: scope.adminWrites === true,
@@ -88,7 +90,12 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
       if (scope.project && (typeof namedProject !== 'string' || !ZUuid.safeParse(namedProject).success)) {
         throw projectNotFound();
       }
-      const ids = idsOf(rawIdValue(request, scope.id));
+      const rawIds = rawIdValue(request, scope.id);
+      if (rawIds === undefined && scope.optionalId && typeof namedProject === 'string') {
+        request.project = await getAccessibleProject(db, requireUser(request), namedProject, scope.access);
+        return;
+      }
+      const ids = idsOf(rawIds);
       request.project = await checkChild(
         db,
         request,

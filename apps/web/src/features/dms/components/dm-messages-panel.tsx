@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   Alert,
   Button,
@@ -46,6 +46,8 @@ export interface TDmMessagesPanelProps {
   readOnly: boolean;
   /** Sends one saved DM; without it the Send buttons stay disabled. */
   onSend?: (dm: TDmMessage) => void;
+  /** More actions beside Generate All DMs (Send All DMs). */
+  actions?: ReactNode;
 }
 
 function failure(text: string, error: unknown) {
@@ -85,7 +87,7 @@ function GenerationProgress({ status }: { status: TDmGenerationStatus | null }) 
  * Step 4's DM messages, newest first: each editable with its counter and an Unsaved mark until saved, with
  * Save, Regenerate, Delete and Send; "Generate All DMs" writes one for every lead that has none yet.
  */
-export function DmMessagesPanel({ projectId, readOnly, onSend }: TDmMessagesPanelProps) {
+export function DmMessagesPanel({ projectId, readOnly, onSend, actions }: TDmMessagesPanelProps) {
   const [page, setPage] = useState(1);
   /** Texts changed in the editors and not saved yet, by DM id. */
   const [edits, setEdits] = useState<Record<string, string>>({});
@@ -192,6 +194,7 @@ export function DmMessagesPanel({ projectId, readOnly, onSend }: TDmMessagesPane
             >
               Generate All DMs
             </Button>
+            {actions}
           </Group>
         </Group>
         <Text size="xs" c="dimmed">

@@ -1,8 +1,10 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
-import { DmMessagesPanel } from '../../dms';
+import { useQueryClient } from '@tanstack/react-query';
+import { dmKeys, DmMessagesPanel } from '../../dms';
 import { DoNotContactButton } from '../../do-not-contact';
 import { CampaignStatistics } from '../../history';
 import { useProjects } from '../../projects';
+import { SendAllDmsButton, SendingStatusPanel, useSendDm } from '../../sending';
 import { ExportCsvButton, WebhookPanel } from './export-panel';
 import { LeadTabs } from './lead-tabs';
 import { SearchPanel } from './search-panel';
@@ -13,12 +15,16 @@ export interface TLeadsStepProps {
 }
 
 /**
- * Step 4: search settings, keyword filtering, a search now, the leads found (posts, comments, users), and the
- * DM messages written to them.
+ * Step 4: search settings, keyword filtering, a search now, the leads found (posts, comments, users), the
+ * DM messages written to them with Send and Send All DMs, and what sending is doing.
  */
 export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
   const projects = useProjects();
   const project = projects.data?.items.find((p) => p.id === projectId);
+  const queryClient = useQueryClient();
+  // A send changes the DM's state in the list.
+  const reloadDms = () => void queryClient.invalidateQueries({ queryKey: dmKeys.all(projectId) });
+  const { send } = useSendDm(projectId, { onSettled: reloadDms });
   return (
     <Paper withBorder p="lg" radius="md">
       <Stack gap="md">
@@ -36,7 +42,13 @@ export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
         />
         <LeadTabs projectId={projectId} readOnly={readOnly} />
         <CampaignStatistics projectId={projectId} />
-        <DmMessagesPanel projectId={projectId} readOnly={readOnly} />
+        <DmMessagesPanel
+          projectId={projectId}
+          readOnly={readOnly}
+          onSend={readOnly ? undefined : send}
+          actions={<SendAllDmsButton projectId={projectId} readOnly={readOnly} onSettled={reloadDms} />}
+        />
+        <SendingStatusPanel projectId={projectId} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
       </Stack>
     </Paper>

@@ -10,6 +10,7 @@ import {
   RUN_POLL_INTERVAL_MS,
   RUN_POLL_TIMEOUT_MS,
   searchEndpoints,
+  sendingEndpoints,
   type TPost,
   type TSearchStatus,
 } from '@threadreach/contract';
@@ -23,6 +24,7 @@ import {
   PROJECT_ID,
   renderScreen,
   searchStatus,
+  sendingStatus,
 } from '../../../test/discovery.test-support';
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from './leads-step';
@@ -36,10 +38,11 @@ function renderPanel(withoutKeywords = false) {
   );
 }
 
-/** Step 4 lists the DM messages below the results. */
+/** Step 4 lists the DM messages below the results, and what sending is doing. */
 function mockNoDms() {
   mockEndpoint(dmsEndpoints.list, page([]));
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+  mockEndpoint(sendingEndpoints.status, sendingStatus());
 }
 
 /** Answers the status call from a queue; the last answer repeats. */

@@ -10,6 +10,7 @@ import {
   productInfoEndpoints,
   projectsEndpoints,
   searchEndpoints,
+  sendingEndpoints,
   subredditsEndpoints,
   systemEndpoints,
   usersEndpoints,
@@ -26,6 +27,7 @@ import {
   page,
   PROJECT_ID,
   searchStatus,
+  sendingStatus,
   subredditList,
 } from '../../../test/discovery.test-support';
 import { buildCampaignStatistics } from '../../history/history.test-support';
@@ -107,6 +109,7 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
     mockEndpoint(dmsEndpoints.list, page([]));
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+    mockEndpoint(sendingEndpoints.status, sendingStatus());
 
     renderApp('/');
     const form = await screen.findByRole('form', { name: 'Product Information' });

@@ -1,0 +1,397 @@
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  max,
+  ne,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client';
+import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
+import { CONTACTED_DM_STATES, dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
+import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
+
+/** A DM of one project, locked until the transaction ends. */
+export async function lockDm(tx: DbOrTx, projectId: string, dmId: string): Promise<DmMessageRow | null> {
+  const [row] = await tx
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.id, dmId), eq(dmMessages.projectId, projectId)))
+    .for('update');
+  return row ?? null;
+}
+
+/** A DM of one project by its lead's source id (reddit_post_id), or by its own id. */
+export async function findProjectDm(
+  db: DbOrTx,
+  projectId: string,
+  by: { dmId?: string | undefined; postId?: string | undefined },
+): Promise<DmMessageRow | null> {
+  const key = by.dmId ? eq(dmMessages.id, by.dmId) : eq(dmMessages.redditPostId, by.postId ?? '');
+  const [row] = await db
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.projectId, projectId), key));
+  return row ?? null;
+}
+
+/** One account of the project, locked: claims of one account queue here, so its quota is exact. */
+export async function lockAccount(
+  tx: DbOrTx,
+  projectId: string,
+  accountId: string,
+): Promise<RedditAccountRow | null> {
+  const [row] = await tx
+    .select()
+    .from(redditAccounts)
+    .where(and(eq(redditAccounts.id, accountId), eq(redditAccounts.projectId, projectId)))
+    .for('update');
+  return row ?? null;
+}
+
+/** Every account of the project, oldest first; `lock` holds them until the transaction ends. */
+export async function projectAccounts(
+  db: DbOrTx,
+  projectId: string,
+  options: { lock?: boolean } = {},
+): Promise<RedditAccountRow[]> {
+  const query = db
+    .select()
+    .from(redditAccounts)
+    .where(eq(redditAccounts.projectId, projectId))
+    .orderBy(asc(redditAccounts.id));
+  return options.lock ? query.for('update') : query;
+}
+
+/** Claims of the account since `since` that count toward its quota (as `usedToday` counts them). */
+export async function countClaimsSince(db: DbOrTx, accountId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.accountId, accountId),
+        gte(dmMessages.claimedAt, since),
+        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** When the account last had a DM claimed (whatever became of it), or null. */
+export async function lastClaimAt(db: DbOrTx, accountId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: max(dmMessages.claimedAt) })
+    .from(dmMessages)
+    .where(and(eq(dmMessages.accountId, accountId), isNotNull(dmMessages.claimedAt)));
+  return row?.at ?? null;
+}
+
+/** When the account's queued DMs go, except one (the DM being planned again). */
+export async function queuedTimes(db: DbOrTx, accountId: string, exceptDmId: string | null): Promise<Date[]> {
+  const rows = await db
+    .select({ at: dmMessages.scheduledFor })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.accountId, accountId),
+        eq(dmMessages.state, 'queued'),
+        isNotNull(dmMessages.scheduledFor),
+        exceptDmId ? ne(dmMessages.id, exceptDmId) : undefined,
+      ),
+    );
+  return rows.map((r) => r.at!);
+}
+
+/** Why the workspace may not contact this person, if it may not. */
+export async function suppressionOf(
+  db: DbOrTx,
+  ownerUserId: string,
+  recipientKey: string,
+): Promise<SuppressionReason | null> {
+  const [row] = await db
+    .select({ reason: suppressions.reason })
+    .from(suppressions)
+    .where(and(eq(suppressions.ownerUserId, ownerUserId), eq(suppressions.usernameKey, recipientKey)));
+  return row?.reason ?? null;
+}
+
+/** Puts a person on the workspace's do-not-contact list (kept as it is when already there). */
+export async function addSuppression(
+  db: DbOrTx,
+  entry: { ownerUserId: string; username: string; reason: SuppressionReason; note: string; at: Date },
+): Promise<void> {
+  await db
+    .insert(suppressions)
+    .values({
+      ownerUserId: entry.ownerUserId,
+      usernameKey: entry.username.toLowerCase(),
+      username: entry.username,
+      reason: entry.reason,
+      note: entry.note,
+      createdAt: entry.at,
+    })
+    .onConflictDoNothing();
+}
+
+/** Another DM of the workspace to the same person in one of `states`, if any. */
+export async function otherDmTo(
+  db: DbOrTx,
+  dm: Pick<DmMessageRow, 'id' | 'ownerUserId' | 'recipientKey'>,
+  states: readonly DmState[],
+): Promise<DmMessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, dm.ownerUserId),
+        eq(dmMessages.recipientKey, dm.recipientKey),
+        ne(dmMessages.id, dm.id),
+        inArray(dmMessages.state, [...states]),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** True when the person answered one of the workspace's DMs. */
+export async function hasReplied(db: DbOrTx, ownerUserId: string, recipientKey: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dmMessages.id })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, ownerUserId),
+        eq(dmMessages.recipientKey, recipientKey),
+        isNotNull(dmMessages.repliedAt),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Columns to change on a DM; a value may be SQL (e.g. `oneMoreAttempt`). */
+export type DmChanges = PgUpdateSetSource<typeof dmMessages> & { updatedAt: Date };
+
+/**
+ * Changes a DM of the project when it is still in one of `from` (and, with `claimedAt`, still the same
+ * claim): the guard that keeps a late writer from undoing what another one recorded. Null when it was not.
+ */
+export async function updateDm(
+  db: DbOrTx,
+  where: { projectId: string; dmId: string; from: readonly DmState[]; claimedAt?: Date },
+  changes: DmChanges,
+): Promise<DmMessageRow | null> {
+  const [row] = await db
+    .update(dmMessages)
+    .set(changes)
+    .where(
+      and(
+        eq(dmMessages.id, where.dmId),
+        eq(dmMessages.projectId, where.projectId),
+        inArray(dmMessages.state, [...where.from]),
+        where.claimedAt ? eq(dmMessages.claimedAt, where.claimedAt) : undefined,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** One more compose that reached Reddit. */
+export const oneMoreAttempt = sql`${dmMessages.attempts} + 1`;
+
+export async function updateAccount(
+  db: DbOrTx,
+  projectId: string,
+  accountId: string,
+  changes: Partial<
+    Pick<RedditAccountRow, 'nextSendAt' | 'disabledReason' | 'authStatus' | 'authCheckedAt'>
+  > & {
+    updatedAt: Date;
+  },
+): Promise<void> {
+  await db
+    .update(redditAccounts)
+    .set(changes)
+    .where(and(eq(redditAccounts.id, accountId), eq(redditAccounts.projectId, projectId)));
+}
+
+/** Approved DMs of the project, oldest first, locked for queueing. */
+export async function lockApprovedDms(db: DbOrTx, projectId: string): Promise<DmMessageRow[]> {
+  return db
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'approved')))
+    .orderBy(asc(dmMessages.createdAt), asc(dmMessages.id))
+    .for('update');
+}
+
+/** Every workspace suppression among these people. */
+export async function suppressedAmong(
+  db: DbOrTx,
+  ownerUserId: string,
+  keys: string[],
+): Promise<Map<string, SuppressionReason>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({ key: suppressions.usernameKey, reason: suppressions.reason })
+    .from(suppressions)
+    .where(and(eq(suppressions.ownerUserId, ownerUserId), inArray(suppressions.usernameKey, keys)));
+  return new Map(rows.map((r) => [r.key, r.reason]));
+}
+
+/** What the workspace's other DMs to these people tell: contacted, answered, or already queued. */
+export async function workspaceDmsTo(
+  db: DbOrTx,
+  ownerUserId: string,
+  keys: string[],
+): Promise<Pick<DmMessageRow, 'id' | 'recipientKey' | 'state' | 'repliedAt'>[]> {
+  if (keys.length === 0) return [];
+  return db
+    .select({
+      id: dmMessages.id,
+      recipientKey: dmMessages.recipientKey,
+      state: dmMessages.state,
+      repliedAt: dmMessages.repliedAt,
+    })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, ownerUserId),
+        inArray(dmMessages.recipientKey, keys),
+        inArray(dmMessages.state, ['queued', ...CONTACTED_DM_STATES]),
+      ),
+    );
+}
+
+/** DMs of the account whose outcome is unknown, oldest claim first. */
+export async function unknownDmsOf(db: DbOrTx, accountId: string): Promise<DmMessageRow[]> {
+  return db
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.accountId, accountId), eq(dmMessages.state, 'unknown')))
+    .orderBy(asc(dmMessages.claimedAt));
+}
+
+/**
+ * Claims left in `sending` since before `before`: the process that claimed them ended before it
+ * recorded Reddit's answer. They become unknown, to be reconciled. Returns their accounts.
+ */
+export async function markInterruptedSends(
+  db: DbOrTx,
+  before: Date,
+  now: Date,
+  reason: string,
+): Promise<{ id: string; projectId: string; accountId: string | null }[]> {
+  return db
+    .update(dmMessages)
+    .set({ state: 'unknown', outcomeCode: 'unknown_outcome', outcomeReason: reason, updatedAt: now })
+    .where(and(eq(dmMessages.state, 'sending'), lt(dmMessages.claimedAt, before)))
+    .returning({ id: dmMessages.id, projectId: dmMessages.projectId, accountId: dmMessages.accountId });
+}
+
+/** Accounts that have DMs of unknown outcome. */
+export async function accountsWithUnknownDms(
+  db: DbOrTx,
+): Promise<{ accountId: string; projectId: string }[]> {
+  const rows = await db
+    .selectDistinct({ accountId: dmMessages.accountId, projectId: dmMessages.projectId })
+    .from(dmMessages)
+    .where(and(eq(dmMessages.state, 'unknown'), isNotNull(dmMessages.accountId)));
+  return rows.map((r) => ({ accountId: r.accountId!, projectId: r.projectId }));
+}
+
+/** Queued DMs due since before `before`: their job is late or was lost. */
+export async function overdueQueuedDms(
+  db: DbOrTx,
+  before: Date,
+  limit: number,
+): Promise<{ id: string; projectId: string; scheduledFor: Date | null }[]> {
+  return db
+    .select({ id: dmMessages.id, projectId: dmMessages.projectId, scheduledFor: dmMessages.scheduledFor })
+    .from(dmMessages)
+    .where(and(eq(dmMessages.state, 'queued'), lte(dmMessages.scheduledFor, before)))
+    .orderBy(asc(dmMessages.scheduledFor))
+    .limit(limit);
+}
+
+// ---- sending status ------------------------------------------------------------------------------
+
+export const SENDING_STATES = ['queued', 'sending', 'sent', 'failed', 'unknown'] as const;
+export type SendingState = (typeof SENDING_STATES)[number];
+
+/** Whose DMs the status shows: one project, or every project of one user. */
+export type SendingScope = { projectId: string } | { userId: string };
+
+function inScope(scope: SendingScope): SQL {
+  // A DM's owner is its project's owner: the user's own DMs across all their projects.
+  return 'projectId' in scope
+    ? eq(dmMessages.projectId, scope.projectId)
+    : eq(dmMessages.ownerUserId, scope.userId);
+}
+
+export async function sendingCounts(
+  db: DbOrTx,
+  scope: SendingScope,
+): Promise<{ counts: Record<SendingState, number>; nextScheduledFor: Date | null }> {
+  const rows = await db
+    .select({ state: dmMessages.state, n: count(), next: sql<Date | null>`min(${dmMessages.scheduledFor})` })
+    .from(dmMessages)
+    .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])))
+    .groupBy(dmMessages.state);
+  const counts = Object.fromEntries(SENDING_STATES.map((s) => [s, 0])) as Record<SendingState, number>;
+  let nextScheduledFor: Date | null = null;
+  for (const r of rows) {
+    counts[r.state as SendingState] = r.n;
+    if (r.state === 'queued' && r.next) nextScheduledFor = new Date(r.next);
+  }
+  return { counts, nextScheduledFor };
+}
+
+export interface SendingRow {
+  dm: DmMessageRow;
+  accountUsername: string | null;
+}
+
+/**
+ * One page of DMs in the sending states: those on their way first (sending, unknown, then queued by when
+ * they go), then the others, latest change first.
+ */
+export async function listSending(
+  db: DbOrTx,
+  scope: SendingScope,
+  page: { limit: number; offset: number; state?: SendingState | undefined },
+): Promise<{ rows: SendingRow[]; total: number }> {
+  const where = and(
+    inScope(scope),
+    inArray(dmMessages.state, page.state ? [page.state] : [...SENDING_STATES]),
+  );
+  const rank = sql`case ${dmMessages.state} when 'sending' then 0 when 'unknown' then 1 when 'queued' then 2 else 3 end`;
+  const [rows, totals] = await Promise.all([
+    db
+      .select({ dm: dmMessages, accountUsername: redditAccounts.redditUsername })
+      .from(dmMessages)
+      .leftJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
+      .where(where)
+      .orderBy(
+        rank,
+        sql`case when ${dmMessages.state} = 'queued' then ${dmMessages.scheduledFor} end asc nulls last`,
+        desc(dmMessages.updatedAt),
+        asc(dmMessages.id),
+      )
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(dmMessages).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}

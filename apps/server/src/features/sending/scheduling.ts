@@ -1,0 +1,253 @@
+import type { TSendOutcomeCode } from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { dailyCapacity, quotaWindowStart, type RedditAccountRow } from '../accounts';
+import type { DmMessageRow } from '../dms/dms.table';
+import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
+import {
+  countClaimsSince,
+  lastClaimAt,
+  lockApprovedDms,
+  lockDm,
+  projectAccounts,
+  queuedTimes,
+  suppressedAmong,
+  updateDm,
+  workspaceDmsTo,
+} from './claim.repository';
+import { dayKey, nextWorkingWindow, planSends, type PacingAccount, type PlannedSend } from './pacing';
+
+/**
+ * Whether paced sends may be planned on the account: everything a send needs except today's room
+ * (a full day or a wait from Reddit only moves its sends later) and at least one working day.
+ */
+export function planningProblem(account: RedditAccountRow, nowMs: number): NotReady | null {
+  const readiness = accountReadiness(account, 0, nowMs, { ignoreToday: true });
+  if (!readiness.ready) return readiness;
+  if (!nextWorkingWindow(account, nowMs)) {
+    return {
+      code: 'outside_working_hours',
+      reason: `u/${account.redditUsername} has no working days set`,
+      retryAtMs: null,
+    };
+  }
+  return null;
+}
+
+/**
+ * An account as pacing sees it: its settings, its warm-up cap by day, what it already claimed today
+ * and has queued by day, its last send, and any wait Reddit asked for. `exceptDmId` is a DM being
+ * planned again, left out of what is booked.
+ */
+export async function pacingAccount(
+  db: DbOrTx,
+  account: RedditAccountRow,
+  nowMs: number,
+  exceptDmId: string | null = null,
+): Promise<PacingAccount> {
+  const booked = new Map<number, number>();
+  const today = dayKey(nowMs, account.timezone);
+  booked.set(today, await countClaimsSince(db, account.id, quotaWindowStart(account, nowMs)));
+  const queued = (await queuedTimes(db, account.id, exceptDmId)).map((d) => d.getTime());
+  for (const at of queued) {
+    // An overdue send still counts for today, when it will go.
+    const key = Math.max(dayKey(at, account.timezone), today);
+    booked.set(key, (booked.get(key) ?? 0) + 1);
+  }
+  const last = (await lastClaimAt(db, account.id))?.getTime() ?? null;
+  const lastAt = Math.max(last ?? -Infinity, ...queued);
+  return {
+    id: account.id,
+    timezone: account.timezone,
+    workingDays: account.workingDays,
+    workingHoursStart: account.workingHoursStart,
+    workingHoursEnd: account.workingHoursEnd,
+    delayRangeMin: account.delayRangeMin,
+    delayRangeMax: account.delayRangeMax,
+    capacityAt: (atMs) => dailyCapacity(account, atMs),
+    booked,
+    lastAt: Number.isFinite(lastAt) ? lastAt : null,
+    notBefore: account.nextSendAt?.getTime() ?? null,
+  };
+}
+
+export type Rescheduled =
+  | { kind: 'scheduled'; accountId: string; at: number }
+  /** No account of the project can take it: the DM is unsent (approved) again, with the reason. */
+  | { kind: 'unassigned'; problem: NotReady }
+  /** The DM is not queued any more. */
+  | { kind: 'gone' };
+
+/**
+ * Plans a queued DM again, at the end of an account's chain of paced sends: on `accountId` when given
+ * (a full day, outside hours, a wait), otherwise on the project's account with the most room, leaving
+ * out `excludeAccountIds` (it cannot send). With no account to take it, the DM returns to the unsent
+ * DMs with the reason, for a later Send or Send All.
+ */
+export async function rescheduleDm(
+  ctx: AppContext,
+  target: { projectId: string; dmId: string },
+  options: { accountId?: string | null; excludeAccountIds?: readonly string[]; random: () => number },
+): Promise<Rescheduled> {
+  const nowMs = ctx.clock.now();
+  const now = new Date(nowMs);
+  return ctx.db.transaction(async (tx): Promise<Rescheduled> => {
+    const dm = await lockDm(tx, target.projectId, target.dmId);
+    if (!dm || dm.state !== 'queued') return { kind: 'gone' };
+    const accounts = await projectAccounts(tx, target.projectId, { lock: true });
+    const problems: NotReady[] = [];
+    const candidates: RedditAccountRow[] = [];
+    for (const account of accounts) {
+      if (options.excludeAccountIds?.includes(account.id)) continue;
+      if (options.accountId && account.id !== options.accountId) continue;
+      const problem = planningProblem(account, nowMs);
+      if (problem) problems.push(problem);
+      else candidates.push(account);
+    }
+    const pacing: PacingAccount[] = [];
+    for (const account of candidates) pacing.push(await pacingAccount(tx, account, nowMs, dm.id));
+    const [slot] = planSends(pacing, 1, nowMs, options.random);
+    if (!slot) {
+      const problem = explainNoAccount(problems, 'No Reddit account of this project can send it');
+      await updateDm(
+        tx,
+        { projectId: dm.projectId, dmId: dm.id, from: ['queued'] },
+        {
+          state: 'approved',
+          accountId: null,
+          scheduledFor: null,
+          claimedAt: null,
+          outcomeCode: problem.code,
+          outcomeReason: `Not sent: ${problem.reason}`,
+          updatedAt: now,
+        },
+      );
+      return { kind: 'unassigned', problem };
+    }
+    await updateDm(
+      tx,
+      { projectId: dm.projectId, dmId: dm.id, from: ['queued'] },
+      { accountId: slot.accountId, scheduledFor: new Date(slot.at), updatedAt: now },
+    );
+    return { kind: 'scheduled', accountId: slot.accountId, at: slot.at };
+  });
+}
+
+/** A DM of the batch that will not be queued, and why. */
+export interface SkippedDm {
+  dm: DmMessageRow;
+  code: TSendOutcomeCode;
+  reason: string;
+}
+
+export type QueuePlan =
+  | { kind: 'no_accounts' }
+  | { kind: 'no_dms' }
+  | { kind: 'no_ready_account'; problems: NotReady[] }
+  | {
+      kind: 'queued';
+      queued: { dm: DmMessageRow; slot: PlannedSend }[];
+      skipped: SkippedDm[];
+      /** DMs left unsent because no working day within the planning horizon had room. */
+      unplanned: number;
+      accounts: RedditAccountRow[];
+    };
+
+/**
+ * Send All: every approved DM of the project is queued in one transaction, paced over the project's
+ * accounts (planSends). People the workspace may not contact (suppressed, answered, contacted, or
+ * queued twice) are not queued: those DMs fail with the reason instead.
+ */
+export async function planProjectQueue(
+  ctx: AppContext,
+  projectId: string,
+  random: () => number,
+): Promise<QueuePlan> {
+  const nowMs = ctx.clock.now();
+  const now = new Date(nowMs);
+  return ctx.db.transaction(async (tx): Promise<QueuePlan> => {
+    // DMs first, then accounts: the order every claim locks them in.
+    const dms = await lockApprovedDms(tx, projectId);
+    const accounts = await projectAccounts(tx, projectId, { lock: true });
+    if (accounts.length === 0) return { kind: 'no_accounts' };
+    if (dms.length === 0) return { kind: 'no_dms' };
+    const problems: NotReady[] = [];
+    const ready: RedditAccountRow[] = [];
+    for (const account of accounts) {
+      const problem = planningProblem(account, nowMs);
+      if (problem) problems.push(problem);
+      else ready.push(account);
+    }
+    if (ready.length === 0) return { kind: 'no_ready_account', problems };
+
+    const skipped = await recipientsToSkip(tx, dms);
+    const skippedIds = new Set(skipped.map((s) => s.dm.id));
+    for (const s of skipped) {
+      await updateDm(
+        tx,
+        { projectId, dmId: s.dm.id, from: ['approved'] },
+        { state: 'failed', failedAt: now, outcomeCode: s.code, outcomeReason: s.reason, updatedAt: now },
+      );
+    }
+    const toQueue = dms.filter((dm) => !skippedIds.has(dm.id));
+    const pacing: PacingAccount[] = [];
+    for (const account of ready) pacing.push(await pacingAccount(tx, account, nowMs));
+    const slots = planSends(pacing, toQueue.length, nowMs, random);
+    const queued: { dm: DmMessageRow; slot: PlannedSend }[] = [];
+    for (const [i, slot] of slots.entries()) {
+      const dm = toQueue[i]!;
+      const row = await updateDm(
+        tx,
+        { projectId, dmId: dm.id, from: ['approved'] },
+        {
+          state: 'queued',
+          accountId: slot.accountId,
+          scheduledFor: new Date(slot.at),
+          claimedAt: null,
+          outcomeCode: null,
+          outcomeReason: null,
+          updatedAt: now,
+        },
+      );
+      if (row) queued.push({ dm: row, slot });
+    }
+    return { kind: 'queued', queued, skipped, unplanned: toQueue.length - slots.length, accounts: ready };
+  });
+}
+
+async function recipientsToSkip(tx: DbOrTx, dms: DmMessageRow[]): Promise<SkippedDm[]> {
+  const owner = dms[0]!.ownerUserId;
+  const keys = [...new Set(dms.map((d) => d.recipientKey))];
+  const suppressed = await suppressedAmong(tx, owner, keys);
+  const others = await workspaceDmsTo(tx, owner, keys);
+  const seen = new Set<string>();
+  const skipped: SkippedDm[] = [];
+  for (const dm of dms) {
+    const who = `u/${dm.recipientUsername}`;
+    const mine = others.filter((o) => o.recipientKey === dm.recipientKey && o.id !== dm.id);
+    const suppression = suppressed.get(dm.recipientKey);
+    if (suppression) {
+      skipped.push({
+        dm,
+        code: 'suppressed',
+        reason: `${who} is on this workspace's do-not-contact list (${suppression.replace(/_/g, ' ')})`,
+      });
+    } else if (dm.repliedAt || mine.some((o) => o.repliedAt)) {
+      skipped.push({ dm, code: 'replied', reason: `${who} already answered a DM from this workspace` });
+    } else if (mine.some((o) => o.state !== 'queued')) {
+      skipped.push({
+        dm,
+        code: 'already_contacted',
+        reason: `${who} was already contacted from this workspace`,
+      });
+    } else if (seen.has(dm.recipientKey) || mine.length > 0) {
+      skipped.push({
+        dm,
+        code: 'already_contacted',
+        reason: `Another DM to ${who} from this workspace is already queued`,
+      });
+    }
+    seen.add(dm.recipientKey);
+  }
+  return skipped;
+}

@@ -1,0 +1,414 @@
+import { SENDING_TEXTS } from '@threadreach/contract';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { redditAccounts, refreshTokenRef } from '../accounts';
+import { dmMessages } from '../dms/dms.table';
+import { suppressions } from '../suppressions/suppressions.table';
+import { sendQueuedDm } from './send-queued';
+import { reconcileAccount, sweepSends } from './reconcile.service';
+import {
+  accountById,
+  buildDm,
+  buildSendingProject,
+  connectAccount,
+  dmById,
+  recipientPool,
+  startSendingRig,
+  type RecipientPool,
+  type SendingRig,
+} from './sending.test-support';
+
+/**
+ * A person's Send through the API, on the simulator: each answer Reddit can give, and what the DM, the
+ * account and the do-not-contact list become. Every test works in a workspace of its own, two hours
+ * after the previous one, so the simulator's hourly limits of its senders never carry over.
+ */
+let rig: SendingRig;
+let people: RecipientPool;
+let next = 0;
+const person = () => people.accepting[next++]!;
+
+beforeAll(async () => {
+  rig = await startSendingRig();
+  people = await recipientPool();
+}, 120_000);
+afterAll(() => rig?.close());
+beforeEach(() => {
+  rig.clock.t += 2 * 3_600_000;
+  rig.sim.faults.clear();
+});
+
+async function workspace(accounts: Parameters<typeof connectAccount>[4][] = [{}]) {
+  const project = await buildSendingProject(rig);
+  const connected = [];
+  for (const spec of accounts)
+    connected.push(await connectAccount(rig.ctx, rig.sim, rig.credential, project, spec));
+  return { project, accounts: connected, auth: project.owner.auth };
+}
+
+function send(auth: { authorization: string }, body: Record<string, unknown>) {
+  return rig.t.app.inject({ method: 'POST', url: '/api/v1/send-dm-message', headers: auth, payload: body });
+}
+
+const delivered = (to: string) => rig.sim.inspect.messages({ to });
+
+describe('a single Send', () => {
+  it('goes now, from the ready account with the most capacity left, and is marked sent', async () => {
+    const { project, accounts, auth } = await workspace([
+      { username: 'demo_founder', dailyMessageLimit: 10 },
+      { username: 'growth_marketer', dailyMessageLimit: 20 },
+    ]);
+    const to = person();
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    const res = await send(auth, { project_id: project.id, post_id: dm.redditPostId });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      recipient: to,
+      state: 'sent',
+      account: 'growth_marketer',
+      message: SENDING_TEXTS.sentTo(to),
+    });
+    const row = await dmById(rig.db, dm.id);
+    expect(row).toMatchObject({
+      state: 'sent',
+      accountId: accounts[1]!.id,
+      outcomeCode: 'sent',
+      attempts: 1,
+    });
+    expect(row.sentAt?.getTime()).toBe(rig.clock.t);
+    expect(delivered(to)).toHaveLength(1);
+    expect(delivered(to)[0]).toMatchObject({
+      from: 'growth_marketer',
+      body: dm.messageContent,
+      subject: dm.subject,
+    });
+  });
+
+  it("takes the DM list's dm_id as well", async () => {
+    const { project, auth } = await workspace();
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const res = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(res.json()).toMatchObject({ state: 'sent', dm_id: dm.id });
+  });
+
+  it('refuses a second DM to someone the workspace already contacted, with the reason', async () => {
+    const { project, auth } = await workspace();
+    const to = person();
+    const first = await buildDm(rig.db, project, { recipient: to });
+    const other = await buildSendingProject(rig, project.owner);
+    const second = await buildDm(rig.db, other, { recipient: to.toUpperCase() });
+    await connectAccount(rig.ctx, rig.sim, rig.credential, other);
+    expect((await send(auth, { project_id: project.id, dm_id: first.id })).statusCode).toBe(200);
+    const res = await send(auth, { project_id: other.id, dm_id: second.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'already_contacted',
+      detail: `u/${to.toUpperCase()} was already contacted from this workspace`,
+    });
+    expect(await dmById(rig.db, second.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'already_contacted',
+    });
+    // Sending the sent DM again is refused too, and Reddit saw one DM.
+    const again = await send(auth, { project_id: project.id, dm_id: first.id });
+    expect(again.json()).toMatchObject({ code: 'already_sent' });
+    expect(delivered(to)).toHaveLength(1);
+  });
+
+  it('honours the do-not-contact list and a reply', async () => {
+    const { project, auth } = await workspace();
+    const suppressed = person();
+    const answered = person();
+    await rig.db.insert(suppressions).values({
+      ownerUserId: project.userId,
+      usernameKey: suppressed.toLowerCase(),
+      username: suppressed,
+      reason: 'refusal',
+      createdAt: new Date(rig.clock.t),
+    });
+    const a = await buildDm(rig.db, project, { recipient: suppressed });
+    const res = await send(auth, { project_id: project.id, dm_id: a.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'suppressed',
+      detail: `u/${suppressed} is on this workspace's do-not-contact list (asked not to be contacted)`,
+    });
+    await buildDm(rig.db, project, { recipient: answered, state: 'sent', repliedAt: new Date(rig.clock.t) });
+    const b = await buildDm(rig.db, project, { recipient: answered });
+    const replied = await send(auth, { project_id: project.id, dm_id: b.id });
+    expect(replied.json()).toMatchObject({ code: 'replied' });
+    expect(delivered(suppressed)).toHaveLength(0);
+    expect(delivered(answered)).toHaveLength(0);
+  });
+
+  it('maps USER_DOESNT_EXIST and NOT_WHITELISTED to a failed DM and a suppressed person', async () => {
+    const { project, auth } = await workspace();
+    const ghost = await buildDm(rig.db, project, { recipient: 'no_such_user_4711' });
+    const res = await send(auth, { project_id: project.id, dm_id: ghost.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('user_doesnt_exist');
+    const refuser = people.refusing[0]!;
+    const closed = await buildDm(rig.db, project, { recipient: refuser });
+    const res2 = await send(auth, { project_id: project.id, dm_id: closed.id });
+    expect(res2.json()).toMatchObject({ code: 'not_whitelisted' });
+    expect(await dmById(rig.db, closed.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'not_whitelisted',
+    });
+    const list = await rig.db.select().from(suppressions).where(eq(suppressions.ownerUserId, project.userId));
+    expect(list.map((s) => [s.usernameKey, s.reason]).sort()).toEqual(
+      [
+        ['no_such_user_4711', 'user_doesnt_exist'],
+        [refuser.toLowerCase(), 'not_whitelisted'],
+      ].sort(),
+    );
+    // Refusals free the quota: they were claimed, never counted as contacts.
+    const fresh = await buildDm(rig.db, project, { recipient: person() });
+    expect((await send(auth, { project_id: project.id, dm_id: fresh.id })).json().state).toBe('sent');
+  });
+
+  it("queues the DM for Reddit's stated wait on RATELIMIT and holds the account back", async () => {
+    // fresh_account composes twice an hour on the simulator; we know it as a 400-day-old account.
+    const { project, accounts, auth } = await workspace([{ username: 'fresh_account' }]);
+    for (let i = 0; i < 2; i++) {
+      const dm = await buildDm(rig.db, project, { recipient: person() });
+      expect((await send(auth, { project_id: project.id, dm_id: dm.id })).json().state).toBe('sent');
+    }
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const res = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.state).toBe('queued');
+    const row = await dmById(rig.db, dm.id);
+    expect(row).toMatchObject({ state: 'queued', outcomeCode: 'rate_limited', claimedAt: null, attempts: 1 });
+    // The simulator asked for an hour (two composes in the hour); the DM and the account wait that long.
+    const wait = row.scheduledFor!.getTime() - rig.clock.t;
+    expect(wait).toBeGreaterThan(3_500_000);
+    expect(wait).toBeLessThanOrEqual(3_602_000);
+    expect((await accountById(rig.db, accounts[0]!.id)).nextSendAt).toEqual(row.scheduledFor);
+    expect(rig.jobs.at(-1)).toMatchObject({ name: 'send-dm', data: { dmId: dm.id } });
+    // Meanwhile the account is not ready for a person's Send either.
+    const other = await buildDm(rig.db, project, { recipient: person() });
+    const refused = await send(auth, { project_id: project.id, dm_id: other.id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('rate_limited');
+  });
+
+  it('disables a suspended sender and sends from the next account', async () => {
+    const { project, accounts, auth } = await workspace([
+      { username: 'suspended_seller', dailyMessageLimit: 30 },
+      { username: 'demo_founder', dailyMessageLimit: 10 },
+    ]);
+    const to = person();
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    const res = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(res.json()).toMatchObject({ state: 'sent', account: 'demo_founder' });
+    const suspended = await accountById(rig.db, accounts[0]!.id);
+    expect(suspended.disabledReason).toMatch(/403 Forbidden/);
+    expect(delivered(to)).toHaveLength(1);
+    expect((await dmById(rig.db, dm.id)).attempts).toBe(2);
+  });
+
+  it('marks an account whose grant Reddit refuses Auth Required and tries the next', async () => {
+    const { project, accounts, auth } = await workspace([
+      { username: 'demo_founder', dailyMessageLimit: 30 },
+      { username: 'growth_marketer', dailyMessageLimit: 10 },
+    ]);
+    // The first account holds a refresh token Reddit does not know (revoked on Reddit's side).
+    const revoked = rig.ctx.secrets.encrypt('revoked-token', refreshTokenRef(accounts[0]!.id));
+    await rig.db
+      .update(redditAccounts)
+      .set({ refreshTokenCiphertext: revoked })
+      .where(eq(redditAccounts.id, accounts[0]!.id));
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const res = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(res.json()).toMatchObject({ state: 'sent', account: 'growth_marketer' });
+    expect((await accountById(rig.db, accounts[0]!.id)).authStatus).toBe('expired');
+  });
+
+  it('never sends twice when Reddit fails (5xx) or the connection resets: unknown, then reconciled', async () => {
+    const { project, accounts, auth } = await workspace();
+    const target = { projectId: project.id, accountId: accounts[0]!.id };
+    const toA = person();
+    const toB = person();
+    const a = await buildDm(rig.db, project, { recipient: toA });
+    const b = await buildDm(rig.db, project, { recipient: toB });
+    // A 503 is answered before the compose takes effect; a reset after it did.
+    rig.sim.faults.add({ kind: 'status', status: 503, path: '/api/compose', count: 1 });
+    const res = await send(auth, { project_id: project.id, dm_id: a.id });
+    expect(res.json()).toMatchObject({ state: 'unknown' });
+    rig.sim.faults.add({ kind: 'reset', path: '/api/compose', count: 1 });
+    expect((await send(auth, { project_id: project.id, dm_id: b.id })).json().state).toBe('unknown');
+    expect(rig.jobs.filter((j) => j.name === 'reconcile-dms').at(-1)).toMatchObject({ data: target });
+    // While unknown, the person counts as contacted: another Send is refused, Reddit saw nothing more.
+    expect((await send(auth, { project_id: project.id, dm_id: b.id })).json().code).toBe('send_in_progress');
+    expect(delivered(toA)).toHaveLength(0);
+    expect(delivered(toB)).toHaveLength(1);
+
+    // The first look: b is in the sent messages; a is not, but it is too early to say.
+    rig.clock.t += 60_000;
+    const first = await reconcileAccount(rig.ctx, target);
+    expect(first).toMatchObject({ confirmed: 1, waiting: 1 });
+    expect(await dmById(rig.db, b.id)).toMatchObject({ state: 'sent', outcomeCode: 'sent' });
+    expect((await dmById(rig.db, a.id)).state).toBe('unknown');
+    // After the safe delay a was not delivered: queued again, it goes once.
+    rig.clock.t += 10 * 60_000;
+    const second = await reconcileAccount(rig.ctx, target);
+    expect(second).toMatchObject({ requeued: 1, waiting: 0 });
+    const requeued = await dmById(rig.db, a.id);
+    expect(requeued).toMatchObject({ state: 'queued', outcomeCode: 'not_delivered' });
+    rig.clock.t = Math.max(rig.clock.t, requeued.scheduledFor!.getTime());
+    expect((await sendQueuedDm(rig.ctx, { projectId: project.id, dmId: a.id })).outcome).toBe('sent');
+    expect(delivered(toA)).toHaveLength(1);
+    expect(delivered(toB)).toHaveLength(1);
+  });
+
+  it('fails as not delivered after the last attempt', async () => {
+    const { project, accounts } = await workspace();
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const claimedAt = new Date(rig.clock.t - 20 * 60_000);
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'unknown', accountId: accounts[0]!.id, claimedAt, attempts: 3 })
+      .where(and(eq(dmMessages.id, dm.id)));
+    const report = await reconcileAccount(rig.ctx, { projectId: project.id, accountId: accounts[0]!.id });
+    expect(report.failed).toBe(1);
+    expect(await dmById(rig.db, dm.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'not_delivered',
+      outcomeReason: 'not delivered',
+    });
+  });
+
+  it('turns a claim left in sending by a dead process into unknown after the sweep', async () => {
+    const { project, accounts } = await workspace();
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'sending', accountId: accounts[0]!.id, claimedAt: new Date(rig.clock.t - 6 * 60_000) })
+      .where(eq(dmMessages.id, dm.id));
+    const sweep = await sweepSends(rig.ctx);
+    expect(sweep.interrupted).toBeGreaterThanOrEqual(1);
+    expect(sweep.accounts).toContainEqual({ projectId: project.id, accountId: accounts[0]!.id });
+    expect((await dmById(rig.db, dm.id)).state).toBe('unknown');
+  });
+});
+
+describe('a single Send refused before Reddit', () => {
+  it('answers the spec texts: no account, an account under 7 days', async () => {
+    const { project, auth } = await workspace([]);
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const none = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(none.statusCode).toBe(422);
+    expect(none.json()).toEqual({ code: 'no_accounts', detail: SENDING_TEXTS.noAccounts });
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, { ageDays: 6 });
+    const young = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(young.statusCode).toBe(422);
+    expect(young.json()).toEqual({ code: 'account_too_young', detail: SENDING_TEXTS.accountTooYoung });
+    expect((await dmById(rig.db, dm.id)).state).toBe('approved');
+  });
+
+  it('answers when every account reached its daily limit', async () => {
+    const { project, auth } = await workspace([
+      { username: 'demo_founder', dailyMessageLimit: 1 },
+      { username: 'growth_marketer', dailyMessageLimit: 1 },
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const dm = await buildDm(rig.db, project, { recipient: person() });
+      expect((await send(auth, { project_id: project.id, dm_id: dm.id })).json().state).toBe('sent');
+    }
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const res = await send(auth, { project_id: project.id, dm_id: dm.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'daily_limit_reached',
+      detail: 'Every Reddit account of this project reached its daily limit',
+    });
+  });
+
+  it('asks for post_id or dm_id, and answers 404 for a DM that is not there', async () => {
+    const { project, auth } = await workspace();
+    expect((await send(auth, { project_id: project.id })).statusCode).toBe(400);
+    const missing = await send(auth, { project_id: project.id, post_id: 't3_nothing' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ code: 'not_found', detail: 'DM not found' });
+  });
+
+  it("refuses another tenant's DM and never sends from another tenant's account", async () => {
+    const mine = await workspace();
+    const theirs = await workspace();
+    const theirDm = await buildDm(rig.db, theirs.project, { recipient: person() });
+    // Their DM named through my own project, or through theirs: not found either way.
+    for (const project_id of [mine.project.id, theirs.project.id]) {
+      const res = await send(mine.auth, { project_id, dm_id: theirDm.id });
+      expect(res.statusCode).toBe(404);
+    }
+    // A DM of mine queued on their account (a row no API writes) is not sent from it.
+    const dm = await buildDm(rig.db, mine.project, {
+      recipient: person(),
+      state: 'queued',
+      accountId: theirs.accounts[0]!.id,
+      scheduledFor: new Date(rig.clock.t),
+    });
+    const result = await sendQueuedDm(rig.ctx, { projectId: mine.project.id, dmId: dm.id });
+    expect(result.outcome).toBe('scheduled');
+    const row = await dmById(rig.db, dm.id);
+    expect(row.accountId).toBe(mine.accounts[0]!.id);
+    expect(rig.sim.inspect.messages({ to: dm.recipientUsername })).toHaveLength(0);
+  });
+});
+
+describe('dm-sending-status', () => {
+  const status = (auth: { authorization: string }, query = '') =>
+    rig.t.app.inject({ url: `/api/v1/dm-sending-status${query}`, headers: auth });
+
+  it('counts by state and lists each DM with its account and reason, a page at a time', async () => {
+    const { project, auth } = await workspace();
+    const sent = await buildDm(rig.db, project, { recipient: person() });
+    expect((await send(auth, { project_id: project.id, dm_id: sent.id })).json().state).toBe('sent');
+    const refused = await buildDm(rig.db, project, { recipient: people.refusing[1]! });
+    await send(auth, { project_id: project.id, dm_id: refused.id });
+    const queuedAt = new Date(rig.clock.t + 3_600_000);
+    await buildDm(rig.db, project, { recipient: person(), state: 'queued', scheduledFor: queuedAt });
+    await buildDm(rig.db, project, { recipient: person() }); // approved: not in the status
+
+    const res = await status(auth, `?project_id=${project.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.counts).toEqual({ queued: 1, sending: 0, sent: 1, failed: 1, unknown: 0 });
+    expect(body.next_scheduled_for).toBe(queuedAt.toISOString());
+    expect(body.total).toBe(3);
+    // On their way first, then the rest.
+    expect(body.items.map((i: { state: string }) => i.state)).toEqual([
+      'queued',
+      expect.any(String),
+      expect.any(String),
+    ]);
+    const failed = body.items.find((i: { state: string }) => i.state === 'failed');
+    expect(failed).toMatchObject({
+      recipient_username: people.refusing[1],
+      outcome_code: 'not_whitelisted',
+      account_username: 'demo_founder',
+    });
+    expect(failed.outcome_reason).toMatch(/does not accept messages/);
+
+    const onePage = (await status(auth, `?project_id=${project.id}&limit=1&offset=1`)).json();
+    expect(onePage).toMatchObject({ total: 3, limit: 1, offset: 1 });
+    expect(onePage.items).toHaveLength(1);
+    const failedOnly = (await status(auth, `?project_id=${project.id}&state=failed`)).json();
+    expect(failedOnly.items.map((i: { id: string }) => i.id)).toEqual([refused.id]);
+  });
+
+  it("without a project covers all of one's own projects and nobody else's", async () => {
+    const mine = await workspace();
+    const second = await buildSendingProject(rig, mine.project.owner);
+    const theirs = await workspace();
+    const a = await buildDm(rig.db, mine.project, { recipient: person(), state: 'queued' });
+    const b = await buildDm(rig.db, second, { recipient: person(), state: 'queued' });
+    await buildDm(rig.db, theirs.project, { recipient: person(), state: 'queued' });
+    const body = (await status(mine.auth)).json();
+    expect(body.items.map((i: { id: string }) => i.id).sort()).toEqual([a.id, b.id].sort());
+    expect(body.counts.queued).toBe(2);
+    expect((await status(mine.auth, `?project_id=${theirs.project.id}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,266 @@
+import { SENDING_TEXTS } from '@threadreach/contract';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from '../accounts';
+import { dmMessages } from '../dms/dms.table';
+import { dayKey, seededRandom } from './pacing';
+import { sendDmJob, SendLaterError } from './send-dm.job';
+import { queueProjectDms } from './sending.service';
+import {
+  buildDm,
+  buildSendingProject,
+  connectAccount,
+  dmById,
+  dmsOf,
+  recipientPool,
+  runQueuedSends,
+  startSendingRig,
+  type RecipientPool,
+  type SendingRig,
+} from './sending.test-support';
+
+/**
+ * Send All on the simulator, its clock standing still between sends: the project's DMs are queued, then
+ * every due send-dm job runs at its scheduled instant, as the workers would, until none is left. What
+ * the simulator received is measured: the gaps between one account's DMs, the local hours and days,
+ * each account's count per day, and the split between accounts.
+ */
+const ZONE = 'America/New_York';
+/** Friday 9 January 2026, 10:00 UTC: 05:00 in New York, before working hours. */
+const FRIDAY = Date.UTC(2026, 0, 9, 10);
+const HOUR = 3_600_000;
+
+let rig: SendingRig;
+let people: RecipientPool;
+let next = 0;
+const person = () => people.accepting[next++]!;
+
+beforeAll(async () => {
+  rig = await startSendingRig(FRIDAY);
+  people = await recipientPool();
+}, 120_000);
+afterAll(() => rig?.close());
+
+const runQueued = (projectId: string, random: () => number, until?: number) =>
+  runQueuedSends(rig.ctx, rig.clock, projectId, { random, ...(until !== undefined ? { until } : {}) });
+
+interface Delivery {
+  from: string;
+  at: number;
+}
+
+function deliveriesFrom(accounts: RedditAccountRow[], since: number): Delivery[] {
+  const names = new Set(accounts.map((a) => a.redditUsername));
+  return rig.sim.inspect
+    .messages()
+    .filter((m) => names.has(m.from) && m.createdMs >= since)
+    .map((m) => ({ from: m.from, at: m.createdMs }))
+    .sort((a, b) => a.at - b.at);
+}
+
+describe('Send All, paced on the simulator', () => {
+  it('keeps delays, working hours and days in New York, daily caps and the warm-up, split by room left', async () => {
+    const project = await buildSendingProject(rig);
+    const hours = { workingDays: [1, 2, 3, 4, 5], workingHoursStart: 9, workingHoursEnd: 17, timezone: ZONE };
+    const a = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...hours,
+      username: 'demo_founder',
+      delayRangeMin: 600,
+      delayRangeMax: 1800,
+    });
+    const b = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...hours,
+      username: 'growth_marketer',
+      delayRangeMin: 600,
+      delayRangeMax: 1800,
+    });
+    // Ten days old: its warm-up cap is 3 today, not its limit of 10.
+    const c = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...hours,
+      username: 'fresh_account',
+      ageDays: 10,
+      delayRangeMin: 1800,
+      delayRangeMax: 3600,
+    });
+    // A already sent 4 today (Friday, New York): 6 left.
+    for (let i = 0; i < 4; i++) {
+      const dm = await buildDm(rig.db, project, { recipient: person(), state: 'sent' });
+      await rig.db
+        .update(dmMessages)
+        .set({ accountId: a.id, claimedAt: new Date(FRIDAY - HOUR), sentAt: new Date(FRIDAY - HOUR) })
+        .where(eq(dmMessages.id, dm.id));
+    }
+    const queuedDms = [];
+    for (let i = 0; i < 45; i++) queuedDms.push(await buildDm(rig.db, project, { recipient: person() }));
+
+    const random = seededRandom(2026);
+    const answer = await queueProjectDms(rig.ctx, project.id, { random });
+    expect(answer.queued).toBe(45);
+    expect(answer.first_at).toBe('2026-01-09T14:00:00.000Z');
+    expect(answer.message).toMatch(
+      /^Queued 45 DMs over 3 accounts: the first goes at 2026-01-09 14:00 UTC, the last at 2026-01-13 \d\d:\d\d UTC\.$/,
+    );
+    expect(rig.jobs.filter((j) => j.name === 'send-dm')).toHaveLength(45);
+    const firstJob = rig.jobs.find((j) => j.name === 'send-dm')!;
+    expect(firstJob.options.singletonKey).toBe((firstJob.data as { dmId: string }).dmId);
+
+    const runs = await runQueued(project.id, random);
+    const rows = await dmsOf(rig.db, project.id);
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(49);
+    expect(rows.filter((r) => r.state !== 'sent')).toEqual([]);
+    // Every run sent: no schedule had to be corrected at send time.
+    expect(runs).toBe(45);
+
+    const deliveries = deliveriesFrom([a, b, c], FRIDAY);
+    expect(deliveries).toHaveLength(45);
+    const perDay: Record<string, Record<string, number>> = {};
+    const gaps: Record<string, number[]> = {};
+    const last: Record<string, number> = {};
+    for (const d of deliveries) {
+      const local = zonedParts(d.at, ZONE);
+      expect(local.weekday).toBeLessThanOrEqual(5);
+      expect(local.hour).toBeGreaterThanOrEqual(9);
+      expect(local.hour).toBeLessThan(17);
+      const day = `${local.month}-${local.day}`;
+      (perDay[day] ??= {})[d.from] = (perDay[day]![d.from] ?? 0) + 1;
+      const prev = last[d.from];
+      if (prev !== undefined && dayKey(prev, ZONE) === dayKey(d.at, ZONE))
+        (gaps[d.from] ??= []).push((d.at - prev) / 1000);
+      last[d.from] = d.at;
+    }
+    // Friday: what each had left (6, 10, 3); Monday: full caps, C warmed up to 13 days; Tuesday: the rest.
+    const cMonday = dailyCapacity(c, Date.UTC(2026, 0, 12, 15));
+    expect(cMonday).toBe(4);
+    expect(perDay).toEqual({
+      '1-9': { demo_founder: 6, growth_marketer: 10, fresh_account: 3 },
+      '1-12': { demo_founder: 10, growth_marketer: 10, fresh_account: cMonday },
+      '1-13': { demo_founder: 1, growth_marketer: 1 },
+    });
+    for (const [from, list] of Object.entries(gaps)) {
+      const [min, max] = from === 'fresh_account' ? [1800, 3600] : [600, 1800];
+      expect(Math.min(...list)).toBeGreaterThanOrEqual(min);
+      expect(Math.max(...list)).toBeLessThanOrEqual(max);
+    }
+    const summary = Object.entries(gaps).map(
+      ([from, list]) => `${from}: ${list.length} gaps ${Math.min(...list)}-${Math.max(...list)} s`,
+    );
+    console.info(`pacing measured: ${JSON.stringify(perDay)}; ${summary.join('; ')}`);
+  });
+
+  it('re-checks at send time: a cap lowered after queueing moves the rest to the next working day', async () => {
+    rig.clock.t = Date.UTC(2026, 0, 20, 13); // Tuesday 08:00 in New York
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      username: 'demo_founder',
+      workingDays: [1, 2, 3, 4, 5],
+      workingHoursStart: 9,
+      workingHoursEnd: 17,
+      timezone: ZONE,
+      delayRangeMin: 60,
+      delayRangeMax: 120,
+      dailyMessageLimit: 5,
+    });
+    for (let i = 0; i < 5; i++) await buildDm(rig.db, project, { recipient: person() });
+    const random = seededRandom(9);
+    expect((await queueProjectDms(rig.ctx, project.id, { random })).queued).toBe(5);
+    const planned = await dmsOf(rig.db, project.id);
+    expect(new Set(planned.map((d) => dayKey(d.scheduledFor!.getTime(), ZONE))).size).toBe(1);
+    await rig.db
+      .update(redditAccounts)
+      .set({ dailyMessageLimit: 2 })
+      .where(eq(redditAccounts.id, account.id));
+    await runQueued(project.id, random, Date.UTC(2026, 0, 20, 23));
+    const after = await dmsOf(rig.db, project.id);
+    expect(after.filter((d) => d.state === 'sent')).toHaveLength(2);
+    const moved = after.filter((d) => d.state === 'queued');
+    expect(moved).toHaveLength(3);
+    // Each goes at the end of the account's chain: two fit Wednesday, the third Thursday.
+    expect(moved.map((d) => zonedParts(d.scheduledFor!.getTime(), ZONE).day).sort()).toEqual([21, 21, 22]);
+    await runQueued(project.id, random);
+    const done = await dmsOf(rig.db, project.id);
+    const days = done.map((d) => zonedParts(d.sentAt!.getTime(), ZONE).day);
+    expect(days.sort()).toEqual([20, 20, 21, 21, 22]);
+  });
+
+  it('answers with the spec texts when nothing can be queued', async () => {
+    const project = await buildSendingProject(rig);
+    const none = rig.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/send-dm-messages-bulk',
+      headers: project.owner.auth,
+      payload: { project_id: project.id },
+    });
+    expect((await none).json()).toEqual({ code: 'no_accounts', detail: SENDING_TEXTS.noAccountsBulk });
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, { ageDays: 3 });
+    const call = () =>
+      rig.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/send-dm-messages-bulk',
+        headers: project.owner.auth,
+        payload: { project_id: project.id },
+      });
+    expect((await call()).json()).toEqual({
+      code: 'no_unsent_messages',
+      detail: SENDING_TEXTS.noUnsentMessages,
+    });
+    await buildDm(rig.db, project, { recipient: person() });
+    const young = await call();
+    expect(young.statusCode).toBe(422);
+    expect(young.json()).toEqual({ code: 'account_too_young', detail: SENDING_TEXTS.accountTooYoung });
+  });
+
+  it('does not queue people the workspace may not contact, and says so', async () => {
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project);
+    const twice = person();
+    const contacted = person();
+    await buildDm(rig.db, project, { recipient: contacted, state: 'sent' });
+    const ok = await buildDm(rig.db, project, { recipient: twice });
+    const dup = await buildDm(rig.db, project, { recipient: twice.toLowerCase() });
+    const again = await buildDm(rig.db, project, { recipient: contacted });
+    const res = await rig.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/send-dm-messages-bulk',
+      headers: project.owner.auth,
+      payload: { project_id: project.id },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ queued: 1, skipped: 2 });
+    expect(res.json().message).toMatch(/2 DMs not queued: the recipient may not be contacted/);
+    // Of two DMs to one person, one is queued (whichever comes first), the other fails.
+    const pair = [await dmById(rig.db, ok.id), await dmById(rig.db, dup.id)];
+    expect(pair.map((d) => d.state).sort()).toEqual(['failed', 'queued']);
+    expect(pair.find((d) => d.state === 'failed')).toMatchObject({
+      outcomeCode: 'already_contacted',
+      outcomeReason: `Another DM to u/${pair.find((d) => d.state === 'failed')!.recipientUsername} from this workspace is already queued`,
+    });
+    expect(await dmById(rig.db, again.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'already_contacted',
+    });
+  });
+
+  it('the job reschedules itself for when its DM is due, and is done once the DM is settled', async () => {
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project);
+    const later = rig.clock.t + HOUR;
+    const dm = await buildDm(rig.db, project, {
+      recipient: person(),
+      state: 'queued',
+      accountId: account.id,
+      scheduledFor: new Date(later),
+    });
+    const run = () => sendDmJob.handler(rig.ctx, { projectId: project.id, dmId: dm.id });
+    await expect(run()).rejects.toEqual(expect.any(SendLaterError));
+    await expect(run()).rejects.toMatchObject({ retryAtMs: later });
+    rig.clock.t = later;
+    await run();
+    expect((await dmById(rig.db, dm.id)).state).toBe('sent');
+    await run();
+    const sent = await rig.db
+      .select()
+      .from(dmMessages)
+      .where(inArray(dmMessages.id, [dm.id]));
+    expect(sent[0]!.attempts).toBe(1);
+  });
+});

@@ -1,0 +1,68 @@
+import type { AppContext } from '../../context';
+import { LASTING_PROBLEMS } from './account-readiness';
+import { findProjectDm } from './claim.repository';
+import { attemptSend, type AttemptResult, type OnSendStep } from './send-attempt';
+import { rescheduleDm, type Rescheduled } from './scheduling';
+
+/** What became of a paced send, and when its job should run again (null: never). */
+export interface QueuedSendResult {
+  outcome: AttemptResult['kind'] | Rescheduled['kind'];
+  retryAtMs: number | null;
+}
+
+export interface PacedSendOptions {
+  random?: () => number;
+  onStep?: OnSendStep;
+}
+
+/**
+ * The send-dm job's work: a queued DM goes from its account when due. Every check of the claim runs
+ * again, so a schedule made earlier never oversends: a full day, working hours, a delay or a wait from
+ * Reddit plan the DM later on the same account; an account that cannot send any more hands it to
+ * the project's account with the most room.
+ */
+export async function sendQueuedDm(
+  ctx: AppContext,
+  target: { projectId: string; dmId: string },
+  options: PacedSendOptions = {},
+): Promise<QueuedSendResult> {
+  const random = options.random ?? Math.random;
+  const dm = await findProjectDm(ctx.db, target.projectId, { dmId: target.dmId });
+  if (!dm || dm.state !== 'queued') return { outcome: 'gone', retryAtMs: null };
+  if (!dm.accountId) return rescheduled(await rescheduleDm(ctx, target, { random }));
+  const due = dm.scheduledFor?.getTime() ?? 0;
+  if (due > ctx.clock.now()) return { outcome: 'not_claimable', retryAtMs: due };
+
+  const result = await attemptSend(ctx, {
+    ...target,
+    accountId: dm.accountId,
+    paced: true,
+    onStep: options.onStep,
+  });
+  switch (result.kind) {
+    case 'sent':
+    case 'unknown':
+    case 'failed':
+      return { outcome: result.kind, retryAtMs: null };
+    case 'not_claimable':
+    case 'retry_same':
+      return { outcome: result.kind, retryAtMs: result.retryAtMs };
+    case 'retry_elsewhere':
+      return rescheduled(await rescheduleDm(ctx, target, { excludeAccountIds: [result.account.id], random }));
+    case 'account_not_ready': {
+      const accountId = dm.accountId;
+      const lasting = !result.account || LASTING_PROBLEMS.includes(result.code);
+      return rescheduled(
+        await rescheduleDm(
+          ctx,
+          target,
+          lasting ? { excludeAccountIds: [accountId], random } : { accountId, random },
+        ),
+      );
+    }
+  }
+}
+
+function rescheduled(r: Rescheduled): QueuedSendResult {
+  return { outcome: r.kind, retryAtMs: r.kind === 'scheduled' ? r.at : null };
+}

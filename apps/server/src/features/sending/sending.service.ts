@@ -1,0 +1,287 @@
+import {
+  SENDING_TEXTS,
+  type TSendDmResponse,
+  type TSendDmsBulkResponse,
+  type TSendingStatus,
+} from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import { AppError, notFound } from '../../http/errors';
+import { quotaWindowStart, type RedditAccountRow } from '../accounts';
+import type { DmMessageRow } from '../dms/dms.table';
+import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
+import {
+  countClaimsSince,
+  findProjectDm,
+  listSending,
+  projectAccounts,
+  sendingCounts,
+  type SendingScope,
+  type SendingState,
+} from './claim.repository';
+import { queueReconcile } from './reconcile-dms.job';
+import { attemptSend, type OnSendStep } from './send-attempt';
+import { queueSendDm } from './send-dm.job';
+import { presentSendingStatus } from './sending.presenter';
+import { planProjectQueue, rescheduleDm } from './scheduling';
+
+/** The first look at a DM of unknown outcome: Reddit's sent box has it by then if it went. */
+const FIRST_RECONCILE_AFTER_MS = 60_000;
+
+/** Refusals about the person or the account's day: the request was fine, the moment or the person not. */
+const CONFLICTS = new Set([
+  'already_contacted',
+  'suppressed',
+  'replied',
+  'user_doesnt_exist',
+  'not_whitelisted',
+  'daily_limit_reached',
+  'rate_limited',
+  'outside_working_hours',
+  'pacing_delay',
+  'budget_wait',
+  'reddit_unavailable',
+]);
+
+function refusal(problem: { code: string; reason: string }): AppError {
+  return new AppError(CONFLICTS.has(problem.code) ? 409 : 422, problem.code, problem.reason);
+}
+
+export interface SendOptions {
+  /** Pacing's random draws (delays); tests give a seeded one. */
+  random?: () => number;
+  onStep?: OnSendStep;
+}
+
+function refuseByState(dm: DmMessageRow): AppError | null {
+  const who = `u/${dm.recipientUsername}`;
+  switch (dm.state) {
+    case 'sent':
+      return new AppError(409, 'already_sent', `This DM was already sent to ${who}`);
+    case 'sending':
+    case 'unknown':
+      return new AppError(
+        409,
+        'send_in_progress',
+        `This DM to ${who} is being sent or checked; it will not be sent twice`,
+      );
+    case 'draft':
+      return new AppError(409, 'not_approved', 'Approve this DM before sending it');
+    case 'expired':
+      return new AppError(409, 'dm_expired', 'This DM expired with its lead and can no longer be sent');
+    default:
+      return null;
+  }
+}
+
+/** The project's accounts that can send now, the one with the most room first, and why the others cannot. */
+async function accountsForNow(
+  ctx: AppContext,
+  accounts: RedditAccountRow[],
+): Promise<{ ready: RedditAccountRow[]; problems: NotReady[] }> {
+  const nowMs = ctx.clock.now();
+  const ready: { account: RedditAccountRow; remaining: number; used: number }[] = [];
+  const problems: NotReady[] = [];
+  for (const account of accounts) {
+    const used = await countClaimsSince(ctx.db, account.id, quotaWindowStart(account, nowMs));
+    const readiness = accountReadiness(account, used, nowMs);
+    if (readiness.ready) ready.push({ account, remaining: readiness.remaining, used });
+    else problems.push(readiness);
+  }
+  ready.sort(
+    (a, b) => b.remaining - a.remaining || a.used - b.used || a.account.id.localeCompare(b.account.id),
+  );
+  return { ready: ready.map((r) => r.account), problems };
+}
+
+/**
+ * A person's Send: the DM goes now from the project's ready account with the most capacity left (each
+ * claim re-checks that account). An account that cannot send hands it to the next one; when Reddit
+ * asks to wait, the DM is queued and goes by itself. Refusals carry their reason.
+ */
+export async function sendDmNow(
+  ctx: AppContext,
+  projectId: string,
+  request: { dmId?: string | undefined; postId?: string | undefined },
+  options: SendOptions = {},
+): Promise<TSendDmResponse> {
+  const random = options.random ?? Math.random;
+  const dm = await findProjectDm(ctx.db, projectId, request);
+  if (!dm) throw notFound('DM not found');
+  const byState = refuseByState(dm);
+  if (byState) throw byState;
+  const accounts = await projectAccounts(ctx.db, projectId);
+  if (accounts.length === 0) {
+    throw new AppError(422, 'no_accounts', SENDING_TEXTS.noAccounts);
+  }
+  const { ready, problems } = await accountsForNow(ctx, accounts);
+  const recipient = dm.recipientUsername;
+  const target = { projectId, dmId: dm.id };
+  const senders = new Map(accounts.map((a) => [a.id, a.redditUsername]));
+  const refusedSenders: string[] = [];
+  for (const account of ready) {
+    const result = await attemptSend(ctx, {
+      ...target,
+      accountId: account.id,
+      paced: false,
+      onStep: options.onStep,
+    });
+    switch (result.kind) {
+      case 'sent':
+        return {
+          recipient,
+          dm_id: dm.id,
+          state: 'sent',
+          account: account.redditUsername,
+          scheduled_for: null,
+          message: SENDING_TEXTS.sentTo(recipient),
+        };
+      case 'unknown':
+        await queueReconcile(
+          ctx,
+          { projectId, accountId: account.id },
+          ctx.clock.now() + FIRST_RECONCILE_AFTER_MS,
+        );
+        return {
+          recipient,
+          dm_id: dm.id,
+          state: 'unknown',
+          account: account.redditUsername,
+          scheduled_for: null,
+          message: `Reddit did not confirm the DM to u/${recipient}. It is being checked against u/${account.redditUsername}'s sent messages and will not be sent twice.`,
+        };
+      case 'failed':
+        throw refusal(result);
+      case 'not_claimable':
+        throw (result.dm && refuseByState(result.dm)) ?? new AppError(409, 'dm_changed', result.reason);
+      case 'account_not_ready':
+        problems.push(result);
+        continue;
+      case 'retry_same':
+        problems.push({ code: result.code, reason: result.reason, retryAtMs: result.retryAtMs });
+        continue;
+      case 'retry_elsewhere':
+        refusedSenders.push(account.id);
+        problems.push({ code: result.code, reason: result.reason, retryAtMs: null });
+        continue;
+    }
+  }
+  // No account sent it. If it was queued again on the way (a wait from Reddit, a refused sender), it
+  // goes by itself later; otherwise nothing changed and the reason is the answer.
+  let current = await findProjectDm(ctx.db, projectId, { dmId: dm.id });
+  if (current?.state === 'queued' && !current.accountId) {
+    await rescheduleDm(ctx, target, { excludeAccountIds: refusedSenders, random });
+    current = await findProjectDm(ctx.db, projectId, { dmId: dm.id });
+  }
+  if (current?.state === 'queued' && current.accountId && current.scheduledFor) {
+    const at = current.scheduledFor.getTime();
+    await queueSendDm(ctx, target, at);
+    const why = current.outcomeReason ?? 'The DM waits for its account';
+    return {
+      recipient,
+      dm_id: dm.id,
+      state: 'queued',
+      account: senders.get(current.accountId) ?? null,
+      scheduled_for: current.scheduledFor.toISOString(),
+      message: `${why}. The DM to u/${recipient} is queued for ${formatInstant(at)}.`,
+    };
+  }
+  throw refusal(explainNoAccount(problems, SENDING_TEXTS.noAccounts));
+}
+
+/**
+ * Send All: queues the project's approved, unsent DMs over its ready accounts (pacing.ts) and one
+ * send-dm job per DM for when it is due.
+ */
+export async function queueProjectDms(
+  ctx: AppContext,
+  projectId: string,
+  options: SendOptions = {},
+): Promise<TSendDmsBulkResponse> {
+  const plan = await planProjectQueue(ctx, projectId, options.random ?? Math.random);
+  if (plan.kind === 'no_accounts') throw new AppError(422, 'no_accounts', SENDING_TEXTS.noAccountsBulk);
+  if (plan.kind === 'no_dms') throw new AppError(422, 'no_unsent_messages', SENDING_TEXTS.noUnsentMessages);
+  if (plan.kind === 'no_ready_account') {
+    throw refusal(explainNoAccount(plan.problems, SENDING_TEXTS.noAccountsBulk));
+  }
+  for (const { dm, slot } of plan.queued) {
+    try {
+      await queueSendDm(ctx, { projectId, dmId: dm.id }, slot.at);
+    } catch (error) {
+      // The DM is queued in the database: the sweep gives it a job once it is overdue.
+      ctx.log.warn({ err: error, dmId: dm.id }, 'send job not queued; the sweep will queue it');
+    }
+  }
+  const times = plan.queued.map((q) => q.slot.at);
+  const first = times.length ? Math.min(...times) : null;
+  const last = times.length ? Math.max(...times) : null;
+  const perAccount = plan.accounts
+    .map((a) => ({
+      account_id: a.id,
+      reddit_username: a.redditUsername,
+      queued: plan.queued.filter((q) => q.slot.accountId === a.id).length,
+    }))
+    .filter((a) => a.queued > 0);
+  return {
+    message: bulkMessage(
+      plan.queued.length,
+      perAccount.length,
+      first,
+      last,
+      plan.skipped.length,
+      plan.unplanned,
+    ),
+    queued: plan.queued.length,
+    skipped: plan.skipped.length,
+    first_at: first === null ? null : new Date(first).toISOString(),
+    last_at: last === null ? null : new Date(last).toISOString(),
+    accounts: perAccount,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function bulkMessage(
+  queued: number,
+  accounts: number,
+  first: number | null,
+  last: number | null,
+  skipped: number,
+  unplanned: number,
+): string {
+  const parts: string[] = [];
+  if (queued > 0 && first !== null && last !== null) {
+    parts.push(
+      queued === 1
+        ? `Queued 1 DM on 1 account: it goes at ${formatInstant(first)}.`
+        : `Queued ${plural(queued, 'DM')} over ${plural(accounts, 'account')}: the first goes at ${formatInstant(first)}, the last at ${formatInstant(last)}.`,
+    );
+  } else {
+    parts.push('No DM was queued.');
+  }
+  if (skipped > 0) {
+    parts.push(
+      `${plural(skipped, 'DM')} not queued: the recipient may not be contacted (see the sending status).`,
+    );
+  }
+  if (unplanned > 0) {
+    parts.push(`${plural(unplanned, 'DM')} found no room in the coming working days and stay unsent.`);
+  }
+  return parts.join(' ');
+}
+
+/** Counts by state, when the next queued DM goes, and one page of DMs with their reasons. */
+export async function getSendingStatus(
+  ctx: AppContext,
+  scope: SendingScope,
+  query: { limit: number; offset: number; state?: SendingState | undefined },
+): Promise<TSendingStatus> {
+  const { counts, nextScheduledFor } = await sendingCounts(ctx.db, scope);
+  const page = await listSending(ctx.db, scope, query);
+  return presentSendingStatus(
+    { ...page, limit: query.limit, offset: query.offset },
+    counts,
+    nextScheduledFor,
+  );
+}

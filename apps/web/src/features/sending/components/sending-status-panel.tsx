@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { ZSendingState, type TSendingItem } from '@threadreach/contract';
+import { SENDING_PAGE_SIZE, useSendingStatus } from '../hooks/use-sending';
+import { STATE_LABELS } from '../sending-texts';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+
+/** The instant that matters for the DM's state: when it goes, went, or failed. */
+function instantOf(item: TSendingItem): string {
+  if (item.state === 'sent') return when(item.sent_at);
+  if (item.state === 'failed') return when(item.failed_at);
+  if (item.state === 'queued') return when(item.scheduled_for);
+  return when(item.claimed_at);
+}
+
+export interface TSendingStatusPanelProps {
+  projectId: string;
+}
+
+/**
+ * What sending is doing for the project: how many DMs are queued, sending, sent, failed or being checked,
+ * when the next one goes, and each DM with its account and reason. Refreshed while any is on its way.
+ */
+export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
+  const [page, setPage] = useState(1);
+  const status = useSendingStatus(projectId, page);
+  const data = status.data;
+  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / SENDING_PAGE_SIZE));
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-label="Sending status">
+      <Stack gap="sm">
+        <Title order={3}>Sending status</Title>
+        {status.isPending ? (
+          <Center py="sm">
+            <Loader size="sm" aria-label="Loading sending status" />
+          </Center>
+        ) : status.isError ? (
+          <Alert color="red" role="alert">
+            {status.error.message}
+          </Alert>
+        ) : data ? (
+          <>
+            <Group gap="xs" aria-label="DMs by state">
+              {ZSendingState.options.map((state) => (
+                <Badge key={state} variant="light" color={STATE_LABELS[state].color}>
+                  {STATE_LABELS[state].label}: {data.counts[state]}
+                </Badge>
+              ))}
+            </Group>
+            {data.next_scheduled_for && (
+              <Text size="sm" c="dimmed">
+                Next DM goes at {when(data.next_scheduled_for)}
+              </Text>
+            )}
+            {data.items.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No DM has been sent or queued yet.
+              </Text>
+            ) : (
+              <Table striped withTableBorder fz="sm" aria-label="Sending DMs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>To</Table.Th>
+                    <Table.Th>State</Table.Th>
+                    <Table.Th>Account</Table.Th>
+                    <Table.Th>When</Table.Th>
+                    <Table.Th>Reason</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((item) => (
+                    <Table.Tr key={item.id}>
+                      <Table.Td>u/{item.recipient_username}</Table.Td>
+                      <Table.Td>
+                        <Badge size="sm" variant="light" color={STATE_LABELS[item.state].color}>
+                          {STATE_LABELS[item.state].label}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{item.account_username ? `u/${item.account_username}` : ''}</Table.Td>
+                      <Table.Td>{instantOf(item)}</Table.Td>
+                      <Table.Td>{item.state === 'sent' ? '' : (item.outcome_reason ?? '')}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+            {pages > 1 && (
+              <Group justify="center">
+                <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" />
+              </Group>
+            )}
+          </>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,230 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  dmsEndpoints,
+  leadsEndpoints,
+  projectsEndpoints,
+  searchEndpoints,
+  SENDING_TEXTS,
+  sendingEndpoints,
+  type TDmMessage,
+  type TSendingStatus,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import {
+  advance,
+  buildDm,
+  buildProject,
+  buildSendingItem,
+  dmGenerationStatus,
+  page,
+  PROJECT_ID,
+  renderScreen,
+  searchStatus,
+  sendingStatus,
+} from '../../../test/discovery.test-support';
+import { LeadsStep } from '../../leads';
+import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
+import { SendingStatusPanel } from './sending-status-panel';
+
+const user = userEvent.setup({ delay: null });
+
+/** Step 4 with these DMs and this sending status; returns the mocks that count calls. */
+function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()) {
+  mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
+  mockEndpoint(leadsEndpoints.posts, page([]));
+  mockEndpoint(leadsEndpoints.comments, page([]));
+  mockEndpoint(leadsEndpoints.profiles, page([]));
+  mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+  mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+  const list = mockEndpoint(dmsEndpoints.list, page(dms));
+  const statusCalls = mockEndpoint(sendingEndpoints.status, status);
+  renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
+  return { list, statusCalls };
+}
+
+const dmRow = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
+
+describe('Send on a DM', { timeout: 15_000 }, () => {
+  it('sends it now and says Sent to u/…; the DM list and the sending status reload', async () => {
+    const dm = buildDm({ recipient_username: 'alice' });
+    const { list, statusCalls } = renderStep4([dm]);
+    const send = mockEndpoint(sendingEndpoints.sendOne, {
+      recipient: 'alice',
+      dm_id: dm.id,
+      state: 'sent',
+      account: 'demo_founder',
+      scheduled_for: null,
+      message: 'Sent to u/alice',
+    });
+    const item = await dmRow('alice');
+    const listed = list.calls.length;
+    const statused = statusCalls.calls.length;
+    await user.click(within(item).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(SENDING_TEXTS.sentTo('alice'))).toBeTruthy();
+    expect(send.calls[0]!.rawBody).toEqual({
+      project_id: PROJECT_ID,
+      post_id: dm.reddit_post_id,
+      dm_id: dm.id,
+    });
+    await waitFor(() => expect(list.calls.length).toBeGreaterThan(listed));
+    await waitFor(() => expect(statusCalls.calls.length).toBeGreaterThan(statused));
+  });
+
+  it("shows the server's reason for a refusal, and 'Error sending DM message' without one", async () => {
+    const dm = buildDm({ recipient_username: 'bob' });
+    renderStep4([dm]);
+    const reason = 'u/bob was already contacted from this workspace';
+    mockEndpoint(sendingEndpoints.sendOne, errorReply(409, reason, 'already_contacted'));
+    const item = await dmRow('bob');
+    await user.click(within(item).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(reason)).toBeTruthy();
+
+    mockEndpoint(sendingEndpoints.sendOne, errorReply(500, 'Internal server error', 'internal'));
+    await user.click(within(item).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(SENDING_TEXTS.sendFailed)).toBeTruthy();
+  });
+
+  it('says when the DM did not go at once: queued for a wait Reddit asked for', async () => {
+    const dm = buildDm({ recipient_username: 'carol' });
+    renderStep4([dm]);
+    const message =
+      'Reddit asked u/demo_founder to wait. The DM to u/carol is queued for 2030-01-01 10:00 UTC.';
+    mockEndpoint(sendingEndpoints.sendOne, {
+      recipient: 'carol',
+      dm_id: dm.id,
+      state: 'queued',
+      account: 'demo_founder',
+      scheduled_for: '2030-01-01T10:00:00Z',
+      message,
+    });
+    await user.click(within(await dmRow('carol')).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.queryByText(SENDING_TEXTS.sentTo('carol'))).toBeNull();
+  });
+});
+
+describe('Send All DMs', { timeout: 15_000 }, () => {
+  it('sits beside Generate All DMs and shows how many were queued and when', async () => {
+    renderStep4([buildDm()]);
+    const message =
+      'Queued 12 DMs over 2 accounts: the first goes at 2030-01-02 14:00 UTC, the last at 2030-01-03 16:10 UTC.';
+    const bulk = mockEndpoint(sendingEndpoints.sendBulk, {
+      message,
+      queued: 12,
+      skipped: 0,
+      first_at: '2030-01-02T14:00:00Z',
+      last_at: '2030-01-03T16:10:00Z',
+      accounts: [],
+    });
+    const button = await screen.findByRole('button', { name: 'Send All DMs' });
+    const generate = screen.getByRole('button', { name: 'Generate All DMs' });
+    expect(button.parentElement).toBe(generate.parentElement);
+    await user.click(button);
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(bulk.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID });
+  });
+
+  it('shows the spec texts as they are, and Error sending bulk DMs: {reason} otherwise', async () => {
+    renderStep4([buildDm()]);
+    const button = await screen.findByRole('button', { name: 'Send All DMs' });
+    mockEndpoint(sendingEndpoints.sendBulk, errorReply(422, SENDING_TEXTS.noAccountsBulk, 'no_accounts'));
+    await user.click(button);
+    expect(await screen.findByText(SENDING_TEXTS.noAccountsBulk)).toBeTruthy();
+
+    mockEndpoint(
+      sendingEndpoints.sendBulk,
+      errorReply(422, SENDING_TEXTS.noUnsentMessages, 'no_unsent_messages'),
+    );
+    await user.click(button);
+    expect(await screen.findByText(SENDING_TEXTS.noUnsentMessages)).toBeTruthy();
+
+    mockEndpoint(
+      sendingEndpoints.sendBulk,
+      errorReply(422, SENDING_TEXTS.accountTooYoung, 'account_too_young'),
+    );
+    await user.click(button);
+    expect(await screen.findByText(SENDING_TEXTS.bulkFailed(SENDING_TEXTS.accountTooYoung))).toBeTruthy();
+  });
+
+  it('is off for a read-only account', async () => {
+    mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
+    mockEndpoint(leadsEndpoints.posts, page([]));
+    mockEndpoint(leadsEndpoints.comments, page([]));
+    mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+    mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+    mockEndpoint(dmsEndpoints.list, page([buildDm({ recipient_username: 'dave' })]));
+    mockEndpoint(sendingEndpoints.status, sendingStatus());
+    renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly />);
+    expect((await screen.findByRole('button', { name: 'Send All DMs' })).hasAttribute('disabled')).toBe(true);
+    const item = await dmRow('dave');
+    expect(within(item).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true);
+  });
+});
+
+describe('Sending status', { timeout: 15_000 }, () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows counts by state, when the next DM goes, and each DM with its account and reason', async () => {
+    mockEndpoint(
+      sendingEndpoints.status,
+      sendingStatus([
+        buildSendingItem({ recipient_username: 'queued_one', state: 'queued' }),
+        buildSendingItem({
+          recipient_username: 'refused_one',
+          state: 'failed',
+          failed_at: '2030-01-01T09:00:00Z',
+          outcome_code: 'not_whitelisted',
+          outcome_reason: 'u/refused_one does not accept messages from u/demo_founder',
+        }),
+        buildSendingItem({ recipient_username: 'sent_one', state: 'sent', sent_at: '2030-01-01T08:00:00Z' }),
+      ]),
+    );
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    await advance();
+    const counts = screen.getByLabelText('DMs by state');
+    expect(within(counts).getByText('Queued: 1')).toBeTruthy();
+    expect(within(counts).getByText('Failed: 1')).toBeTruthy();
+    expect(within(counts).getByText('Sent: 1')).toBeTruthy();
+    expect(within(counts).getByText('Checking delivery: 0')).toBeTruthy();
+    expect(screen.getByText(/^Next DM goes at/)).toBeTruthy();
+    const failed = screen.getByText('u/refused_one').closest('tr')!;
+    expect(
+      within(failed).getByText('u/refused_one does not accept messages from u/demo_founder'),
+    ).toBeTruthy();
+    expect(within(failed).getByText('u/demo_founder')).toBeTruthy();
+  });
+
+  it('refreshes every 30 s while any DM is on its way, and stops once none is', async () => {
+    const answers = [
+      sendingStatus([buildSendingItem({ state: 'queued' })]),
+      sendingStatus([buildSendingItem({ state: 'unknown' })]),
+      sendingStatus([buildSendingItem({ state: 'sent', sent_at: '2030-01-01T08:00:00Z' })]),
+    ];
+    const status = mockEndpoint(sendingEndpoints.status, () =>
+      answers.length > 1 ? answers.shift()! : answers[0]!,
+    );
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    await advance();
+    expect(status.calls).toHaveLength(1);
+    await advance(SENDING_STATUS_REFRESH_MS - 1000);
+    expect(status.calls).toHaveLength(1);
+    await advance(1000);
+    expect(status.calls).toHaveLength(2);
+    expect(screen.getByText('Checking delivery: 1')).toBeTruthy();
+    await advance(SENDING_STATUS_REFRESH_MS);
+    expect(status.calls).toHaveLength(3);
+    expect(screen.getByText('Sent: 1')).toBeTruthy();
+    await act(async () => {
+      await advance(3 * SENDING_STATUS_REFRESH_MS);
+    });
+    expect(status.calls).toHaveLength(3);
+  });
+});

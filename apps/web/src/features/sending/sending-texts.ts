@@ -1,0 +1,42 @@
+import { SENDING_TEXTS, type TSendDmResponse, type TSendingState } from '@threadreach/contract';
+import { ApiError } from '../../lib/api-error';
+
+/** Bulk refusals whose server text is one of spec section 8's own: shown as they are. */
+const BULK_SPEC_CODES: readonly string[] = ['no_accounts', 'no_unsent_messages'];
+
+/** What a single Send says: 'Sent to u/…', or what became of the DM when it did not go at once. */
+export function sendSuccessText(answer: TSendDmResponse): { color: 'green' | 'yellow'; message: string } {
+  return answer.state === 'sent'
+    ? { color: 'green', message: SENDING_TEXTS.sentTo(answer.recipient) }
+    : { color: 'yellow', message: answer.message };
+}
+
+/** The server's reason for a refused Send, or spec section 8's 'Error sending DM message'. */
+export function sendFailureText(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.message) {
+    return error.message;
+  }
+  return SENDING_TEXTS.sendFailed;
+}
+
+/** Spec section 8's texts for Send All: its own two as they are, otherwise 'Error sending bulk DMs: {reason}'. */
+export function bulkFailureText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code && BULK_SPEC_CODES.includes(error.code) && error.detail) return error.detail;
+    return SENDING_TEXTS.bulkFailed(error.message);
+  }
+  return SENDING_TEXTS.bulkFailed(error instanceof Error ? error.message : 'Unknown error');
+}
+
+export const STATE_LABELS: Record<TSendingState, { label: string; color: string }> = {
+  queued: { label: 'Queued', color: 'blue' },
+  sending: { label: 'Sending', color: 'blue' },
+  sent: { label: 'Sent', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+  unknown: { label: 'Checking delivery', color: 'orange' },
+};
+
+/** DMs still on their way: the status refreshes while there are any. */
+export function inFlight(counts: Record<TSendingState, number>): number {
+  return counts.queued + counts.sending + counts.unknown;
+}
