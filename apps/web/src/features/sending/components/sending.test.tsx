@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   dmsEndpoints,
+  historyEndpoints,
   leadsEndpoints,
   projectsEndpoints,
   searchEndpoints,
@@ -24,6 +25,7 @@ import {
   searchStatus,
   sendingStatus,
 } from '../../../test/discovery.test-support';
+import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
 import { SendingStatusPanel } from './sending-status-panel';
@@ -38,6 +40,7 @@ function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()
   mockEndpoint(leadsEndpoints.profiles, page([]));
   mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+  mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
   const list = mockEndpoint(dmsEndpoints.list, page(dms));
   const statusCalls = mockEndpoint(sendingEndpoints.status, status);
   renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
@@ -156,6 +159,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
     mockEndpoint(dmsEndpoints.list, page([buildDm({ recipient_username: 'dave' })]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(sendingEndpoints.status, sendingStatus());
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly />);
     expect((await screen.findByRole('button', { name: 'Send All DMs' })).hasAttribute('disabled')).toBe(true);
