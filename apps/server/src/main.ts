@@ -26,10 +26,10 @@ async function main() {
     dataDir: path.join(config.dataDir, 'pglite'),
   });
   await database.migrate();
-  // The embedded default's Reddit: the simulator in this process, on a free local port.
+  // The embedded default's Reddit: the simulator in this process, on a local port (a free one by default).
   const sim =
     config.reddit.kind === 'sim'
-      ? await startRedditSim({ port: 0, host: '127.0.0.1', seed: config.reddit.seed })
+      ? await startRedditSim({ port: config.reddit.port, host: '127.0.0.1', seed: config.reddit.seed })
       : null;
   const ctx = await createAppContext({
     config,

@@ -1,5 +1,11 @@
 import { endpoint, scope } from './endpoint';
-import { ZCampaignStatistics, ZCampaignStatisticsQuery, ZHistoryList, ZHistoryQuery } from './history.schema';
+import {
+  ZCampaignStatistics,
+  ZCampaignStatisticsQuery,
+  ZCheckRepliesResult,
+  ZHistoryList,
+  ZHistoryQuery,
+} from './history.schema';
 import { ZProjectParams } from './projects.schema';
 
 /** Step 4's History tab and the campaign's counts. */
@@ -13,6 +19,15 @@ export const historyEndpoints = {
     params: ZProjectParams,
     query: ZHistoryQuery,
     responses: { 200: ZHistoryList },
+  }),
+  checkReplies: endpoint({
+    method: 'POST',
+    path: '/api/v1/projects/:projectId/history/check-replies',
+    summary: "Read now the inboxes of the accounts that sent the project's DMs, for replies",
+    tags: ['history'],
+    scope: scope.project('write'),
+    params: ZProjectParams,
+    responses: { 200: ZCheckRepliesResult },
   }),
   campaignStatistics: endpoint({
     method: 'GET',

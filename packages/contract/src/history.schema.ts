@@ -64,3 +64,18 @@ export const ZCampaignStatistics = z
   })
   .meta({ id: 'CampaignStatistics' });
 export type TCampaignStatistics = z.infer<typeof ZCampaignStatistics>;
+
+/** What "Check for replies" found: each account that sent the project's DMs, read now. */
+export const ZCheckRepliesResult = z
+  .object({
+    project_id: z.string(),
+    accounts_checked: z.number().int(),
+    /** Replies not seen before. */
+    new_replies: z.number().int(),
+    /** Of those, asking not to be contacted: the person is on the do-not-contact list now. */
+    refusals: z.number().int(),
+    /** Accounts that could not be read now, and why (sign in again, Reddit's budget, Reddit down). */
+    not_checked: z.array(z.object({ account_username: z.string(), reason: z.string() })),
+  })
+  .meta({ id: 'CheckRepliesResult' });
+export type TCheckRepliesResult = z.infer<typeof ZCheckRepliesResult>;

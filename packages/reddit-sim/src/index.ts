@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FaultSpec, Fault } from './faults';
 import type { ClientCounts, RequestLogEntry } from './inspect';
-import type { StoredMessage } from './messages';
+import type { ReplyKind, StoredMessage } from './messages';
 import type { ClientRegistration } from './oauth';
 import { type RedditSimOptions, SimCore } from './server';
 
@@ -52,6 +52,8 @@ export interface RedditSim {
     /** Clears the request log and rate-limit windows; optionally messages and faults too. */
     reset(what?: { messages?: boolean; faults?: boolean }): void;
   };
+  /** `from` answers the newest message `to` sent them, now (see POST /__sim/replies); null if none. */
+  answerNow(from: string, to: string, answer?: { kind?: ReplyKind; body?: string }): StoredMessage | null;
   /** Current simulator time, ms. */
   now(): number;
   /** Moves the simulator's own clock forward; throws when a `now` was injected. */
@@ -99,6 +101,7 @@ export async function startRedditSim(options: RedditSimOptions = {}): Promise<Re
       maxRequestsInWindow: (clientId, windowMs) => core.requestLog.maxInWindow(clientId, windowMs),
       reset: (what) => core.reset(what),
     },
+    answerNow: (from, to, answer) => core.messages.answerNow(from, to, core.clock.now(), answer),
     now: () => core.clock.now(),
     advance: (ms) => core.clock.advance(ms),
   };

@@ -31,6 +31,37 @@ describe('/__sim inspection endpoints', () => {
     expect(Object.keys(body.byRecipient)).toEqual([to]);
   });
 
+  it('makes a recipient answer now, instead of the answer planned for later', async () => {
+    const user = (await t.userToken()).access_token;
+    const to = new Corpus(42, START).users.users.find(
+      (u) => !u.deleted && !u.suspended && !u.refusesDms && !u.loginable,
+    )!.name;
+    await t.post('/api/compose', { api_type: 'json', to, subject: 'hello', text: 'hi there' }, user);
+    const res = await fetch(`${t.sim.url}/__sim/replies`, {
+      method: 'POST',
+      body: JSON.stringify({ from: to, to: 'demo_founder', kind: 'stop', body: 'please stop' }),
+    });
+    expect(res.status).toBe(201);
+    const { replies } = await sim<{ replies: unknown[] }>('/__sim/replies');
+    expect(replies).toEqual([expect.objectContaining({ from: to, to: 'demo_founder', body: 'please stop' })]);
+    // The planned answer is gone: a day later there is still only the one.
+    t.clock.advance(86_400_000);
+    expect((await sim<{ replies: unknown[] }>('/__sim/replies')).replies).toHaveLength(1);
+    const inbox = await t.get('/message/inbox', (await t.userToken()).access_token);
+    const names = (
+      (await inbox.json()) as { data: { children: Array<{ data: { author: string } }> } }
+    ).data.children.map((c) => c.data.author);
+    expect(names).toEqual([to]);
+
+    const nobody = await fetch(`${t.sim.url}/__sim/replies`, {
+      method: 'POST',
+      body: JSON.stringify({ from: 'demo_founder', to }),
+    });
+    expect(nobody.status).toBe(404);
+    const bad = await fetch(`${t.sim.url}/__sim/replies`, { method: 'POST', body: '{"from":"x"}' });
+    expect(bad.status).toBe(400);
+  });
+
   it('logs requests with timestamps per client and endpoint, and resets counters', async () => {
     const token = await t.appToken('inspected', 'x');
     await t.get('/r/SaaS/new', token);
@@ -65,6 +96,15 @@ describe('/__sim inspection endpoints', () => {
     });
     const { clients } = await sim<{ clients: Array<{ clientId: string }> }>('/__sim/clients');
     expect(clients.map((c) => c.clientId)).toContain('via-http');
+    const founder = await sim<{ user: { name: string; refusesDms: boolean } }>('/__sim/users/Demo_Founder');
+    expect(founder.user).toEqual({
+      name: 'demo_founder',
+      deleted: false,
+      suspended: false,
+      refusesDms: false,
+      loginable: true,
+    });
+    expect((await fetch(`${t.sim.url}/__sim/users/nobody_at_all_here`)).status).toBe(404);
     const corpus = await sim<{ subreddits: unknown[]; topics: string[] }>('/__sim/corpus');
     expect(corpus.subreddits.length).toBeGreaterThanOrEqual(150);
     expect(corpus.topics.length).toBeGreaterThanOrEqual(15);

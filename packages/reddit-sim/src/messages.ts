@@ -149,6 +149,38 @@ export class Messages {
     });
   }
 
+  /**
+   * `from` answers the newest message `to` sent them, at `now`: the answer the simulation had planned
+   * for later comes now instead (one answer per message either way), or a new one of `kind`.
+   */
+  answerNow(
+    from: string,
+    to: string,
+    now: number,
+    answer: { kind?: ReplyKind; body?: string } = {},
+  ): StoredMessage | null {
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    const original = this.composed()
+      .filter((m) => same(m.from, to) && same(m.to, from) && m.createdMs <= now)
+      .sort(newestFirst)[0];
+    if (!original) return null;
+    const planned = this.all.findIndex((m) => m.parentName === original.name && m.replyKind !== undefined);
+    if (planned >= 0) this.all.splice(planned, 1);
+    const kind = answer.kind ?? 'interested';
+    const bank =
+      kind === 'stop' ? STOP_REPLIES : kind === 'interested' ? INTERESTED_REPLIES : NEUTRAL_REPLIES;
+    return this.store({
+      from: original.to,
+      to: original.from,
+      subject: `re: ${original.subject}`,
+      body: answer.body ?? pick(bank, hashString(original.name)),
+      createdMs: now,
+      firstMessageName: original.name,
+      parentName: original.name,
+      replyKind: kind,
+    });
+  }
+
   private store(m: Omit<StoredMessage, 'id' | 'name' | 'read'>): StoredMessage {
     const id = toBase36(MESSAGE_ID_BASE + this.seq++);
     const message: StoredMessage = { ...m, id, name: `t4_${id}`, read: false };

@@ -392,6 +392,7 @@ export class SimCore {
             endpoints: [
               'GET /__sim/messages?to=&from=',
               'GET /__sim/replies',
+              'POST /__sim/replies {from, to, kind?, body?}',
               'GET /__sim/requests?clientId=&endpoint=',
               'GET /__sim/requests/counts',
               'GET|POST|DELETE /__sim/faults, DELETE /__sim/faults/{id}',
@@ -399,6 +400,7 @@ export class SimCore {
               'POST /__sim/reset {messages?, faults?}',
               'GET|POST /__sim/clients',
               'GET /__sim/accounts',
+              'GET /__sim/users/{name}',
               'GET /__sim/corpus',
             ],
           });
@@ -409,6 +411,20 @@ export class SimCore {
           });
         case 'GET /__sim/replies':
           return json(200, { replies: this.deliveredReplies() });
+        case 'POST /__sim/replies': {
+          const { from, to, kind, body: text } = body;
+          if (typeof from !== 'string' || typeof to !== 'string') {
+            return json(400, { error: 'from (who answers) and to (who wrote to them) are required' });
+          }
+          if (kind !== undefined && kind !== 'stop' && kind !== 'interested' && kind !== 'neutral') {
+            return json(400, { error: 'kind is one of stop, interested, neutral' });
+          }
+          if (text !== undefined && (typeof text !== 'string' || !text.trim())) {
+            return json(400, { error: 'body must be a non-empty string' });
+          }
+          const reply = this.messages.answerNow(from, to, this.clock.now(), { kind, body: text });
+          return reply ? json(201, { reply }) : json(404, { error: `${to} sent no message to ${from}` });
+        }
         case 'GET /__sim/requests':
           return json(200, {
             requests: this.requestLog.list({ clientId: q('clientId'), endpoint: q('endpoint') }),
@@ -453,6 +469,14 @@ export class SimCore {
               postsPerDay: Math.round(86_400_000 / s.postIntervalMs),
             })),
           });
+      }
+      const userMatch = /^GET \/__sim\/users\/([^/]+)$/.exec(key);
+      if (userMatch?.[1]) {
+        const user = this.corpus.users.get(decodeURIComponent(userMatch[1]));
+        if (!user) return json(404, { error: 'no such user' });
+        // What a sender cannot see through the API: whether a DM to them would be refused.
+        const { deleted, suspended, refusesDms, loginable } = user;
+        return json(200, { user: { name: user.name, deleted, suspended, refusesDms, loginable } });
       }
       const faultMatch = /^DELETE \/__sim\/faults\/([^/]+)$/.exec(key);
       if (faultMatch?.[1]) {

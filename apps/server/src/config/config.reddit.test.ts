@@ -11,7 +11,8 @@ describe('Reddit, proxy and secret-key settings', () => {
   it('runs the simulator and a generated local key by default, and keeps that key across starts', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });
-    expect(first.reddit).toEqual({ kind: 'sim', seed: 42, appId: 'threadreach' });
+    expect(first.reddit).toEqual({ kind: 'sim', seed: 42, appId: 'threadreach', port: 0 });
+    expect(loadConfig({ DATA_DIR: dir, REDDIT_SIM_PORT: '3101' }).reddit).toMatchObject({ port: 3101 });
     expect(first.proxy).toEqual({ urlTemplate: null, allowedHosts: [], maxFailures: 3 });
     expect(first.secretKeys).toHaveLength(1);
     expect(loadConfig({ DATA_DIR: dir }).secretKeys[0]!.key.equals(first.secretKeys[0]!.key)).toBe(true);

@@ -45,6 +45,7 @@ const ZEnv = z.object({
     .regex(/^[A-Za-z0-9._-]+$/, { error: 'letters, digits, dots, dashes and underscores only' })
     .default('threadreach'),
   REDDIT_SIM_SEED: z.coerce.number().int().default(42),
+  REDDIT_SIM_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   PROXY_URL_TEMPLATE: z.string().min(1).optional(),
   PROXY_ALLOWED_HOSTS: z.string().optional(),
   PROXY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
@@ -92,7 +93,7 @@ export interface Config {
   /** Reddit's API and OAuth hosts, or the simulator started in-process. */
   reddit:
     | { kind: 'live'; apiUrl: string; authUrl: string; appId: string }
-    | { kind: 'sim'; seed: number; appId: string };
+    | { kind: 'sim'; seed: number; appId: string; /** 0: any free port. */ port: number };
   /** Outbound proxies for credentials' traffic; null connects directly. */
   proxy: { urlTemplate: string | null; allowedHosts: string[]; maxFailures: number };
   /** OpenAI-compatible endpoint of the AI engine; null runs the offline engine. */
@@ -285,7 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ).replace(/\/$/, ''),
           appId: e.REDDIT_APP_ID,
         }
-      : { kind: 'sim', seed: e.REDDIT_SIM_SEED, appId: e.REDDIT_APP_ID },
+      : { kind: 'sim', seed: e.REDDIT_SIM_SEED, appId: e.REDDIT_APP_ID, port: e.REDDIT_SIM_PORT },
     proxy: {
       urlTemplate: e.PROXY_URL_TEMPLATE ?? null,
       allowedHosts: (e.PROXY_ALLOWED_HOSTS ?? '')

@@ -160,3 +160,23 @@ export async function saveInboxPosition(
     .set({ inboxCursor: cursor, inboxCheckedAt: at })
     .where(eq(redditAccounts.id, accountId));
 }
+
+/** The accounts that sent (or may have sent) a DM of this project since `since`, by name. */
+export async function accountsThatSentFor(
+  db: DbOrTx,
+  projectId: string,
+  since: Date,
+): Promise<Array<{ id: string; redditUsername: string }>> {
+  return db
+    .selectDistinct({ id: redditAccounts.id, redditUsername: redditAccounts.redditUsername })
+    .from(dmMessages)
+    .innerJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
+    .where(
+      and(
+        eq(dmMessages.projectId, projectId),
+        gte(dmMessages.claimedAt, since),
+        inArray(dmMessages.state, [...DELIVERED_STATES]),
+      ),
+    )
+    .orderBy(redditAccounts.redditUsername);
+}

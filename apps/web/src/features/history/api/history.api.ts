@@ -1,6 +1,7 @@
 import {
   historyEndpoints,
   type TCampaignStatistics,
+  type TCheckRepliesResult,
   type THistoryList,
   type TReplyStatus,
 } from '@threadreach/contract';
@@ -25,4 +26,8 @@ export function listHistory(projectId: string, page: THistoryPage): Promise<THis
 
 export function getCampaignStatistics(projectId: string): Promise<TCampaignStatistics> {
   return call(historyEndpoints.campaignStatistics, { query: { project_id: projectId } });
+}
+
+export function checkReplies(projectId: string): Promise<TCheckRepliesResult> {
+  return call(historyEndpoints.checkReplies, { params: { projectId } });
 }

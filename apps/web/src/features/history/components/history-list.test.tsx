@@ -75,6 +75,52 @@ describe('History tab', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('article', { name: 'u/pixel_pat' })).toBeNull();
   });
 
+  it('checks the inboxes now on request, says what it found, and reloads the list', async () => {
+    const list = mockEndpoint(historyEndpoints.list, page([SILENT]));
+    const check = mockEndpoint(historyEndpoints.checkReplies, {
+      project_id: PROJECT_ID,
+      accounts_checked: 1,
+      new_replies: 2,
+      refusals: 1,
+      not_checked: [],
+    });
+    renderScreen(<HistoryList projectId={PROJECT_ID} />);
+    await screen.findByRole('article', { name: 'u/quiet_quinn' });
+    const loads = list.calls.length;
+    await user.click(screen.getByRole('button', { name: 'Check for replies' }));
+    expect(
+      await screen.findByText(
+        '2 new replies (1 asked not to be contacted again and is on your do-not-contact list)',
+      ),
+    ).toBeTruthy();
+    expect(check.calls[0]!.params).toEqual({ projectId: PROJECT_ID });
+    await waitFor(() => expect(list.calls.length).toBeGreaterThan(loads));
+
+    mockEndpoint(historyEndpoints.checkReplies, {
+      project_id: PROJECT_ID,
+      accounts_checked: 0,
+      new_replies: 0,
+      refusals: 0,
+      not_checked: [
+        {
+          account_username: 'demo_founder',
+          reason: 'u/demo_founder must be re-authenticated before its inbox can be read',
+        },
+      ],
+    });
+    await user.click(screen.getByRole('button', { name: 'Check for replies' }));
+    expect(
+      await screen.findByText('u/demo_founder must be re-authenticated before its inbox can be read'),
+    ).toBeTruthy();
+  });
+
+  it('offers no inbox check to a read-only viewer', async () => {
+    mockEndpoint(historyEndpoints.list, page([SILENT]));
+    renderScreen(<HistoryList projectId={PROJECT_ID} readOnly />);
+    await screen.findByRole('article', { name: 'u/quiet_quinn' });
+    expect(screen.queryByRole('button', { name: 'Check for replies' })).toBeNull();
+  });
+
   it('says when nobody was contacted yet, and when the list cannot load', async () => {
     mockEndpoint(historyEndpoints.list, page([]));
     const view = renderScreen(<HistoryList projectId={PROJECT_ID} />);

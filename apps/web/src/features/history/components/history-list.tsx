@@ -3,6 +3,7 @@ import {
   Alert,
   Badge,
   Blockquote,
+  Button,
   Center,
   Group,
   Loader,
@@ -17,6 +18,7 @@ import {
 import type { THistoryItem, TReplyStatus } from '@threadreach/contract';
 import { useMinuteClock } from '../../../lib/clock';
 import { REPLY_STATUS_COLORS, REPLY_STATUS_LABELS } from '../history-format';
+import { useCheckReplies } from '../hooks/use-check-replies';
 import { HISTORY_PAGE_SIZE, useHistory } from '../hooks/use-history';
 
 /** The list scrolls past this height, as the other results tabs do. */
@@ -91,10 +93,11 @@ function HistoryRow({ item, nowMs }: { item: THistoryItem; nowMs: number }) {
 }
 
 /** Step 4's History tab: the people the project contacted, the latest first, and what they answered. */
-export function HistoryList({ projectId }: { projectId: string }) {
+export function HistoryList({ projectId, readOnly = false }: { projectId: string; readOnly?: boolean }) {
   const [filter, setFilter] = useState<TReplyStatus | 'all'>('all');
   const [page, setPage] = useState(1);
   const history = useHistory(projectId, page, filter === 'all' ? null : filter);
+  const check = useCheckReplies(projectId);
   const nowMs = useMinuteClock();
 
   let body;
@@ -157,6 +160,18 @@ export function HistoryList({ projectId }: { projectId: string }) {
           <Text size="xs" c="dimmed">
             {history.data.total} {history.data.total === 1 ? 'person' : 'people'}
           </Text>
+        )}
+        {!readOnly && (
+          <Button
+            size="compact-sm"
+            variant="light"
+            ml="auto"
+            loading={check.isPending}
+            onClick={() => check.mutate()}
+            title="Replies are also checked automatically every 5 minutes"
+          >
+            Check for replies
+          </Button>
         )}
       </Group>
       {body}

@@ -207,7 +207,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="sm">
-          <HistoryList projectId={projectId} />
+          <HistoryList projectId={projectId} readOnly={readOnly} />
         </Tabs.Panel>
       </Tabs>
     </Stack>
