@@ -54,3 +54,50 @@ export const PRODUCT_INFO = {
   'Call to Action': 'Try it free for 30 days.',
   'Writing Style': 'Friendly and brief, no hard sell.',
 };
+
+/**
+ * Keywords and subreddits of the simulator's freelancing corner ("send invoices and chase late
+ * payments"), which a search of them finds leads for whatever the AI engine suggests.
+ */
+export const FREELANCE_KEYWORDS = ['invoice', 'invoices', 'invoicing tool'];
+export const FREELANCE_SUBREDDITS = ['freelance', 'Freelancers'];
+
+/**
+ * A new project taken through steps 1-3 as a customer would: product information, the customer's own
+ * keywords approved, the freelancing subreddits added and approved. Ends on step 4.
+ */
+export async function projectWithApprovedSubreddits(page: Page, name: string) {
+  await page.getByRole('button', { name: 'Create Your First Project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Project' });
+  await dialog.getByLabel('Project Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create Project' }).click();
+  await expect(dialog).toBeHidden();
+
+  const form = page.getByRole('form', { name: 'Product Information' });
+  for (const [label, value] of Object.entries(PRODUCT_INFO)) await form.getByLabel(label).fill(value);
+  await form.getByRole('button', { name: 'Save & Generate Keywords' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Keywords' })).toBeVisible();
+  const product = page.getByRole('region', { name: 'Product Keywords' });
+  for (const keyword of FREELANCE_KEYWORDS) {
+    await page.getByLabel('Add your own keyword').fill(keyword);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const box = product.getByRole('checkbox', { name: keyword, exact: true });
+    await expect(box).toBeVisible();
+    await box.check();
+  }
+  await page.getByRole('button', { name: 'Approve & Continue' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Subreddits' })).toBeVisible();
+  await page
+    .getByRole('textbox', { name: 'Add subreddits' })
+    .fill(FREELANCE_SUBREDDITS.map((s) => `r/${s}`).join(', '));
+  await page.getByRole('button', { name: 'Add Subreddits' }).click();
+  await expect(page.getByText(/^Added \d+$/)).toBeVisible();
+  const subreddits = page.getByRole('list', { name: 'Subreddits' });
+  for (const sub of FREELANCE_SUBREDDITS) {
+    await subreddits.getByRole('checkbox', { name: `r/${sub}`, exact: true }).check();
+  }
+  await page.getByRole('button', { name: 'Approve & Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Posts & Messages' })).toBeVisible();
+}

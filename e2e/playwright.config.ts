@@ -8,6 +8,9 @@ const BASE_URL = `http://localhost:${PORT}`;
 // Set once in the runner; workers inherit it, so tests can issue v3 links with the server's own secret.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'threadreach-e2e-'));
 process.env.E2E_BASE_URL = BASE_URL;
+// The server's built-in Reddit simulator, on a known port so tests can read what it received.
+const SIM_PORT = Number(process.env.E2E_SIM_PORT ?? PORT + 1);
+process.env.E2E_SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 
 /** Browser tests in Debian's Chromium against the real server on its embedded defaults, fresh data each run. */
 export default defineConfig({
@@ -47,6 +50,7 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_URL: BASE_URL,
       DATA_DIR: process.env.E2E_DATA_DIR,
+      REDDIT_SIM_PORT: String(SIM_PORT),
       // Info lines (one access line per request) are what /logs is tested with; stdout is ignored.
       LOG_LEVEL: 'info',
     },

@@ -1,0 +1,125 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
+
+const SIM_URL = process.env.E2E_SIM_URL!;
+const EDIT = ' PS: happy to set up your first quarter for free.';
+const REPLY = 'Sounds useful. How does it handle receipts in other currencies?';
+
+interface SimMessage {
+  from: string;
+  to: string;
+  subject: string;
+  body: string;
+}
+
+async function simMessagesFrom(request: APIRequestContext, from: string): Promise<SimMessage[]> {
+  const res = await request.get(`${SIM_URL}/__sim/messages?from=${from}`);
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { messages: SimMessage[] }).messages;
+}
+
+/** Whether Reddit (simulated) would deliver a DM to this person: some refuse DMs or are suspended. */
+async function acceptsDms(request: APIRequestContext, username: string): Promise<boolean> {
+  const res = await request.get(`${SIM_URL}/__sim/users/${encodeURIComponent(username)}`);
+  if (!res.ok()) return false;
+  const { user } = (await res.json()) as {
+    user: { deleted: boolean; suspended: boolean; refusesDms: boolean };
+  };
+  return !user.deleted && !user.suspended && !user.refusesDms;
+}
+
+/** The first comment lead whose author can receive a DM, and that author's name. */
+async function reachableCommentLead(page: Page, request: APIRequestContext) {
+  const comments = page.getByRole('tabpanel', { name: /^Comments/ }).getByRole('article');
+  await expect(comments.first()).toBeVisible();
+  const labels = await comments.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+  for (const label of labels) {
+    const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
+    if (author && (await acceptsDms(request, author))) {
+      return { lead: page.getByRole('article', { name: label, exact: true }), author };
+    }
+  }
+  throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
+}
+
+test('a fresh customer connects demo_founder, sends one edited DM, sees the reply in History, and cannot send to that person again', async ({
+  page,
+  context,
+  request,
+}) => {
+  // Steps 1-3, a Reddit sign-in round trip and a search: the longest journey of the suite.
+  test.setTimeout(300_000);
+  await signInAsSubscriber(page, 'Growth');
+  await projectWithApprovedSubreddits(page, 'Freelance invoicing outreach');
+  const sentBefore = (await simMessagesFrom(request, 'demo_founder')).length;
+
+  // Connect demo_founder: two clicks, and back on step 4 of the same project.
+  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
+  await accounts.getByRole('button', { name: 'Connect account' }).click();
+  await expect(page.getByLabel('Log in as')).toHaveValue('demo_founder');
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await expect(page.getByTestId('current-project-name')).toHaveText('Freelance invoicing outreach');
+  await expect(page.getByRole('heading', { name: 'Posts & Messages' })).toBeVisible();
+  await expect(accounts.getByTestId('account-demo_founder').getByText('10/10')).toBeVisible();
+
+  // Find leads, and draft a DM to the author of one comment.
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('tab', { name: /^Comments/ }).click();
+  const { lead, author } = await reachableCommentLead(page, request);
+  await lead.getByRole('button', { name: 'Generate DM' }).click();
+
+  const dms = page.getByRole('region', { name: 'DM messages' });
+  const dm = dms.getByRole('article', { name: `DM to u/${author}` });
+  await expect(dm).toBeVisible({ timeout: 30_000 });
+  const text = dm.getByRole('textbox', { name: `Message to u/${author}` });
+  const draft = await text.inputValue();
+  expect(draft.length).toBeGreaterThan(20);
+
+  // Edit: marked Unsaved until saved; Send waits for the save.
+  const edited = `${draft}${EDIT}`.slice(0, 400);
+  await text.fill(edited);
+  await expect(dm.getByText('Unsaved')).toBeVisible();
+  await expect(dm.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await dm.getByRole('button', { name: 'Save' }).click();
+  await expect(dm.getByText('Unsaved')).toBeHidden();
+
+  // A second tab of the same workspace, still showing the DM as sendable.
+  const stale = await context.newPage();
+  await stale.goto('/');
+  const staleDm = stale
+    .getByRole('region', { name: 'DM messages' })
+    .getByRole('article', { name: `DM to u/${author}` });
+  await expect(staleDm.getByRole('button', { name: 'Send' })).toBeEnabled();
+
+  // Send: it goes now, and Reddit (simulated) received exactly this one message.
+  await dm.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText(`Sent to u/${author}`)).toBeVisible();
+  await expect(dm.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  const sent = await simMessagesFrom(request, 'demo_founder');
+  expect(sent).toHaveLength(sentBefore + 1);
+  const toAuthor = sent.filter((m) => m.to.toLowerCase() === author.toLowerCase());
+  expect(toAuthor).toHaveLength(1);
+  expect(toAuthor[0]!.body).toBe(edited);
+
+  // The person answers; Check for replies brings the answer into History.
+  const answered = await request.post(`${SIM_URL}/__sim/replies`, {
+    data: { from: author, to: 'demo_founder', kind: 'interested', body: REPLY },
+  });
+  expect(answered.status()).toBe(201);
+  await page.getByRole('tab', { name: /^History/ }).click();
+  const history = page.getByRole('tabpanel', { name: /^History/ });
+  const contacted = history.getByRole('article', { name: `u/${author}` });
+  await expect(contacted.getByText('No reply')).toBeVisible();
+  await history.getByRole('button', { name: 'Check for replies' }).click();
+  await expect(page.getByText('1 new reply', { exact: true })).toBeVisible();
+  await expect(contacted.getByText('Replied', { exact: true })).toBeVisible();
+  await expect(contacted.getByLabel(`Reply from u/${author}`)).toContainText(REPLY);
+
+  // The stale tab's Send is refused with the reason, and nothing more reaches Reddit.
+  await stale.bringToFront();
+  await staleDm.getByRole('button', { name: 'Send' }).click();
+  await expect(stale.getByText(`This DM was already sent to u/${author}`)).toBeVisible();
+  expect(await simMessagesFrom(request, 'demo_founder')).toHaveLength(sentBefore + 1);
+});
