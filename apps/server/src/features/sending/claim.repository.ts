@@ -112,37 +112,6 @@ export async function queuedTimes(db: DbOrTx, accountId: string, exceptDmId: str
   return rows.map((r) => r.at!);
 }
 
-/** Why the workspace may not contact this person, if it may not. */
-export async function suppressionOf(
-  db: DbOrTx,
-  ownerUserId: string,
-  recipientKey: string,
-): Promise<SuppressionReason | null> {
-  const [row] = await db
-    .select({ reason: suppressions.reason })
-    .from(suppressions)
-    .where(and(eq(suppressions.ownerUserId, ownerUserId), eq(suppressions.usernameKey, recipientKey)));
-  return row?.reason ?? null;
-}
-
-/** Puts a person on the workspace's do-not-contact list (kept as it is when already there). */
-export async function addSuppression(
-  db: DbOrTx,
-  entry: { ownerUserId: string; username: string; reason: SuppressionReason; note: string; at: Date },
-): Promise<void> {
-  await db
-    .insert(suppressions)
-    .values({
-      ownerUserId: entry.ownerUserId,
-      usernameKey: entry.username.toLowerCase(),
-      username: entry.username,
-      reason: entry.reason,
-      note: entry.note,
-      createdAt: entry.at,
-    })
-    .onConflictDoNothing();
-}
-
 /** Another DM of the workspace to the same person in one of `states`, if any. */
 export async function otherDmTo(
   db: DbOrTx,
@@ -162,22 +131,6 @@ export async function otherDmTo(
     )
     .limit(1);
   return row ?? null;
-}
-
-/** True when the person answered one of the workspace's DMs. */
-export async function hasReplied(db: DbOrTx, ownerUserId: string, recipientKey: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: dmMessages.id })
-    .from(dmMessages)
-    .where(
-      and(
-        eq(dmMessages.ownerUserId, ownerUserId),
-        eq(dmMessages.recipientKey, recipientKey),
-        isNotNull(dmMessages.repliedAt),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }
 
 /** Columns to change on a DM; a value may be SQL (e.g. `oneMoreAttempt`). */

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, quotaWindowStart, type RedditAccountRow } from '../accounts';
 import type { DmMessageRow } from '../dms/dms.table';
+import { SUPPRESSED_BECAUSE } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
 import {
   countClaimsSince,
@@ -230,7 +231,7 @@ async function recipientsToSkip(tx: DbOrTx, dms: DmMessageRow[]): Promise<Skippe
       skipped.push({
         dm,
         code: 'suppressed',
-        reason: `${who} is on this workspace's do-not-contact list (${suppression.replace(/_/g, ' ')})`,
+        reason: `${who} is on this workspace's do-not-contact list (${SUPPRESSED_BECAUSE[suppression]})`,
       });
     } else if (dm.repliedAt || mine.some((o) => o.repliedAt)) {
       skipped.push({ dm, code: 'replied', reason: `${who} already answered a DM from this workspace` });

@@ -14,18 +14,15 @@ import {
   type RedditAccountRow,
 } from '../accounts';
 import { CONTACTED_DM_STATES, type DmMessageRow, type DmState } from '../dms/dms.table';
-import type { SuppressionReason } from '../suppressions/suppressions.table';
+import { isRecipientBlocked, suppressRecipient, type SuppressionReason } from '../suppressions';
 import { accountReadiness, formatInstant, type NotReady } from './account-readiness';
 import {
-  addSuppression,
   countClaimsSince,
-  hasReplied,
   lastClaimAt,
   lockAccount,
   lockDm,
   oneMoreAttempt,
   otherDmTo,
-  suppressionOf,
   updateAccount,
   updateDm,
 } from './claim.repository';
@@ -95,14 +92,6 @@ export type AttemptResult =
 type Claim =
   | { kind: 'claimed'; dm: DmMessageRow; account: RedditAccountRow }
   | Extract<AttemptResult, { kind: 'failed' | 'account_not_ready' | 'not_claimable' }>;
-
-const SUPPRESSION_TEXT: Record<SuppressionReason, string> = {
-  refusal: 'asked not to be contacted',
-  user_doesnt_exist: "Reddit said the account doesn't exist",
-  not_whitelisted: 'does not accept messages',
-  manual: 'added by hand',
-  import: 'imported',
-};
 
 /** States a person's Send may take a DM from: not yet sent, or failed before (sending again). */
 const SENDABLE_NOW: readonly DmState[] = ['approved', 'queued', 'failed'];
@@ -227,16 +216,8 @@ async function recipientBlock(
   tx: Parameters<typeof lockDm>[0],
   dm: DmMessageRow,
 ): Promise<{ code: TSendOutcomeCode; reason: string } | null> {
-  const suppressed = await suppressionOf(tx, dm.ownerUserId, dm.recipientKey);
-  if (suppressed) {
-    return {
-      code: 'suppressed',
-      reason: `u/${dm.recipientUsername} is on this workspace's do-not-contact list (${SUPPRESSION_TEXT[suppressed]})`,
-    };
-  }
-  if (dm.repliedAt || (await hasReplied(tx, dm.ownerUserId, dm.recipientKey))) {
-    return { code: 'replied', reason: `u/${dm.recipientUsername} already answered a DM from this workspace` };
-  }
+  const blocked = await isRecipientBlocked(tx, dm.ownerUserId, dm.recipientUsername);
+  if (blocked) return blocked;
   const contacted = await otherDmTo(tx, dm, CONTACTED_DM_STATES);
   if (contacted)
     return { code: 'already_contacted', reason: alreadyContacted(dm.recipientUsername, contacted.state) };
@@ -446,13 +427,12 @@ async function recordOutcome(
           updatedAt: now,
         });
         if (row && outcome.suppress) {
-          await addSuppression(tx, {
-            ownerUserId: dm.ownerUserId,
-            username: dm.recipientUsername,
-            reason: outcome.suppress,
-            note: outcome.reason,
-            at: now,
-          });
+          await suppressRecipient(
+            tx,
+            dm.ownerUserId,
+            { username: dm.recipientUsername, reason: outcome.suppress, note: outcome.reason },
+            now,
+          );
         }
         result = row
           ? { kind: 'failed', dm: row, code: outcome.code, reason: outcome.reason }

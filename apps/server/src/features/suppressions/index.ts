@@ -1,5 +1,5 @@
 export { suppressionsRoutes } from './suppressions.routes';
-export { isRecipientBlocked, type RecipientBlock } from './suppressions.service';
+export { isRecipientBlocked, SUPPRESSED_BECAUSE, type RecipientBlock } from './suppressions.service';
 export { suppressRecipient, usernameKey, type NewSuppression } from './suppressions.repository';
 export {
   suppressions,

@@ -212,11 +212,11 @@ describe('isRecipientBlocked', () => {
 
     expect(await isRecipientBlocked(t.ctx.db, owner, 'listed_lin')).toEqual({
       code: 'suppressed',
-      reason: 'u/Listed_Lin is on the do-not-contact list (added by hand).',
+      reason: "u/listed_lin is on this workspace's do-not-contact list (added by hand)",
     });
     expect(await isRecipientBlocked(t.ctx.db, owner, 'answer_ann')).toEqual({
       code: 'replied',
-      reason: 'u/answer_ann already replied to an earlier message.',
+      reason: 'u/answer_ann already answered a DM from this workspace',
     });
     expect(await isRecipientBlocked(t.ctx.db, owner, 'silent_sam')).toBeNull();
     expect(await isRecipientBlocked(t.ctx.db, other.id, 'listed_lin')).toBeNull();

@@ -33,34 +33,34 @@ export interface RecipientBlock {
   reason: string;
 }
 
-const SUPPRESSED_BECAUSE: Record<SuppressionReason, string> = {
+/** Why a person is on the list, as the refusal of a DM says it. */
+export const SUPPRESSED_BECAUSE: Record<SuppressionReason, string> = {
   refusal: 'asked not to be contacted',
-  user_doesnt_exist: 'Reddit says this user does not exist',
-  not_whitelisted: 'this user does not accept messages from the sending account',
+  user_doesnt_exist: "Reddit said the account doesn't exist",
+  not_whitelisted: 'does not accept messages',
   manual: 'added by hand',
   import: 'imported',
 };
 
 /**
- * Whether a DM of the workspace to this person (by lower-case name) must not be sent: they are on the
- * do-not-contact list, or they already answered one of its DMs. The send claim calls it inside its
- * transaction.
+ * Whether a DM of the workspace to this person must not be sent: they are on the do-not-contact list,
+ * or they already answered one of its DMs. The send claim asks inside its transaction.
  */
 export async function isRecipientBlocked(
   tx: DbOrTx,
   ownerUserId: string,
-  recipientKey: string,
+  username: string,
 ): Promise<RecipientBlock | null> {
-  const key = usernameKey(recipientKey);
+  const key = usernameKey(username);
   const entry = await findSuppression(tx, ownerUserId, key);
   if (entry) {
     return {
       code: 'suppressed',
-      reason: `u/${entry.username} is on the do-not-contact list (${SUPPRESSED_BECAUSE[entry.reason]}).`,
+      reason: `u/${username} is on this workspace's do-not-contact list (${SUPPRESSED_BECAUSE[entry.reason]})`,
     };
   }
   if (await hasRepliedInWorkspace(tx, ownerUserId, key)) {
-    return { code: 'replied', reason: `u/${recipientKey} already replied to an earlier message.` };
+    return { code: 'replied', reason: `u/${username} already answered a DM from this workspace` };
   }
   return null;
 }
