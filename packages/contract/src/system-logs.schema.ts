@@ -36,6 +36,8 @@ export const LOG_PAGE_SIZE = 100;
 export const LOG_PAGE_MAX = 500;
 export const LOG_SEARCH_MAX = 200;
 export const LOG_RANGE_MAX_DAYS = 366;
+/** A text search stops counting its matching lines here (`counts_capped`). */
+export const LOG_SEARCH_COUNT_CAP = 1000;
 const DAY_MS = 86_400_000;
 
 const ZInstant = ZText()
@@ -134,5 +136,12 @@ export const ZSystemLogsResponse = z.object({
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
+  /**
+   * Only with a text search: it matched more than LOG_SEARCH_COUNT_CAP lines and counting stopped there,
+   * so every count is an "at least" figure. `stats.total` is then LOG_SEARCH_COUNT_CAP and each level's
+   * count is how many of the lines counted have that level; `total` under a level filter is that level's
+   * own count, stopped at the cap too. Without a text search counts are exact and this is false.
+   */
+  counts_capped: z.boolean(),
 });
 export type TSystemLogsResponse = z.infer<typeof ZSystemLogsResponse>;

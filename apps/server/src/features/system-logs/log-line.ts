@@ -49,8 +49,13 @@ export function scrubSecrets(text: string): string {
   return out;
 }
 
+/**
+ * Cut to `max`, NUL shown as U+FFFD: PostgreSQL text and jsonb hold no NUL, and one such line would cost
+ * its whole batch.
+ */
 function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const clean = text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
 function errorText(err: unknown): string | null {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, lt, lte, sql, sum, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm';
 import { LOG_LEVELS, type TLogLevel, type TLoggerName } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { systemLogCounts, systemLogs, type NewSystemLogRow, type SystemLogRow } from './system-logs.table';
@@ -25,7 +25,20 @@ export async function insertSystemLogs(db: DbOrTx, rows: NewSystemLogRow[]): Pro
     else hourly.set(key, { hour, level: row.level, logger: row.logger, lines: 1 });
   }
   await db.transaction(async (tx) => {
-    await tx.insert(systemLogs).values(rows);
+    // One jsonb parameter rather than five per line: building and binding a 500-line insert holds the
+    // event loop, and every request waiting behind it, for milliseconds.
+    const lines = JSON.stringify(
+      rows.map((r) => ({
+        t: r.timestamp,
+        l: r.level,
+        g: r.logger,
+        m: r.message,
+        f: r.fields ?? null,
+      })),
+    );
+    await tx.execute(sql`insert into ${systemLogs} (timestamp, level, logger, message, fields)
+      select t, l, g, m, f from jsonb_to_recordset(${lines}::jsonb)
+        as r(t timestamptz, l text, g text, m text, f jsonb)`);
     await tx
       .insert(systemLogCounts)
       .values([...hourly.values()])
@@ -45,7 +58,10 @@ function conditions(filter: SystemLogFilter, withLevel: boolean): SQL[] {
   const where: SQL[] = [gte(systemLogs.timestamp, filter.from), lte(systemLogs.timestamp, filter.to)];
   if (withLevel && filter.level) where.push(eq(systemLogs.level, filter.level));
   if (filter.logger) where.push(eq(systemLogs.logger, filter.logger));
-  if (filter.search) where.push(ilike(systemLogs.message, containsPattern(filter.search)));
+  // lower() on both sides rather than ILIKE: the trigram index is on lower(message), and PostgreSQL
+  // estimates a LIKE on an indexed expression from its statistics.
+  if (filter.search)
+    where.push(sql`lower(${systemLogs.message}) like lower(${containsPattern(filter.search)})`);
   return where;
 }
 
@@ -82,6 +98,54 @@ async function countLines(db: DbOrTx, filter: SystemLogFilter, into: LevelCounts
     .where(and(...conditions(filter, false)))
     .groupBy(systemLogs.level);
   addCounts(into, rows);
+}
+
+/**
+ * Lines matching a text search per level, counted only up to `cap` + 1 lines: past the cap, which lines
+ * were counted is the database's choice, and the counts are lower bounds.
+ */
+async function countSearchMatches(
+  db: DbOrTx,
+  filter: SystemLogFilter,
+  withLevel: boolean,
+  cap: number,
+): Promise<{ counts: LevelCounts; capped: boolean }> {
+  const found = db
+    .select({ level: systemLogs.level })
+    .from(systemLogs)
+    .where(and(...conditions(filter, withLevel)))
+    .limit(cap + 1)
+    .as('found');
+  const rows = await db.select({ level: found.level, n: count() }).from(found).groupBy(found.level);
+  const counts = zeroCounts();
+  addCounts(counts, rows);
+  const capped = LOG_LEVELS.reduce((sum, l) => sum + counts[l], 0) > cap;
+  for (const l of LOG_LEVELS) counts[l] = Math.min(counts[l], cap);
+  return { counts, capped };
+}
+
+/**
+ * The counts of a text search, each stopped at `cap`: per level under every filter but the level, the
+ * total of those, and with a level filter that level's own count (counted apart, since the first lines
+ * counted for the spread need not include it).
+ */
+export async function countSearchByLevel(
+  db: DbOrTx,
+  filter: SystemLogFilter,
+  cap: number,
+): Promise<{ counts: LevelCounts; total: number; levelTotal: number; capped: boolean }> {
+  const [spread, ofLevel] = await Promise.all([
+    countSearchMatches(db, filter, false, cap),
+    filter.level ? countSearchMatches(db, filter, true, cap) : null,
+  ]);
+  const sum = LOG_LEVELS.reduce((s, l) => s + spread.counts[l], 0);
+  const total = spread.capped ? cap : sum;
+  return {
+    counts: spread.counts,
+    total,
+    levelTotal: ofLevel && filter.level ? ofLevel.counts[filter.level] : total,
+    capped: spread.capped || (ofLevel?.capped ?? false),
+  };
 }
 
 /**

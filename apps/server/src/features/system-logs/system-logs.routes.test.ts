@@ -1,9 +1,10 @@
-import { lt } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSystemLogsResponse } from '@threadreach/contract';
 import { fixedClock } from '../../test/clock.test-support';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { toSystemLogRow } from './log-line';
 import { pruneSystemLogsJob } from './prune-system-logs.job';
 import { countSystemLogs, insertSystemLogs } from './system-logs.repository';
 import { systemLogCounts, systemLogs, type NewSystemLogRow } from './system-logs.table';
@@ -72,7 +73,7 @@ describe('GET /api/v1/system/logs', () => {
       logger_name: 'http.access',
     });
     expect(body.stats).toEqual({ total: 6, DEBUG: 1, INFO: 2, WARNING: 1, ERROR: 1, CRITICAL: 1 });
-    expect(body).toMatchObject({ total: 6, limit: 100, offset: 0 });
+    expect(body).toMatchObject({ total: 6, limit: 100, offset: 0, counts_capped: false });
   });
 
   it('filters by level (any case), logger and quick period; stats keep every level', async () => {
@@ -96,6 +97,71 @@ describe('GET /api/v1/system/logs', () => {
     expect((await logs('?search=100%25')).body.total).toBe(1);
     expect((await logs('?search=%25%25')).body.total).toBe(0);
     expect((await logs('?search=_')).body.total).toBe(0);
+    expect((await logs('?search=%5C')).body.total).toBe(0);
+    const found = await logs('?search=CONNECTION');
+    expect(found.body).toMatchObject({ total: 1, counts_capped: false });
+    expect(found.body.stats).toEqual({ total: 1, DEBUG: 0, INFO: 0, WARNING: 0, ERROR: 1, CRITICAL: 0 });
+  });
+
+  describe('a text search matching more than 1000 lines', () => {
+    // Twenty days ahead, out of the other tests' ranges: 1205 lines a minute apart (every fifth a WARNING)
+    // and three rare ones among them.
+    const DAY = -20 * 24 * 60;
+    const range = `start_time=${at(DAY + 1300).toISOString()}&end_time=${at(DAY - 1).toISOString()}`;
+    beforeAll(async () => {
+      await insertSystemLogs(t.ctx.db, [
+        ...Array.from({ length: 1205 }, (_, i) =>
+          row(DAY + i, i % 5 === 0 ? 'WARNING' : 'INFO', 'server', `Bulk sync step ${i}`),
+        ),
+        ...[3, 600, 1100].map((i) => row(DAY + i, 'ERROR', 'server', `bulk rare failure ${i}`)),
+      ]);
+    });
+
+    it('stops counting at 1000 and still answers a page of 100, newest first', async () => {
+      const { body } = await logs(`?${range}&search=bulk%20sync`);
+      expect(body).toMatchObject({ total: 1000, counts_capped: true });
+      expect(body.stats.total).toBe(1000);
+      // The levels are lower bounds over the lines counted.
+      expect(body.stats.ERROR + body.stats.DEBUG + body.stats.CRITICAL).toBe(0);
+      expect(body.stats.INFO + body.stats.WARNING).toBeGreaterThanOrEqual(1000);
+      expect(body.stats.INFO).toBeLessThanOrEqual(964);
+      expect(body.stats.WARNING).toBeLessThanOrEqual(241);
+      expect(body.logs).toHaveLength(100);
+      expect(body.logs.map((l) => l.message)).toEqual(
+        Array.from({ length: 100 }, (_, i) => `Bulk sync step ${i}`),
+      );
+    });
+
+    it('pages past the cap through every line that exists', async () => {
+      const { body } = await logs(`?${range}&search=BULK%20SYNC&offset=1100`);
+      expect(body.counts_capped).toBe(true);
+      expect(body.logs.map((l) => l.message)).toEqual(
+        Array.from({ length: 100 }, (_, i) => `Bulk sync step ${1100 + i}`),
+      );
+    });
+
+    it('counts a level filter of its own below the cap exactly', async () => {
+      const { body } = await logs(`?${range}&search=bulk%20sync&level=warning`);
+      expect(body).toMatchObject({ total: 241, counts_capped: true });
+      expect(body.stats.total).toBe(1000);
+    });
+
+    it('counts a search matching few lines exactly', async () => {
+      const { body } = await logs(`?${range}&search=bulk%20rare`);
+      expect(body).toMatchObject({ total: 3, counts_capped: false });
+      expect(body.stats).toEqual({ total: 3, DEBUG: 0, INFO: 0, WARNING: 0, ERROR: 3, CRITICAL: 0 });
+      expect(body.logs.map((l) => l.message)).toEqual([
+        'bulk rare failure 3',
+        'bulk rare failure 600',
+        'bulk rare failure 1100',
+      ]);
+    });
+
+    it('counts exactly without a text search', async () => {
+      const { body } = await logs(`?${range}&logger_file=server`);
+      expect(body).toMatchObject({ total: 1208, counts_capped: false });
+      expect(body.stats).toMatchObject({ INFO: 964, WARNING: 241, ERROR: 3 });
+    });
   });
 
   it('pages through a custom range 100 at a time', async () => {
@@ -161,5 +227,43 @@ describe('pruning', () => {
     ]);
     // The hourly counts of the pruned hours went with their lines.
     expect((await logs(`?${range}`)).body.stats.total).toBe(7 + 150 + 1);
+  });
+});
+
+describe('storing lines', () => {
+  it('keeps every line as written: quotes, backslashes, any script, fields and the millisecond', async () => {
+    const when = new Date(NOW - 400 * 24 * 60 * MIN + 123);
+    const lines: NewSystemLogRow[] = [
+      {
+        timestamp: when,
+        level: 'WARNING',
+        logger: 'server',
+        message: `it's "quoted" \\ back\\slashed, São Paulo, 東京, 🚀, {"json": [1]}`,
+        fields: { note: 'a "b" \\ c', attempts: 3, ok: false },
+      },
+      { timestamp: when, level: 'INFO', logger: 'http.access', message: 'no fields', fields: null },
+    ];
+    await insertSystemLogs(t.ctx.db, lines);
+    const stored = await t.ctx.db
+      .select()
+      .from(systemLogs)
+      .where(eq(systemLogs.timestamp, when))
+      .orderBy(systemLogs.id);
+    expect(stored.map(({ id: _id, ...line }) => line)).toEqual(lines);
+  });
+
+  it('stores a line with NUL in it, the NUL shown as U+FFFD, and the rest of its batch', async () => {
+    const nul = toSystemLogRow({ level: 30, time: NOW - 401 * 24 * 60 * MIN, msg: 'a\0b', path: 'x\0y' })!;
+    const other = toSystemLogRow({ level: 30, time: NOW - 401 * 24 * 60 * MIN, msg: 'next line' })!;
+    await insertSystemLogs(t.ctx.db, [nul, other]);
+    const stored = await t.ctx.db
+      .select({ message: systemLogs.message, fields: systemLogs.fields })
+      .from(systemLogs)
+      .where(eq(systemLogs.timestamp, nul.timestamp))
+      .orderBy(systemLogs.id);
+    expect(stored).toEqual([
+      { message: 'a\uFFFDb', fields: { path: 'x\uFFFDy' } },
+      { message: 'next line', fields: null },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import {
   LOG_DEFAULT_PERIOD,
   LOG_LEVELS,
   LOG_PERIOD_MS,
+  LOG_SEARCH_COUNT_CAP,
   LOGGER_OF_FILTER,
   type TLogStats,
   type TSystemLogsResponse,
@@ -10,6 +11,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import {
+  countSearchByLevel,
   countSystemLogsByLevel,
   deleteSystemLogsBefore,
   listSystemLogRows,
@@ -39,13 +41,21 @@ export function filterOf(query: TQuery, nowMs: number): SystemLogFilter {
   };
 }
 
+/** Exact counts from the hourly counts, or a text search's counts stopped at LOG_SEARCH_COUNT_CAP. */
+async function countsOf(ctx: AppContext, filter: SystemLogFilter) {
+  if (filter.search) return countSearchByLevel(ctx.db, filter, LOG_SEARCH_COUNT_CAP);
+  const counts = await countSystemLogsByLevel(ctx.db, filter);
+  const total = LOG_LEVELS.reduce((sum, l) => sum + counts[l], 0);
+  return { counts, total, levelTotal: filter.level ? counts[filter.level] : total, capped: false };
+}
+
 export async function listSystemLogs(ctx: AppContext, query: TQuery): Promise<TSystemLogsResponse> {
   const filter = filterOf(query, ctx.clock.now());
-  const [rows, counts] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     listSystemLogRows(ctx.db, filter, query),
-    countSystemLogsByLevel(ctx.db, filter),
+    countsOf(ctx, filter),
   ]);
-  const stats: TLogStats = { total: LOG_LEVELS.reduce((sum, l) => sum + counts[l], 0), ...counts };
+  const stats: TLogStats = { total: counted.total, ...counted.counts };
   return {
     logs: rows.map((row) => ({
       id: String(row.id),
@@ -55,9 +65,10 @@ export async function listSystemLogs(ctx: AppContext, query: TQuery): Promise<TS
       message: row.message,
     })),
     stats,
-    total: filter.level ? counts[filter.level] : stats.total,
+    total: counted.levelTotal,
     limit: query.limit,
     offset: query.offset,
+    counts_capped: counted.capped,
   };
 }
 

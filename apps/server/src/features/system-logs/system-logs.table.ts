@@ -20,8 +20,9 @@ export const systemLogs = pgTable(
     index('system_logs_time_idx').on(t.timestamp),
     index('system_logs_level_time_idx').on(t.level, t.timestamp),
     index('system_logs_logger_time_idx').on(t.logger, t.timestamp),
-    // Free-text search is a substring match; trigrams keep it indexed.
-    index('system_logs_message_trgm_idx').using('gin', sql`${t.message} gin_trgm_ops`),
+    // Free-text search is a case-blind substring match (`lower(message) LIKE`); trigrams keep it indexed.
+    // Migration 0006 raises this expression's statistics target, which drizzle cannot declare.
+    index('system_logs_message_lower_trgm_idx').using('gin', sql`lower(${t.message}) gin_trgm_ops`),
   ],
 );
 export type SystemLogRow = typeof systemLogs.$inferSelect;

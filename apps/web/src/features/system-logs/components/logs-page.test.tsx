@@ -32,7 +32,7 @@ function entry(i: number, overrides: Partial<TLogEntry> = {}): TLogEntry {
 function answer(logs: TLogEntry[], total = logs.length, limit = 100, offset = 0): TSystemLogsResponse {
   const stats = { total, DEBUG: 0, INFO: 0, WARNING: 0, ERROR: 0, CRITICAL: 0 };
   for (const l of logs) stats[l.level]++;
-  return { logs, stats, total, limit, offset };
+  return { logs, stats, total, limit, offset, counts_capped: false };
 }
 
 /** Answers pages out of `rows`, as the server would. */
@@ -271,6 +271,41 @@ describe('/logs', () => {
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(list.calls).toHaveLength(3));
   });
+
+  it(
+    'shows a search that stopped counting at 1000 as 1000+ and still pages on',
+    { timeout: 30_000 },
+    async () => {
+      signIn(['ADMIN']);
+      const rows = Array.from({ length: 100 }, (_, i) => entry(i, { level: i % 2 ? 'INFO' : 'ERROR' }));
+      const capped: TSystemLogsResponse = {
+        ...answer(rows, 1000),
+        stats: { total: 1000, DEBUG: 0, INFO: 600, WARNING: 0, ERROR: 400, CRITICAL: 0 },
+        counts_capped: true,
+      };
+      const list = mockEndpoint(systemLogsEndpoints.list, ({ query }) => ({
+        ...capped,
+        offset: query.offset,
+      }));
+      const user = userEvent.setup();
+      renderApp('/logs');
+      await table();
+      const stats = screen.getByLabelText('Log statistics');
+      expect(within(stats).getByText('Total: 1000+')).toBeTruthy();
+      expect(within(stats).getByText('INFO: 600+')).toBeTruthy();
+      expect(within(stats).getByText('ERROR: 400+')).toBeTruthy();
+      expect(screen.getByText('Showing 1-100 of 1000+')).toBeTruthy();
+      expect(screen.getByText(/counting stopped there/)).toBeTruthy();
+      // Past the lines counted, Next still goes on while pages come back full.
+      for (let page = 1; page <= 10; page++) {
+        await user.click(screen.getByRole('button', { name: 'Next' }));
+        const shown = `Showing ${page * 100 + 1}-${page * 100 + 100} of ${Math.max(1000, page * 100 + 100)}+`;
+        expect(await screen.findByText(shown)).toBeTruthy();
+        expect(list.calls.at(-1)!.query.offset).toBe(page * 100);
+      }
+      expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(false);
+    },
+  );
 
   it('counts every level in the stats bar', async () => {
     signIn(['ADMIN']);

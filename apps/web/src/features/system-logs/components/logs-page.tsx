@@ -17,7 +17,13 @@ import {
   Title,
 } from '@mantine/core';
 import { Link } from 'react-router';
-import { LOG_LEVELS, LOG_PAGE_SIZE, type TLogLevel, type TLogStats } from '@threadreach/contract';
+import {
+  LOG_LEVELS,
+  LOG_PAGE_SIZE,
+  LOG_SEARCH_COUNT_CAP,
+  type TLogLevel,
+  type TLogStats,
+} from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
 import { ModeratorOnly } from '../../auth';
 import { useSystemLogs } from '../hooks/use-system-logs';
@@ -44,19 +50,34 @@ const LEVEL_COLORS: Record<TLogLevel, string> = {
   CRITICAL: 'grape',
 };
 
-function StatsBar({ stats }: { stats: TLogStats }) {
+/** A count as the server gave it: once a search stopped counting, every figure is "at least". */
+function countText(n: number, capped: boolean): string {
+  return capped ? `${n}+` : String(n);
+}
+
+function StatsBar({ stats, capped }: { stats: TLogStats; capped: boolean }) {
   return (
     <Group gap="xs" aria-label="Log statistics">
       <Badge variant="outline" color="dark" size="lg">
-        Total: {stats.total}
+        Total: {countText(stats.total, capped)}
       </Badge>
       {LOG_LEVELS.map((level) => (
         <Badge key={level} color={LEVEL_COLORS[level]} variant="light" size="lg">
-          {level}: {stats[level]}
+          {level}: {countText(stats[level], capped)}
         </Badge>
       ))}
+      {capped && (
+        <Text size="sm" c="dimmed">
+          The search matched more than {LOG_SEARCH_COUNT_CAP} lines; counting stopped there.
+        </Text>
+      )}
     </Group>
   );
+}
+
+/** "of 1000+" while a capped search is paged, "of 1300+" once the pages pass what was counted. */
+function pageTotalText(total: number, capped: boolean, shownTo: number): string {
+  return capped ? `${Math.max(total, shownTo)}+` : String(total);
 }
 
 function SystemLogs() {
@@ -164,7 +185,7 @@ function SystemLogs() {
           </Button>
         </Group>
 
-        {logs.data && <StatsBar stats={logs.data.stats} />}
+        {logs.data && <StatsBar stats={logs.data.stats} capped={logs.data.counts_capped} />}
 
         {logs.isError && (
           <Alert color="red" role="alert">
@@ -207,7 +228,7 @@ function SystemLogs() {
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
             {logs.data && rows.length > 0
-              ? `Showing ${offset + 1}-${offset + rows.length} of ${logs.data.total}`
+              ? `Showing ${offset + 1}-${offset + rows.length} of ${pageTotalText(logs.data.total, logs.data.counts_capped, offset + rows.length)}`
               : ''}
           </Text>
           <Group>
