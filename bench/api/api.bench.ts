@@ -39,7 +39,11 @@ const CONNECTIONS_PER_SLICE = Number(process.env.BENCH_CONNECTIONS ?? 2);
 const TARGET_P99_MS = 25;
 const TARGET_RATIO = 1.5;
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const SCRATCH_DATABASE = 'threadreach_bench_api';
+/** Named after the given database, so runs against different databases never drop each other's. */
+const SCRATCH_DATABASE = `${new URL(POSTGRES_URL).pathname.slice(1) || 'threadreach'}_bench_api`.replace(
+  /\W/g,
+  '_',
+);
 const HERE = import.meta.dirname;
 const RESULTS_FILE = path.join(HERE, 'results.md');
 
@@ -277,7 +281,7 @@ async function main() {
       `(${CONNECTIONS_PER_SLICE} keep-alive connections each, \`overallRate\` = rate / ${SLICES}).`,
     `Mix of every ${mix.length} requests: ${mixText}; a customer with ${results[0]!.ready.projects} projects, ` +
       `an admin and ${results[0]!.ready.credentials} credentials.`,
-    '`app`: the server as `npm start` builds it, request logging at level info (to /dev/null). `bare`: a bare Fastify route in the same process making the ' +
+    '`app`: the server as `npm start` builds it, request logging at level info (buffered as on stdout, to /dev/null, and copied into system_logs). `bare`: a bare Fastify route in the same process making the ' +
       'same service call (the same queries) with no JWT check, scope check, contract validation or serialization.',
     'Both share the machine with the load generator; the load average says how busy it was otherwise. ' +
       'A done rate below the offered rate means that target could not keep up: its latency is then queueing.',

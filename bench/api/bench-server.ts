@@ -8,7 +8,6 @@
  *
  * It prints one JSON line (`TBenchServerReady`) when both listen, and stops on SIGTERM.
  */
-import { createWriteStream } from 'node:fs';
 import Fastify from 'fastify';
 import { fillPath, projectsEndpoints, productInfoEndpoints, usersEndpoints } from '@threadreach/contract';
 import { credentialsEndpoints } from '@threadreach/contract';
@@ -21,6 +20,7 @@ import {
   presentAccessibleProject,
 } from '../../apps/server/src/features/projects/projects.service';
 import { getMe } from '../../apps/server/src/features/users/users.service';
+import { bufferedStdout } from '../../apps/server/src/logging/buffered-stdout';
 import { buildProject, buildUser, validProductInfo } from '../../apps/server/src/test/factories';
 import { createTestApp, freePort } from '../../apps/server/src/test/test-app';
 
@@ -49,8 +49,8 @@ async function main() {
   const t = await createTestApp({
     listen: true,
     env: { JOBS_ENABLED: 'false', ACCESS_TOKEN_TTL_SECONDS: '3600' },
-    // Request lines are written as `npm start` writes them (level info), to nowhere.
-    logger: { stream: createWriteStream('/dev/null'), level: 'info' },
+    // Request lines are written as `npm start` writes them (level info, buffered), to nowhere.
+    logger: { stream: bufferedStdout('/dev/null'), level: 'info' },
   });
   // The test helper migrates PGlite itself; the PostgreSQL database is fresh here.
   if (t.database.driver === 'postgres') await t.database.migrate();

@@ -10,6 +10,7 @@ import { insertSystemLogs } from './features/system-logs';
 import { loggerOptions } from './http/logger';
 import type { RedditEndpoints } from './integrations/reddit';
 import { startQueue, type JobQueue, type QueueStarter } from './jobs/queue';
+import { bufferedStdout } from './logging/buffered-stdout';
 import { SystemLogSink } from './logging/system-log-sink';
 import { SecretBox } from './security/secrets';
 import { APP_VERSION } from './version';
@@ -51,7 +52,7 @@ export interface AppContextOptions {
    * false silences the log; a stream receives the same structured lines stdout would. Unless `systemLogs`
    * is false, every line is copied into system_logs as well.
    */
-  logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  logger?: false | { stream: pino.DestinationStream; level?: string };
   systemLogs?: boolean;
   /** Reddit's hosts when the configuration does not name them (the in-process simulator). */
   reddit?: RedditEndpoints | null;
@@ -104,7 +105,7 @@ function createLogger(
   if (logger === false) return pino({ level: 'silent' });
   const level = logger?.level ?? config.logLevel;
   const options = loggerOptions(level);
-  const out = logger ? logger.stream : pino.destination(1);
+  const out = logger ? logger.stream : bufferedStdout();
   if (!systemLogs || level === 'silent') return pino(options, out);
   const streamLevel = level as pino.Level;
   return pino(

@@ -1,6 +1,6 @@
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import ipaddr from 'ipaddr.js';
 import { authEndpoints, endpointKey } from '@threadreach/contract';
 import type { Config } from '../config/config';
@@ -85,14 +85,18 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
  */
 export async function registerSecurity(app: FastifyInstance, config: Config) {
   const https = config.publicUrl.startsWith('https://');
-  const helmet: FastifyHelmetOptions = {
+  const options: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   };
-  await app.register(fastifyHelmet, helmet);
+  // Built once: @fastify/helmet rebuilt every middleware (and re-parsed the policy) on each request.
+  const setSecurityHeaders = helmet(options);
+  app.addHook('onRequest', (request, reply, done) => {
+    setSecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+  });
 
   const perMinute: Record<ClientLimit, number> = {
     'sign-in': config.rateLimits.signInPerMinute,

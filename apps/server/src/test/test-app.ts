@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Clock } from '../clock';
 import { loadConfig, type Config } from '../config/config';
-import { createAppContext, type AppContext } from '../context';
+import { createAppContext, type AppContext, type AppContextOptions } from '../context';
 import { openDatabase, type Database } from '../db/client';
 import type { QueueStarter } from '../jobs/queue';
 
@@ -48,7 +48,7 @@ export interface TestAppOptions {
   /** Listen on a real port (needed when the server must call itself, as SSO does). */
   listen?: boolean;
   env?: Record<string, string>;
-  logger?: false | { stream: NodeJS.WritableStream; level?: string };
+  logger?: AppContextOptions['logger'];
   /** With a logger: false keeps its lines out of system_logs. */
   systemLogs?: boolean;
   /** Starts a job queue (`startQueue`); none by default. */

@@ -1,4 +1,5 @@
-import { SignJWT } from 'jose';
+import { SignJWT, jwtVerify } from 'jose';
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../../test/test-app';
@@ -31,8 +32,26 @@ function claims(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function sign(payload: Record<string, unknown>, secret = TEST_JWT_SECRET, alg = 'HS256') {
-  return new SignJWT(payload).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+async function sign(
+  payload: Record<string, unknown>,
+  secret = TEST_JWT_SECRET,
+  alg = 'HS256',
+  header: Record<string, unknown> = {},
+) {
+  return new SignJWT(payload).setProtectedHeader({ ...header, alg }).sign(new TextEncoder().encode(secret));
+}
+
+/** A token whose header and payload are taken as given and signed with the right key. */
+function signRaw(header: unknown, payload: unknown) {
+  const signingInput = `${b64(header as object)}.${b64(payload as object)}`;
+  const mac = createHmac('sha256', TEST_JWT_SECRET).update(signingInput).digest('base64url');
+  return `${signingInput}.${mac}`;
+}
+
+/** Another payload under a genuine token's signature. */
+async function forged() {
+  const [header, , signature] = (await sign(claims())).split('.');
+  return `${header}.${b64(claims({ sub: randomUUID(), roles: ['ADMIN'] }))}.${signature}`;
 }
 
 async function call(token: string) {
@@ -80,10 +99,72 @@ describe('access tokens', () => {
     ['a token without iat', async () => sign(claims({ iat: undefined }))],
     ['a malformed token', async () => 'not.a.jwt'],
     ['two parts', async () => 'abc.def'],
+    ['a forged payload under a genuine signature', forged],
+    ['alg none signed with the key', async () => signRaw({ alg: 'none' }, claims())],
+    ['no alg', async () => signRaw({ typ: 'JWT' }, claims())],
+    ['an empty signature', async () => `${(await sign(claims())).split('.').slice(0, 2).join('.')}.`],
+    ['a padded signature', async () => `${await sign(claims())}=`],
+    ['a critical header extension', async () => signRaw({ alg: 'HS256', crit: ['exp'], exp: 1 }, claims())],
+    ['an exp that is text', async () => signRaw({ alg: 'HS256' }, claims({ exp: '99999999999' }))],
+    ['an exp of now', async () => sign(claims({ exp: Math.floor(Date.now() / 1000) }))],
+    ['a token not valid yet', async () => sign(claims({ nbf: Math.floor(Date.now() / 1000) + 600 }))],
+    ['a payload that is not an object', async () => signRaw({ alg: 'HS256' }, [claims()])],
+    ['four parts', async () => `${await sign(claims())}.x`],
   ])('rejects %s with 401', async (_name, make) => {
     const res = await call(await make());
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ detail: 'Invalid or expired token.', code: 'invalid_token' });
+  });
+
+  // One deliberate difference: jose understands `crit: ["b64"]`; no header extension is accepted here.
+  it('decides exactly as jose did with the checks it was given', async () => {
+    const now = t.ctx.clock.now();
+    const joseVerdict = async (token: string) => {
+      try {
+        const { payload } = await jwtVerify(token, new TextEncoder().encode(TEST_JWT_SECRET), {
+          algorithms: ['HS256'],
+          issuer: t.config.publicUrl,
+          audience: 'threadreach-api',
+          currentDate: new Date(now),
+          requiredClaims: ['exp', 'iat', 'sub'],
+        });
+        return payload.type === 'access' && typeof payload.sub === 'string';
+      } catch {
+        return false;
+      }
+    };
+    const ours = (token: string) =>
+      verifyAccessToken(t.config, token, now).then(
+        () => true,
+        () => false,
+      );
+    const seconds = Math.floor(now / 1000);
+    const tokens = [
+      await sign(claims()),
+      await sign(claims({ aud: ['another-api', 'threadreach-api'] })),
+      await sign(claims({ nbf: seconds - 10 })),
+      await sign(claims(), TEST_JWT_SECRET, 'HS256', { typ: 'at+jwt', kid: 'k1' }),
+      await sign(claims({ exp: seconds + 1 })),
+      await sign(claims({ exp: seconds })),
+      await sign(claims({ exp: seconds - 1 })),
+      await sign(claims({ nbf: seconds + 1 })),
+      await sign(claims({ aud: ['another-api'] })),
+      await sign(claims({ iss: undefined })),
+      await sign(claims({ sub: 42 })),
+      await sign(claims({ sub: undefined })),
+      await sign(claims({ iat: 'yesterday' })),
+      signRaw({ alg: 'HS256' }, claims({ exp: null })),
+      signRaw({ alg: 'HS256' }, claims({ nbf: 'soon' })),
+      signRaw({ alg: 'none' }, claims()),
+      signRaw({ alg: 'hs256' }, claims()),
+      signRaw('HS256', claims()),
+      await forged(),
+    ];
+    const verdicts = await Promise.all(
+      tokens.map(async (token) => [await ours(token), await joseVerdict(token)]),
+    );
+    expect(verdicts.map(([mine]) => mine)).toEqual(verdicts.map(([, jose]) => jose));
+    expect(verdicts.slice(0, 5).every(([mine]) => mine)).toBe(true);
   });
 
   it('asks for a token when none is sent', async () => {

@@ -1,10 +1,19 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TProductInfoFields } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { productInfos, type ProductInfoRow } from './product-info.table';
 
+const ofProject = (db: Db, name: string) =>
+  db
+    .select()
+    .from(productInfos)
+    .where(eq(productInfos.projectId, sql.placeholder('projectId')))
+    .limit(1)
+    .prepare(name);
+
 export async function findProductInfo(db: Db, projectId: string): Promise<ProductInfoRow | null> {
-  const rows = await db.select().from(productInfos).where(eq(productInfos.projectId, projectId)).limit(1);
+  const rows = await prepared(db, 'product_info_of_project', ofProject).execute({ projectId });
   return rows[0] ?? null;
 }
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { users } from '../users/users.table';
 import { projects, type ProjectRow } from './projects.table';
 
@@ -19,15 +20,38 @@ const withOwner = {
   ownerEmail: users.email,
 };
 
-export async function findProjectById(db: Db, id: string): Promise<ProjectWithOwner | null> {
-  const rows = await db
+// The project scope runs this on every project route.
+const byId = (db: Db, name: string) =>
+  db
     .select(withOwner)
     .from(projects)
     .innerJoin(users, eq(users.id, projects.userId))
-    .where(eq(projects.id, id))
-    .limit(1);
+    .where(eq(projects.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(name);
+
+export async function findProjectById(db: Db, id: string): Promise<ProjectWithOwner | null> {
+  const rows = await prepared(db, 'project_by_id', byId).execute({ id });
   return rows[0] ?? null;
 }
+
+const pageOfOwner = (db: Db, name: string) =>
+  db
+    .select(withOwner)
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.userId))
+    .where(eq(projects.userId, sql.placeholder('ownerId')))
+    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(name);
+
+const countOfOwner = (db: Db, name: string) =>
+  db
+    .select({ n: count() })
+    .from(projects)
+    .where(eq(projects.userId, sql.placeholder('ownerId')))
+    .prepare(name);
 
 /** One page of projects, newest first; `ownerId` null lists every user's projects. */
 export async function listProjects(
@@ -35,23 +59,28 @@ export async function listProjects(
   ownerId: string | null,
   page: TPageQuery,
 ): Promise<{ rows: ProjectWithOwner[]; total: number }> {
-  const where = ownerId ? eq(projects.userId, ownerId) : undefined;
+  if (ownerId) {
+    const [rows, totals] = await Promise.all([
+      prepared(db, 'projects_page_of_owner', pageOfOwner).execute({ ownerId, ...page }),
+      prepared(db, 'projects_count_of_owner', countOfOwner).execute({ ownerId }),
+    ]);
+    return { rows, total: totals[0]?.n ?? 0 };
+  }
   const [rows, totals] = await Promise.all([
     db
       .select(withOwner)
       .from(projects)
       .innerJoin(users, eq(users.id, projects.userId))
-      .where(where)
       .orderBy(desc(projects.createdAt), desc(projects.id))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(projects).where(where),
+    db.select({ n: count() }).from(projects),
   ]);
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
 export async function countProjectsOfUser(db: Db, userId: string): Promise<number> {
-  const rows = await db.select({ n: count() }).from(projects).where(eq(projects.userId, userId));
+  const rows = await prepared(db, 'projects_count_of_owner', countOfOwner).execute({ ownerId: userId });
   return rows[0]?.n ?? 0;
 }
 

@@ -1,9 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx as Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { users, type UserRow } from './users.table';
 
+const byId = (db: Db, name: string) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(name);
+
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
-  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  const rows = await prepared(db, 'user_by_id', byId).execute({ id });
   return rows[0] ?? null;
 }
 
