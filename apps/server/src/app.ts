@@ -14,6 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { accountChildResources, accountsRoutes } from './features/accounts';
+import { agentRoutes } from './features/agent';
 import { authRoutes, createSsoClient, registerAuthGuard, type SsoClient } from './features/auth';
 import { billingRoutes, localCheckoutRoutes } from './features/billing';
 import { credentialsRoutes, proxyPoolRoutes } from './features/credentials';
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     historyRoutes,
     accountsRoutes,
     sendingRoutes,
+    agentRoutes,
   ]) {
     await app.register(routes);
   }

@@ -1,4 +1,5 @@
 import { accountsEndpoints, redditAuthEndpoints } from './accounts.endpoints';
+import { agentEndpoints } from './agent.endpoints';
 import { authEndpoints, usersEndpoints } from './auth.endpoints';
 import { billingEndpoints } from './billing.endpoints';
 import { credentialsEndpoints } from './credentials.endpoints';
@@ -39,4 +40,5 @@ export const ALL_ENDPOINTS: readonly TEndpoint[] = [
   redditAuthEndpoints,
   accountsEndpoints,
   sendingEndpoints,
+  agentEndpoints,
 ].flatMap((group) => Object.values(group) as TEndpoint[]);

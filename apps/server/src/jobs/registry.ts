@@ -1,4 +1,5 @@
 import { checkAccountAuthJob } from '../features/accounts';
+import { agentRunJob, agentSweepJob } from '../features/agent';
 import { cleanupAuthTokensJob } from '../features/auth';
 import { expireSubscriptionsJob } from '../features/billing';
 import { checkProxiesJob } from '../features/credentials';
@@ -30,4 +31,6 @@ export const JOBS: readonly JobDefinition[] = [
   checkAccountAuthJob,
   sendDmJob,
   reconcileDmsJob,
+  agentRunJob,
+  agentSweepJob,
 ];

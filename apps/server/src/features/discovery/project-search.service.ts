@@ -39,7 +39,7 @@ import { NoSearchCredentialError, RedditReader, type ListedItem } from './reddit
 
 /** What a search was asked to do, kept with its run so a resumed job does the same. */
 export const ZProjectSearchOptions = z.object({
-  trigger: z.enum(['enhanced', 'posts']),
+  trigger: z.enum(['enhanced', 'posts', 'agent']),
   include_posts: z.boolean(),
   include_comments: z.boolean(),
   include_profiles: z.boolean(),

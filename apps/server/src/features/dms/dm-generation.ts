@@ -1,5 +1,6 @@
 import {
   PRODUCT_INFO_MISSING,
+  type TLearningPatterns,
   type TDmSkipped,
   type TDmSkipReason,
   type TDmSource,
@@ -189,13 +190,15 @@ const keyOf = (candidate: DmCandidate) => recipientOf(candidate.source).toLowerC
  * Writes a DM for each candidate, in order, and stores it approved ("generated"). Nobody is written to twice
  * in a project, nor when the workspace must not or already did contact them: those are skipped with the
  * reason. The checks run before the AI engine is asked and again, under the project's lock, before the DM
- * is stored. A failure of the engine for one candidate is reported and the others go on.
+ * is stored. A failure of the engine for one candidate is reported and the others go on. Agent mode
+ * hands in the patterns learned from the customer's edits.
  */
 export async function generateDms(
   ctx: AppContext,
   projectId: string,
   product: ProductInput,
   candidates: DmCandidate[],
+  options: { patterns?: TLearningPatterns | null } = {},
 ): Promise<DmOutcome[]> {
   const ownerUserId = await findProjectOwner(ctx.db, projectId);
   if (!ownerUserId) throw notFound('Project not found');
@@ -216,7 +219,7 @@ export async function generateDms(
     }
     let draft;
     try {
-      draft = await ctx.ai.writeDm({ product, source: candidate.source, patterns: null });
+      draft = await ctx.ai.writeDm({ product, source: candidate.source, patterns: options.patterns ?? null });
     } catch (error) {
       if (!(error instanceof AiError)) throw error;
       outcomes.push({ kind: 'failed', id: candidate.id, detail: error.message });

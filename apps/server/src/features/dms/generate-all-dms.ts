@@ -4,6 +4,7 @@ import {
   type TDmGenerationResult,
   type TDmGenerationStatus,
   type TDmSkipReason,
+  type TLearningPatterns,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
@@ -163,4 +164,35 @@ export async function runDmGenerationBatch(ctx: AppContext, projectId: string): 
     );
     return false;
   }
+}
+
+/** What one batch of drafts came to. */
+export interface DraftReport {
+  generated: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Agent mode's drafting: a DM, written with the learned patterns, for up to `limit` of the project's
+ * live leads scoring at least `minScore` whose author has none yet, most promising first.
+ */
+export async function draftDmsForBestLeads(
+  ctx: AppContext,
+  projectId: string,
+  options: { minScore: number; limit: number; patterns: TLearningPatterns | null },
+): Promise<DraftReport> {
+  const report: DraftReport = { generated: 0, failed: 0, skipped: 0 };
+  if (options.limit <= 0) return report;
+  const product = await requireProduct(ctx, projectId);
+  const planned = await leadsWithoutDm(ctx.db, projectId, options.minScore, options.limit);
+  for (const kind of ['post', 'comment'] as const) {
+    const ids = planned.filter((p) => (p.kind === 'comment' ? 'comment' : 'post') === kind).map((p) => p.id);
+    const rows = await findLeadSources(ctx.db, projectId, kind, ids);
+    const outcomes = await generateDms(ctx, projectId, product, rows.map(leadCandidate), {
+      patterns: options.patterns,
+    });
+    for (const o of outcomes) report[o.kind === 'generated' ? 'generated' : o.kind] += 1;
+  }
+  return report;
 }

@@ -2,3 +2,4 @@ export { dmsRoutes } from './dms.routes';
 export { dmChildResource } from './dms.service';
 export { generateDmsJob } from './generate-dms.job';
 export { expireDmsJob } from './expire-dms.job';
+export { draftDmsForBestLeads, type DraftReport } from './generate-all-dms';

@@ -1,0 +1,294 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TAgentStatus, TOperationResult, TToggleModeResponse } from '@threadreach/contract';
+import { validProductInfo } from '../../test/factories';
+import { addSearchCredential, buildDiscoveryProject } from '../discovery/discovery.test-support';
+import { dmMessages } from '../dms/dms.table';
+import { leads } from '../leads/leads.table';
+import { productInfos } from '../product-info/product-info.table';
+import { seededRandom } from '../sending/pacing';
+import {
+  connectAccount,
+  runQueuedSends,
+  startSendingRig,
+  type SendingRig,
+} from '../sending/sending.test-support';
+import { buildDm } from '../dms/dms.test-support';
+import { agentRunJob, agentSweepJob } from './agent-run.job';
+import { agentLogs, agentSettings } from './agent.table';
+
+/**
+ * Agent mode on the simulator's clock: three saved edits, complete, the first run 5 s later and the
+ * second 2 hours after it. Each run searches the simulator, drafts DMs with the learned patterns for new
+ * leads and queues them through the sending pacing; the queued sends then go as the workers would run
+ * them. The logs and operation_result are compared with what the simulator received.
+ */
+/** Monday 5 January 2026, 10:00 UTC. */
+const MONDAY = Date.UTC(2026, 0, 5, 10);
+const HOUR = 3_600_000;
+const DAILY_LIMIT = 10;
+const END_OF_MONDAY = Date.UTC(2026, 0, 5, 23, 59);
+
+let rig: SendingRig;
+beforeAll(async () => {
+  rig = await startSendingRig(MONDAY);
+  await addSearchCredential(rig.ctx);
+}, 120_000);
+afterAll(() => rig?.close());
+
+const EDITS = [
+  'Hey! Saw your post about finding customers. Honestly, we built a small tool for exactly that. Want a look?',
+  'Hi there, your question about users caught my eye. By the way, ours is free to try. Happy to share a link?',
+  'Hey, noticed you are hunting for customers by hand. Honestly, that was us a year ago. Want me to send what we use now?',
+];
+
+function agentJobs(projectId: string) {
+  return rig.jobs.filter(
+    (j) => j.name === 'agent-run' && (j.data as { projectId: string }).projectId === projectId,
+  );
+}
+
+async function resultOfLastRun(projectId: string): Promise<TOperationResult & { trigger: string }> {
+  const logs = await rig.db
+    .select()
+    .from(agentLogs)
+    .where(and(eq(agentLogs.projectId, projectId), eq(agentLogs.activityType, 'other')));
+  const done = logs
+    .filter((l) => l.message.startsWith('Run completed'))
+    .sort((a, b) => +b.createdAt - +a.createdAt);
+  return done[0]!.details as unknown as TOperationResult & { trigger: string };
+}
+
+describe('the agent-run chain on the simulator', () => {
+  it('learns from three edits, runs at 5 s and again at 2 h, finds, drafts with the patterns and sends within caps', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await buildDiscoveryProject(
+      rig.db,
+      rig.t.config,
+      { keywords: ['customers', 'users'], subreddits: ['SaaS', 'startups'] },
+      new Date(clock.t),
+    );
+    const info = validProductInfo();
+    await rig.db.insert(productInfos).values({
+      projectId: project.id,
+      productDescription: info.product_description,
+      idealClientProfile: info.ideal_client_profile,
+      callToAction: info.call_to_action,
+      writingStyle: info.writing_style,
+    });
+    const account = await connectAccount(ctx, sim, rig.credential, project, {
+      username: 'demo_founder',
+      dailyMessageLimit: DAILY_LIMIT,
+      delayRangeMin: 60,
+      delayRangeMax: 120,
+    });
+    const call = (method: 'GET' | 'POST', rest: string, payload?: object) =>
+      rig.t.app.inject({
+        method,
+        url: `/api/v1/projects/${project.id}/${rest}`,
+        headers: project.owner.auth,
+        ...(payload ? { payload } : {}),
+      });
+    expect(
+      (
+        await call('POST', 'agent-settings', {
+          min_intent_score: 0,
+          working_days: [1, 2, 3, 4, 5],
+          working_hours_start: 8,
+          working_hours_end: 20,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await call('POST', 'agent-settings/toggle-mode')).json<TToggleModeResponse>().mode).toBe('agent');
+
+    // Three drafts edited and saved in step 4; their people are not on the simulator, so they are set aside.
+    for (const text of EDITS) {
+      const dm = await buildDm(rig.db, project.id, { createdAt: new Date(clock.t) });
+      const saved = await rig.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/update-dm-messages',
+        headers: project.owner.auth,
+        payload: { messages: [{ id: dm.id, message_content: text }] },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      await rig.db.update(dmMessages).set({ state: 'expired' }).where(eq(dmMessages.id, dm.id));
+    }
+    const completed = await call('POST', 'complete');
+    expect(completed.statusCode, completed.body).toBe(200);
+    const [first] = agentJobs(project.id);
+    expect(first!.options.startAfter!.getTime()).toBe(clock.t + 5000);
+
+    // Run 1, 5 s after the start.
+    clock.t = first!.options.startAfter!.getTime();
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const run1 = await resultOfLastRun(project.id);
+    expect(run1).toMatchObject({
+      status: 'completed',
+      searches_performed: 1,
+      patterns_applied: true,
+      trigger: 'schedule',
+    });
+    expect(run1.posts_found + run1.comments_found).toBeGreaterThan(0);
+    expect(run1.messages_generated).toBeGreaterThan(0);
+    expect(run1.messages_generated).toBeLessThanOrEqual(25);
+    expect(run1.messages_queued).toBe(run1.messages_generated);
+    expect(run1.messages_sent).toBe(0);
+    const second = agentJobs(project.id)[1]!;
+    expect(second.options).toEqual({ startAfter: new Date(clock.t + 2 * HOUR), singletonKey: project.id });
+    const [settings1] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings1!.nextRunAt!.getTime()).toBe(clock.t + 2 * HOUR);
+    expect(settings1!.runStartedAt).toBeNull();
+
+    // The drafts are about leads of this project that reach its intent threshold, one per person.
+    const drafted = await rig.db
+      .select()
+      .from(dmMessages)
+      .where(and(eq(dmMessages.projectId, project.id), inArray(dmMessages.state, ['queued'])));
+    expect(drafted).toHaveLength(run1.messages_generated);
+    expect(new Set(drafted.map((d) => d.recipientKey)).size).toBe(drafted.length);
+    const leadIds = drafted.map((d) => d.leadId!).filter(Boolean);
+    expect(leadIds).toHaveLength(drafted.length);
+
+    // The queued sends go as the workers would run them, until the second run.
+    const since = clock.t;
+    await runQueuedSends(ctx, clock, project.id, {
+      random: seededRandom(7),
+      until: second.options.startAfter!.getTime(),
+    });
+    const received1 = sim.inspect.messages().filter((m) => m.from === 'demo_founder' && m.createdMs >= since);
+    const sent1 = await rig.db
+      .select()
+      .from(dmMessages)
+      .where(and(eq(dmMessages.projectId, project.id), eq(dmMessages.state, 'sent')));
+    expect(received1.length).toBe(sent1.length);
+    expect(received1.length).toBeGreaterThan(0);
+    expect(received1.length).toBeLessThanOrEqual(DAILY_LIMIT);
+    // Each went at least the account's minimum delay after the one before.
+    const times = received1.map((m) => m.createdMs).sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(60_000);
+
+    // One more edit between the runs: the second run learns from it.
+    const fourth = await buildDm(rig.db, project.id, { createdAt: new Date(clock.t) });
+    const edited = await rig.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/update-dm-messages',
+      headers: project.owner.auth,
+      payload: {
+        messages: [{ id: fourth.id, message_content: 'Hey! Quick one: want to see how we find customers?' }],
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    await rig.db.update(dmMessages).set({ state: 'expired' }).where(eq(dmMessages.id, fourth.id));
+
+    // Run 2, two hours after the first: new posts on the simulator, and the sends since reported.
+    clock.t = second.options.startAfter!.getTime();
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const run2 = await resultOfLastRun(project.id);
+    expect(run2).toMatchObject({ status: 'completed', searches_performed: 1 });
+    expect(run2.posts_found + run2.comments_found).toBeGreaterThan(0);
+    expect(run2.messages_sent).toBe(received1.length);
+    expect(agentJobs(project.id)).toHaveLength(3);
+    const patterns = await call('GET', 'patterns');
+    expect(patterns.json()).toMatchObject({ examples_used: 4 });
+
+    // Today's sends never pass the account's cap, whatever the runs queued.
+    await runQueuedSends(ctx, clock, project.id, { random: seededRandom(8), until: END_OF_MONDAY });
+    const today = sim.inspect
+      .messages()
+      .filter((m) => m.from === 'demo_founder' && m.createdMs < END_OF_MONDAY);
+    expect(today.length).toBeLessThanOrEqual(DAILY_LIMIT);
+
+    // Step 5's daily summary: what went today, to whom, from which account.
+    const summary = (await call('GET', 'agent-status')).json<TAgentStatus>().daily_summary;
+    expect(summary).toMatchObject({ date: '2026-01-05', sent: today.length });
+    expect(summary.messages.map((m) => m.recipient_username).sort()).toEqual(today.map((m) => m.to).sort());
+    expect(summary.messages.every((m) => m.account_username === 'demo_founder')).toBe(true);
+
+    // Every step has its log: search, drafting, sending, the run itself.
+    const logs = await rig.db.select().from(agentLogs).where(eq(agentLogs.projectId, project.id));
+    for (const type of ['search', 'dm_generation', 'dm_sent', 'other'] as const) {
+      expect(logs.filter((l) => l.activityType === type && l.success).length, type).toBeGreaterThanOrEqual(2);
+    }
+    expect(account.redditUsername).toBe('demo_founder');
+  }, 300_000);
+
+  it('a run whose process died holds no lease for long: the retried job runs, drafts nobody twice and keeps the chain', async () => {
+    const { ctx, clock } = rig;
+    const project = await buildDiscoveryProject(
+      rig.db,
+      rig.t.config,
+      { keywords: ['customers'], subreddits: ['SaaS'] },
+      new Date(clock.t),
+    );
+    const info = validProductInfo();
+    await rig.db.insert(productInfos).values({
+      projectId: project.id,
+      productDescription: info.product_description,
+      idealClientProfile: info.ideal_client_profile,
+      callToAction: info.call_to_action,
+      writingStyle: info.writing_style,
+    });
+    await connectAccount(ctx, rig.sim, rig.credential, project, { username: 'growth_marketer' });
+    const due = clock.t;
+    // Learned and due, and a run that started 16 minutes ago died without releasing its lease.
+    await rig.db.insert(agentSettings).values({
+      projectId: project.id,
+      mode: 'agent',
+      learningStageCompleted: true,
+      isActive: true,
+      minIntentScore: 0,
+      workingDays: [1, 2, 3, 4, 5, 6, 7],
+      workingHoursStart: 0,
+      workingHoursEnd: 0,
+      nextRunAt: new Date(due),
+      runStartedAt: new Date(due - 16 * 60_000),
+      updatedAt: new Date(due),
+    });
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const dms1 = await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
+    expect(dms1.length).toBeGreaterThan(0);
+    // The same job again (pg-boss's retry after the kill): the run is not due any more, and re-arms only.
+    const before = agentJobs(project.id).length;
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const dms2 = await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
+    expect(dms2.map((d) => d.id).sort()).toEqual(dms1.map((d) => d.id).sort());
+    expect(agentJobs(project.id).length).toBe(before + 1);
+    expect(agentJobs(project.id).at(-1)!.options.startAfter!.getTime()).toBe(due + 2 * HOUR);
+    // Its leads stay; nobody has two DMs.
+    const people = dms2.map((d) => d.recipientKey);
+    expect(new Set(people).size).toBe(people.length);
+    expect((await rig.db.select().from(leads).where(eq(leads.projectId, project.id))).length).toBeGreaterThan(
+      0,
+    );
+  }, 300_000);
+
+  it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {
+    const { ctx, clock } = rig;
+    const at = new Date(clock.t);
+    const overdue = new Date(clock.t - 11 * 60_000);
+    const make = async (values: Partial<typeof agentSettings.$inferInsert>) => {
+      const p = await buildDiscoveryProject(rig.db, rig.t.config, { keywords: ['x'], subreddits: [] }, at);
+      await rig.db.insert(agentSettings).values({
+        projectId: p.id,
+        mode: 'agent',
+        learningStageCompleted: true,
+        isActive: true,
+        nextRunAt: overdue,
+        updatedAt: at,
+        ...values,
+      });
+      return p.id;
+    };
+    const lost = await make({});
+    const stopped = await make({ isActive: false });
+    const paused = await make({ pausedReason: 'Paused: refused' });
+    const recent = await make({ nextRunAt: new Date(clock.t - 60_000) });
+    await agentSweepJob.handler(ctx, {});
+    expect(agentJobs(lost)).toHaveLength(1);
+    expect(agentJobs(lost)[0]!.options).toEqual({ startAfter: at, singletonKey: lost });
+    for (const id of [stopped, paused, recent]) expect(agentJobs(id)).toHaveLength(0);
+  });
+});

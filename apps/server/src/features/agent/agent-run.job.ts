@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { defineJob } from '../../jobs/job';
+import { runAgent, type RunOptions } from './agent-run';
+import { findSettings, overdueAgents } from './agent.repository';
+
+class AgentBusyError extends Error {
+  override name = 'AgentBusyError';
+  constructor(readonly retryAtMs: number) {
+    super(`Another run of this agent holds the lease until ${new Date(retryAtMs).toISOString()}`);
+  }
+}
+
+/**
+ * The autonomous schedule of one project's agent, a chain of one job at a time per project (singleton
+ * key: the project). Each run queues the next for 2 hours later on ctx.clock; a stopped, paused or
+ * learning agent ends the chain. A worker killed mid-run leaves the job to expire and run again; the
+ * run's lease and the DMs' own uniqueness keep that from drafting or sending twice.
+ */
+export const agentRunJob = defineJob({
+  name: 'agent-run',
+  schema: z.object({ projectId: z.uuid() }),
+  policy: 'stately',
+  retry: { limit: 2, delaySeconds: 60, backoff: true },
+  // Longer than a run's lease, so a retried run finds the dead one's lease stale.
+  expireInSeconds: 20 * 60,
+  async handler(ctx, data) {
+    await runScheduled(ctx, data.projectId);
+  },
+});
+
+/** The scheduled run of a project's agent and its successor; `options` reach the run (crash tests). */
+export async function runScheduled(
+  ctx: AppContext,
+  projectId: string,
+  options: RunOptions = {},
+): Promise<void> {
+  const settings = await findSettings(ctx.db, projectId);
+  if (!settings?.isActive || settings.mode !== 'agent' || !settings.learningStageCompleted) return;
+  const due = settings.nextRunAt?.getTime() ?? ctx.clock.now();
+  // Early (a duplicate from before a restart): the chain's next job is already set for then.
+  if (due > ctx.clock.now() + 1000) {
+    await queueAgentRun(ctx, projectId, due);
+    return;
+  }
+  const outcome = await runAgent(ctx, projectId, 'schedule', options);
+  if (outcome.kind === 'busy') throw new AgentBusyError(outcome.retryAtMs);
+  const after = await findSettings(ctx.db, projectId);
+  if (after?.isActive && after.nextRunAt && !after.pausedReason) {
+    await queueAgentRun(ctx, projectId, after.nextRunAt.getTime());
+  }
+}
+
+/** Queues the project's next run for `atMs`; false when no job queue runs on this server. */
+export async function queueAgentRun(ctx: AppContext, projectId: string, atMs: number): Promise<boolean> {
+  if (!ctx.queue) return false;
+  await ctx.queue.enqueue(
+    agentRunJob,
+    { projectId },
+    { startAfter: new Date(atMs), singletonKey: projectId },
+  );
+  return true;
+}
+
+/** A run this late means its chain broke (its job lost): the sweep starts it again. */
+const OVERDUE_AFTER_MS = 10 * 60_000;
+const SWEEP_BATCH = 100;
+
+/** Every 10 minutes, re-arms the chains of active agents whose next run is long overdue. */
+export const agentSweepJob = defineJob({
+  name: 'agent-sweep',
+  schema: z.object({}),
+  policy: 'singleton',
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  cron: '*/10 * * * *',
+  async handler(ctx) {
+    const overdue = await overdueAgents(ctx.db, new Date(ctx.clock.now() - OVERDUE_AFTER_MS), SWEEP_BATCH);
+    for (const projectId of overdue) await queueAgentRun(ctx, projectId, ctx.clock.now());
+  },
+});

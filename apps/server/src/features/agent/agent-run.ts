@@ -1,0 +1,284 @@
+import {
+  AGENT_RUN_INTERVAL_SECONDS,
+  SENDING_TEXTS,
+  type TAgentTimezone,
+  type TOperationResult,
+} from '@threadreach/contract';
+import type { AppContext } from '../../context';
+import { AppError } from '../../http/errors';
+import { isWithinWorkingHours, nextWorkingInstant } from '../accounts';
+import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
+import { draftDmsForBestLeads } from '../dms';
+import { queueProjectDms } from '../sending';
+import { RUN_LEASE_MS } from './agent.presenter';
+import {
+  claimRunLease,
+  composeRefusalsSince,
+  countExamples,
+  countPendingDms,
+  countSendingAccounts,
+  countSentSince,
+  findPatterns,
+  findProjectRow,
+  releaseRunLease,
+} from './agent.repository';
+import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
+import type { AgentSettingsRow } from './agent.table';
+
+/** A run drafts at most this many DMs, whatever room the accounts have. */
+export const AGENT_DRAFTS_PER_RUN_MAX = 25;
+/** This many compose refusals since the last run (within a day) pause the project's agent. */
+export const COMPOSE_REFUSALS_TO_PAUSE = 3;
+const DAY_MS = 86_400_000;
+
+export type RunTrigger = 'schedule' | 'execute';
+/** Boundaries of a run, for the crash tests: after the search, the drafts and the queueing. */
+export const AGENT_RUN_STEPS = ['after-search', 'after-draft', 'after-queue'] as const;
+export type AgentRunStep = (typeof AGENT_RUN_STEPS)[number];
+export interface RunOptions {
+  onStep?: (step: AgentRunStep) => void;
+}
+export type RunOutcome = { kind: 'busy'; retryAtMs: number } | { kind: 'done'; result: TOperationResult };
+
+function emptyResult(): TOperationResult {
+  return {
+    status: 'completed',
+    reason: null,
+    searches_performed: 0,
+    posts_found: 0,
+    comments_found: 0,
+    profiles_found: 0,
+    messages_generated: 0,
+    messages_sent: 0,
+    messages_queued: 0,
+    patterns_applied: false,
+  };
+}
+
+/** Why the agent may not run now, or null when it may. */
+function notReady(settings: AgentSettingsRow, trigger: RunTrigger): string | null {
+  if (settings.mode !== 'agent') return 'The project is in assistant mode';
+  if (!settings.learningStageCompleted) return 'Learning is not complete yet';
+  if (settings.pausedReason) return settings.pausedReason;
+  if (trigger === 'schedule' && !settings.isActive) return 'The agent is stopped';
+  return null;
+}
+
+const agentWindow = (s: AgentSettingsRow) => ({
+  timezone: s.timezone as TAgentTimezone,
+  workingDays: s.workingDays,
+  workingHoursStart: s.workingHoursStart,
+  workingHoursEnd: s.workingHoursEnd,
+});
+
+/**
+ * One autonomous run of a project's agent (DESIGN.md §4 "Agent mode"): learn from new edits, search,
+ * draft DMs for new leads with the learned patterns, queue them through the sending pacing, and log
+ * each step. One run at a time per project (the lease); 'busy' while another holds it.
+ */
+export async function runAgent(
+  ctx: AppContext,
+  projectId: string,
+  trigger: RunTrigger,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  const leaseAt = new Date(ctx.clock.now());
+  const settings = await claimRunLease(
+    ctx.db,
+    projectId,
+    leaseAt,
+    new Date(leaseAt.getTime() - RUN_LEASE_MS),
+  );
+  if (!settings) return { kind: 'busy', retryAtMs: leaseAt.getTime() + RUN_LEASE_MS };
+  const result = emptyResult();
+  let scheduleNext = trigger === 'schedule';
+  try {
+    const blocked = notReady(settings, trigger);
+    if (blocked) {
+      scheduleNext = false;
+      return { kind: 'done', result: { ...result, status: 'skipped', reason: blocked } };
+    }
+    const lastRun = settings.lastRunAt?.getTime() ?? null;
+    const refusals = await composeRefusalsSince(
+      ctx.db,
+      projectId,
+      new Date(Math.max(leaseAt.getTime() - DAY_MS, lastRun ?? 0)),
+    );
+    if (refusals.count >= COMPOSE_REFUSALS_TO_PAUSE) {
+      const reason =
+        `Paused: Reddit refused ${refusals.count} DMs from this project's accounts since the last run` +
+        `${refusals.lastReason ? ` (last: ${refusals.lastReason})` : ''}. ` +
+        'Check the accounts, then complete learning again to restart the agent.';
+      await pauseAgent(ctx, projectId, reason);
+      scheduleNext = false;
+      return { kind: 'done', result: { ...result, status: 'skipped', reason } };
+    }
+
+    if (settings.learnedUntil && (await countExamples(ctx.db, projectId, settings.learnedUntil)) > 0) {
+      const used = await learnProjectPatterns(ctx, projectId);
+      await writeAgentLog(ctx, projectId, 'other', true, `Learned again from ${used} saved edits`, {
+        examples_used: used,
+      });
+    }
+
+    await search(ctx, projectId, result);
+    options.onStep?.('after-search');
+    await draft(ctx, projectId, settings, result);
+    options.onStep?.('after-draft');
+    await send(ctx, projectId, settings, result);
+    options.onStep?.('after-queue');
+    result.messages_sent = lastRun === null ? 0 : await countSentSince(ctx.db, projectId, new Date(lastRun));
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'other',
+      true,
+      `Run completed: ${result.posts_found} posts and ${result.comments_found} comments found, ` +
+        `${result.messages_generated} DMs drafted, ${result.messages_queued} queued, ${result.messages_sent} sent since the last run`,
+      { ...result, trigger },
+    );
+    return { kind: 'done', result };
+  } catch (error) {
+    ctx.log.error({ err: error, projectId, job: 'agent-run' }, 'agent run failed');
+    const reason = error instanceof AppError ? error.detail : 'Unexpected error during the run';
+    await writeAgentLog(ctx, projectId, 'error', false, `Run failed: ${reason}`, { trigger });
+    return { kind: 'done', result: { ...result, status: 'failed', reason } };
+  } finally {
+    const nowMs = ctx.clock.now();
+    await releaseRunLease(ctx.db, projectId, leaseAt, {
+      lastRunAt: new Date(nowMs),
+      ...(scheduleNext ? { nextRunAt: new Date(nowMs + AGENT_RUN_INTERVAL_SECONDS * 1000) } : {}),
+    });
+  }
+}
+
+async function search(ctx: AppContext, projectId: string, result: TOperationResult): Promise<void> {
+  const project = await findProjectRow(ctx.db, projectId);
+  if (!project) return;
+  try {
+    await startProjectSearch(ctx, project, {
+      trigger: 'agent',
+      include_posts: true,
+      include_comments: true,
+      include_profiles: false,
+      persist_posts: true,
+      limit: 100,
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const running = error.statusCode === 409;
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'search',
+      running,
+      running
+        ? 'A search of this project was already running; its leads are used'
+        : `Search: ${error.detail}`,
+      { code: error.code },
+    );
+    return;
+  }
+  await runProjectSearch(ctx, projectId);
+  const status = await getSearchStatus(ctx, projectId);
+  if (status.status !== 'completed' || !status.result) {
+    await writeAgentLog(ctx, projectId, 'search', false, `Search failed: ${status.error ?? 'Unknown error'}`);
+    return;
+  }
+  result.searches_performed += 1;
+  result.posts_found += status.result.posts_found;
+  result.comments_found += status.result.comments_found;
+  result.profiles_found += status.result.profiles_found;
+  await writeAgentLog(
+    ctx,
+    projectId,
+    'search',
+    true,
+    `Searched: ${status.result.posts_found} posts and ${status.result.comments_found} comments found`,
+    { ...status.result },
+  );
+}
+
+async function draft(
+  ctx: AppContext,
+  projectId: string,
+  settings: AgentSettingsRow,
+  result: TOperationResult,
+): Promise<void> {
+  const accounts = await countSendingAccounts(ctx.db, projectId);
+  if (accounts === 0) {
+    await writeAgentLog(ctx, projectId, 'dm_generation', false, SENDING_TEXTS.noAccountsBulk);
+    return;
+  }
+  const pending = await countPendingDms(ctx.db, projectId);
+  // No more drafts than the accounts may send in a day: the rest of the leads wait for the next run.
+  const room = Math.min(AGENT_DRAFTS_PER_RUN_MAX, settings.dailyDmLimitPerProfile * accounts - pending);
+  if (room <= 0) {
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'dm_generation',
+      true,
+      `${pending} DMs are still waiting to go; none drafted`,
+    );
+    return;
+  }
+  const patterns = (await findPatterns(ctx.db, projectId))?.patterns ?? null;
+  try {
+    const report = await draftDmsForBestLeads(ctx, projectId, {
+      minScore: settings.minIntentScore,
+      limit: room,
+      patterns,
+    });
+    result.messages_generated += report.generated;
+    result.patterns_applied = patterns !== null && report.generated > 0;
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'dm_generation',
+      report.failed === 0,
+      `Drafted ${report.generated} DMs${patterns ? ' with your learned patterns' : ''}` +
+        (report.skipped ? `; ${report.skipped} people skipped` : '') +
+        (report.failed ? `; ${report.failed} failed` : ''),
+      { ...report, min_intent_score: settings.minIntentScore },
+    );
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    await writeAgentLog(ctx, projectId, 'dm_generation', false, error.detail, { code: error.code });
+  }
+}
+
+async function send(
+  ctx: AppContext,
+  projectId: string,
+  settings: AgentSettingsRow,
+  result: TOperationResult,
+): Promise<void> {
+  const nowMs = ctx.clock.now();
+  const window = agentWindow(settings);
+  if (!isWithinWorkingHours(window, nowMs)) {
+    const next = nextWorkingInstant(window, nowMs);
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'dm_sent',
+      true,
+      `Outside the agent's working hours: DMs wait for the next run${next ? ` after ${new Date(next).toISOString()}` : ''}`,
+    );
+    return;
+  }
+  try {
+    const queued = await queueProjectDms(ctx, projectId);
+    result.messages_queued = queued.queued;
+    await writeAgentLog(ctx, projectId, 'dm_sent', true, queued.message, {
+      queued: queued.queued,
+      skipped: queued.skipped,
+      first_at: queued.first_at,
+      last_at: queued.last_at,
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const nothing = error.code === 'no_unsent_messages';
+    await writeAgentLog(ctx, projectId, 'dm_sent', nothing, error.detail, { code: error.code });
+  }
+}

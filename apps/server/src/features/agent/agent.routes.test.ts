@@ -1,0 +1,347 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AGENT_TEXTS,
+  DEFAULT_AGENT_SETTINGS,
+  type TAgentPatternsResponse,
+  type TAgentSettings,
+  type TAgentStatus,
+  type TBehaviorLogsResponse,
+  type TCompleteLearningResponse,
+  type TAgentLogList,
+  type TMessageExampleList,
+  type TToggleModeResponse,
+} from '@threadreach/contract';
+import { recordingQueue, type Enqueued } from '../../jobs/queue.test-support';
+import { fixedClock } from '../../test/clock.test-support';
+import { buildProject, buildUser, type TestUser } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { buildDm } from '../dms/dms.test-support';
+import { dmMessages } from '../dms/dms.table';
+import { agentSettings } from './agent.table';
+
+// A Monday at 10:00 UTC: inside the default working hours.
+const START = Date.UTC(2026, 2, 2, 10);
+const clock = fixedClock(START);
+let t: TestApp;
+let jobs: Enqueued[];
+
+beforeAll(async () => {
+  const queue = recordingQueue();
+  jobs = queue.jobs;
+  t = await createTestApp({ queue: queue.starter, clock });
+});
+afterAll(() => t.close());
+
+type Project = Awaited<ReturnType<typeof buildProject>>;
+const newProject = (owner?: TestUser) => buildProject(t.ctx.db, t.config, owner ? { owner } : {});
+const url = (project: Project, rest: string) => `/api/v1/projects/${project.id}/${rest}`;
+const get = (project: Project, rest: string, as: TestUser = project.owner) =>
+  t.app.inject({ url: url(project, rest), headers: as.auth });
+const post = (project: Project, rest: string, payload?: object, as: TestUser = project.owner) =>
+  t.app.inject({
+    method: 'POST',
+    url: url(project, rest),
+    headers: as.auth,
+    ...(payload ? { payload } : {}),
+  });
+
+/** Edits and saves a DM of the project through step 4's own call: one saved edit, one training example. */
+async function saveEdit(project: Project, text: string) {
+  const dm = await buildDm(t.ctx.db, project.id);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/update-dm-messages',
+    headers: project.owner.auth,
+    payload: { messages: [{ id: dm.id, message_content: text }] },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+const EDITS = [
+  'Hey! Saw your post about tracking leads by hand. Honestly, we built a small tool for exactly that. Want a look?',
+  'Hi there, your question about CRMs caught my eye. By the way, ours is free to try. Happy to share a link?',
+  'Hey, noticed you are juggling spreadsheets. Honestly, that was us a year ago. Want me to send what we use now?',
+];
+
+describe('agent settings', () => {
+  it("starts with spec section 9's defaults and keeps changes within bounds", async () => {
+    const project = await newProject();
+    const res = await get(project, 'agent-settings');
+    expect(res.statusCode).toBe(200);
+    const settings = res.json<TAgentSettings>();
+    expect(settings).toMatchObject({ ...DEFAULT_AGENT_SETTINGS, working_days: [1, 2, 3, 4, 5] });
+    expect(settings.paused_reason).toBeNull();
+
+    const saved = await post(project, 'agent-settings', {
+      daily_dm_limit_per_profile: 12,
+      delay_range_min: 10,
+      delay_range_max: 30,
+      working_days: [6, 1],
+      working_hours_start: 0,
+      working_hours_end: 23,
+      timezone: 'Asia/Kolkata',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<TAgentSettings>()).toMatchObject({
+      daily_dm_limit_per_profile: 12,
+      working_days: [1, 6],
+      timezone: 'Asia/Kolkata',
+      mode: 'assistant',
+    });
+    expect((await get(project, 'agent-settings')).json<TAgentSettings>().delay_range_max).toBe(30);
+  });
+
+  it("refuses out-of-bound values and unknown time zones with 'Error updating agent settings'", async () => {
+    const project = await newProject();
+    for (const body of [
+      { daily_dm_limit_per_profile: 101 },
+      { daily_dm_limit_per_profile: 0 },
+      { delay_range_min: 5 },
+      { delay_range_max: 20 },
+      { working_hours_end: 24 },
+      { working_days: [0, 1] },
+      { timezone: 'Europe/Atlantis' },
+      // Alone in bounds, but above the stored maximum of 120.
+      { delay_range_min: 200 },
+    ]) {
+      const res = await post(project, 'agent-settings', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().detail).toMatch(/^Error updating agent settings: /);
+    }
+    expect((await get(project, 'agent-settings')).json<TAgentSettings>().delay_range_min).toBe(30);
+  });
+
+  it('lets a read-only account read but not change the mode or settings', async () => {
+    const reader = await buildUser(t.ctx.db, t.config, { roles: ['READONLY'] });
+    const project = await newProject(reader);
+    expect((await get(project, 'agent-settings')).statusCode).toBe(200);
+    const toggled = await post(project, 'agent-settings/toggle-mode');
+    expect(toggled.statusCode).toBe(403);
+    expect(toggled.json().detail).toContain('READONLY');
+    expect((await post(project, 'agent-settings', { daily_dm_limit_per_profile: 5 })).statusCode).toBe(403);
+  });
+
+  it('lets an admin change a customer’s agent settings', async () => {
+    const admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
+    const project = await newProject();
+    const res = await post(project, 'agent-settings', { daily_dm_limit_per_profile: 7 }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<TAgentSettings>().daily_dm_limit_per_profile).toBe(7);
+  });
+});
+
+describe('mode and learning', () => {
+  it('enters learning on agent mode, refuses to complete below 3 saved edits, then learns and starts the schedule', async () => {
+    const project = await newProject();
+    const toggled = await post(project, 'agent-settings/toggle-mode');
+    expect(toggled.statusCode, toggled.body).toBe(200);
+    expect(toggled.json<TToggleModeResponse>()).toMatchObject({
+      mode: 'agent',
+      settings: { learning_stage_completed: false, is_active: false },
+    });
+
+    await saveEdit(project, EDITS[0]!);
+    await saveEdit(project, EDITS[1]!);
+    const early = await post(project, 'complete');
+    expect(early.statusCode).toBe(422);
+    expect(early.json().code).toBe('not_enough_training_data');
+    expect(early.json().detail).toMatch(/^Not enough training data! /);
+    expect(early.json().detail).toContain('this project has 2');
+    expect(early.json().detail).toContain('Edit 1 more');
+    expect((await get(project, 'patterns')).json<TAgentPatternsResponse>().patterns).toBeNull();
+
+    await saveEdit(project, EDITS[2]!);
+    await post(project, 'log-behavior', { action: 'message_edited', metadata: { dm: 'x' } });
+    const done = await post(project, 'complete');
+    expect(done.statusCode, done.body).toBe(200);
+    const body = done.json<TCompleteLearningResponse>();
+    expect(body.continuous_agent_started).toBe(true);
+    expect(body.total_actions_analyzed).toBe(4);
+    expect(body.patterns_created).toBeGreaterThanOrEqual(3);
+    // The first run 5 s later, one chain per project.
+    const job = jobs.filter(
+      (j) => j.name === 'agent-run' && (j.data as { projectId: string }).projectId === project.id,
+    );
+    expect(job).toHaveLength(1);
+    expect(job[0]!.options).toEqual({ startAfter: new Date(clock.t + 5000), singletonKey: project.id });
+
+    const patterns = (await get(project, 'patterns')).json<TAgentPatternsResponse>();
+    expect(patterns.examples_used).toBe(3);
+    expect(patterns.patterns!.structure.sample_size).toBe(3);
+    expect(patterns.patterns!.style.transition_phrases.length).toBeLessThanOrEqual(5);
+    expect(patterns.patterns!.tone.confidence).toBeGreaterThan(0);
+
+    const status = (await get(project, 'agent-status')).json<TAgentStatus>();
+    expect(status).toMatchObject({ mode: 'agent', is_active: true, learning_stage_completed: true });
+    expect(status.next_run_at).toBe(new Date(clock.t + 5000).toISOString());
+    expect(status.daily_summary).toEqual({ date: '2026-03-02', sent: 0, replies: 0, messages: [] });
+
+    // Restart: patterns cleared, back to learning, schedule stopped.
+    const restarted = await post(project, 'restart');
+    expect(restarted.statusCode).toBe(200);
+    expect(restarted.json().settings).toMatchObject({
+      mode: 'agent',
+      learning_stage_completed: false,
+      is_active: false,
+      next_run_at: null,
+    });
+    expect((await get(project, 'patterns')).json<TAgentPatternsResponse>().patterns).toBeNull();
+  });
+
+  it('refuses to complete learning in assistant mode', async () => {
+    const project = await newProject();
+    const res = await post(project, 'complete');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('not_in_agent_mode');
+  });
+
+  it('Stop Agent returns to assistant and takes back every queued send of the project at once', async () => {
+    const project = await newProject();
+    await post(project, 'agent-settings/toggle-mode', { mode: 'agent' });
+    const queued = [await buildDm(t.ctx.db, project.id), await buildDm(t.ctx.db, project.id)];
+    for (const dm of queued) {
+      await t.ctx.db
+        .update(dmMessages)
+        .set({ state: 'queued', scheduledFor: new Date(clock.t + 60_000) })
+        .where(eq(dmMessages.id, dm.id));
+    }
+    const other = await newProject(project.owner);
+    const untouched = await buildDm(t.ctx.db, other.id, { state: 'queued' });
+
+    const stopped = await post(project, 'agent-settings/toggle-mode', { mode: 'assistant' });
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json<TToggleModeResponse>()).toMatchObject({ mode: 'assistant', sends_cancelled: 2 });
+    const rows = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
+    expect(rows.map((r) => r.state)).toEqual(['approved', 'approved']);
+    expect(rows.every((r) => r.scheduledFor === null)).toBe(true);
+    const [kept] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, untouched.id));
+    expect(kept!.state).toBe('queued');
+    // The same mode again changes nothing.
+    const again = await post(project, 'agent-settings/toggle-mode', { mode: 'assistant' });
+    expect(again.json<TToggleModeResponse>().sends_cancelled).toBe(0);
+    const bad = await post(project, 'agent-settings/toggle-mode', { mode: 'robot' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/^Error toggling agent mode: /);
+  });
+});
+
+describe('behaviour logs and message examples', () => {
+  it('records single and batched actions and lists them by type, newest first, paginated', async () => {
+    const project = await newProject();
+    const one = await post(project, 'log-behavior', { action: 'message_sent', metadata: { dm_id: 'a' } });
+    expect(one.statusCode, one.body).toBe(201);
+    expect(one.json()).toEqual({ logged: 1 });
+    const actions = Array.from({ length: 5 }, (_, i) => ({ action: 'message_edited', metadata: { n: i } }));
+    const batch = await post(project, 'log-behavior-batch', { actions });
+    expect(batch.json()).toEqual({ logged: 5 });
+    expect((await post(project, 'log-behavior', { action: 'clicked', metadata: {} })).statusCode).toBe(400);
+    expect((await post(project, 'log-behavior-batch', { actions: [] })).statusCode).toBe(400);
+
+    const edited = (
+      await get(project, 'behavior-logs?action_type=message_edited&limit=100')
+    ).json<TBehaviorLogsResponse>();
+    expect(edited.total_found).toBe(5);
+    expect(
+      edited.logs.every((l) => l.action_type === 'message_edited' && l.user_id === project.owner.id),
+    ).toBe(true);
+    const page = (await get(project, 'behavior-logs?limit=2&offset=1')).json<TBehaviorLogsResponse>();
+    expect(page).toMatchObject({ total_found: 6, limit: 2, offset: 1 });
+    expect(page.logs).toHaveLength(2);
+    // Another project of the same owner sees none of them.
+    const other = await newProject(project.owner);
+    expect((await get(other, 'behavior-logs')).json<TBehaviorLogsResponse>().total_found).toBe(0);
+  });
+
+  it('lists saved edits and given examples as message examples, paginated', async () => {
+    const project = await newProject();
+    await saveEdit(project, EDITS[0]!);
+    clock.t += 1000;
+    const given = await post(project, 'message-examples', {
+      examples: [
+        { final_message: 'Hi! Short and friendly, with a question?' },
+        { final_message: 'Hello again.' },
+      ],
+    });
+    expect(given.statusCode, given.body).toBe(201);
+    expect(given.json()).toEqual({ saved: 2, total: 3 });
+    const list = (await get(project, 'message-examples?limit=2')).json<TMessageExampleList>();
+    expect(list).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(list.items[0]).toMatchObject({ project_id: project.id, example_type: 'user_approved' });
+    const edit = (await get(project, 'message-examples?offset=2')).json<TMessageExampleList>().items;
+    expect(edit).toHaveLength(1);
+    expect(edit[0]!.final_message).toBe(EDITS[0]);
+    expect(edit[0]!.original_context.source_type).toBe('post');
+    expect((await post(project, 'message-examples', { examples: [{ final_message: '' }] })).statusCode).toBe(
+      400,
+    );
+  });
+});
+
+describe('execute and status', () => {
+  it('answers a skipped operation_result in assistant mode and 409 while a run holds the lease', async () => {
+    const project = await newProject();
+    const skipped = await post(project, 'agent-autonomous/execute');
+    expect(skipped.statusCode, skipped.body).toBe(200);
+    expect(skipped.json().operation_result).toMatchObject({
+      status: 'skipped',
+      reason: 'The project is in assistant mode',
+      messages_generated: 0,
+      patterns_applied: false,
+    });
+
+    await t.ctx.db
+      .insert(agentSettings)
+      .values({ projectId: project.id, runStartedAt: new Date(clock.t - 1000), updatedAt: new Date(clock.t) })
+      .onConflictDoUpdate({
+        target: agentSettings.projectId,
+        set: { runStartedAt: new Date(clock.t - 1000) },
+      });
+    const busy = await post(project, 'agent-autonomous/execute');
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toEqual({ detail: AGENT_TEXTS.runInProgress, code: 'agent_run_in_progress' });
+    expect((await get(project, 'agent-status')).json<TAgentStatus>().is_running).toBe(true);
+    // A lease left by a process that died is taken over once stale.
+    clock.t += 16 * 60_000;
+    expect((await post(project, 'agent-autonomous/execute')).statusCode).toBe(200);
+  });
+
+  it('pauses a project whose accounts Reddit keeps refusing, and says why in its status', async () => {
+    const project = await newProject();
+    await post(project, 'agent-settings/toggle-mode');
+    for (const text of EDITS) await saveEdit(project, text);
+    expect((await post(project, 'complete')).statusCode).toBe(200);
+    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
+    for (let i = 0; i < 3; i++) {
+      await buildDm(t.ctx.db, project.id, {
+        state: 'failed',
+        outcomeCode: 'compose_refused',
+        outcomeReason: "Reddit refused the message: you can't send to this user",
+        updatedAt: new Date(clock.t),
+      });
+    }
+    clock.t += 5000;
+    const run = await post(project, 'agent-autonomous/execute');
+    expect(run.statusCode, run.body).toBe(200);
+    const result = run.json().operation_result;
+    expect(result.status).toBe('skipped');
+    expect(result.reason).toMatch(/^Paused: Reddit refused 3 DMs/);
+
+    const status = (await get(project, 'agent-status')).json<TAgentStatus>();
+    expect(status.paused_reason).toBe(result.reason);
+    expect(status.is_active).toBe(false);
+    expect(status.error_count).toBe(1);
+    expect(status.recent_activity[0]).toMatchObject({ activity_type: 'error', message: result.reason });
+    const [row] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, queued.id));
+    expect(row!.state).toBe('approved');
+
+    const logs = (await get(project, 'agent-activity-logs?limit=1')).json<TAgentLogList>();
+    expect(logs.total).toBeGreaterThanOrEqual(2);
+    expect(logs.items[0]).toMatchObject({ activity_type: 'error', success: false });
+    expect(
+      (await get(project, 'agent-activity-logs?activity_type=other'))
+        .json<TAgentLogList>()
+        .items.every((l) => l.activity_type === 'other'),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,2 @@
+export { agentRoutes } from './agent.routes';
+export { agentRunJob, agentSweepJob } from './agent-run.job';
