@@ -1,0 +1,7 @@
+export {
+  agentKeys,
+  isAgentRunning,
+  useAgentSettings,
+  useAgentStatus,
+  useToggleAgentMode,
+} from './hooks/use-agent';
