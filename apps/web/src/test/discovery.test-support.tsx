@@ -20,7 +20,7 @@ import type {
 import { AppProviders } from '../app/app-providers';
 import { setToken } from '../lib/token-storage';
 import { testQueryClient } from './render-app';
-import { makeToken } from './tokens';
+import { makeToken, type TTestClaims } from './tokens';
 
 // These screens are large: on a busy machine their queries take longer than the default second.
 configure({ asyncUtilTimeout: 5000 });
@@ -226,9 +226,9 @@ export function page<T>(items: T[], total = items.length, limit = 20, offset = 0
   return { items, total, limit, offset };
 }
 
-/** Renders one screen with the app's providers, signed in as a subscriber. */
-export function renderScreen(ui: ReactElement) {
-  setToken(makeToken());
+/** Renders one screen with the app's providers, signed in as a subscriber unless `claims` say otherwise. */
+export function renderScreen(ui: ReactElement, claims: TTestClaims = {}) {
+  setToken(makeToken(claims));
   return render(<AppProviders queryClient={testQueryClient()}>{ui}</AppProviders>);
 }
 

@@ -1,7 +1,11 @@
+export { AgentActivityStep, type TAgentActivityStepProps } from './components/agent-activity-step';
+export { AgentModePanel, type TAgentModePanelProps } from './components/agent-mode-panel';
+export { AgentOverlay, type TAgentOverlayProps } from './components/agent-overlay';
 export {
   agentKeys,
   isAgentRunning,
   useAgentSettings,
   useAgentStatus,
+  useLogBehavior,
   useToggleAgentMode,
 } from './hooks/use-agent';

@@ -1,8 +1,31 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import { AGENT_TEXTS, type TAgentMode, type TAgentSettings } from '@threadreach/contract';
+import {
+  AGENT_PATTERNS_REFRESH_MS,
+  AGENT_TEXTS,
+  BEHAVIOR_LOG_LIMIT_DEFAULT,
+  type TAgentMode,
+  type TAgentSettings,
+  type TBehaviorAction,
+  type TUpdateAgentSettingsRequest,
+} from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
-import { getAgentSettings, getAgentStatus, toggleAgentMode } from '../api/agent.api';
+import { logger } from '../../../lib/logger';
+import {
+  completeLearning,
+  executeAgent,
+  getAgentPatterns,
+  getAgentSettings,
+  getAgentStatus,
+  listAgentActivityLogs,
+  listBehaviorLogs,
+  listMessageExamples,
+  logBehavior,
+  restartLearning,
+  toggleAgentMode,
+  updateAgentSettings,
+} from '../api/agent.api';
 
 /** Step 5's status and logs reload this often (spec section 9). */
 export const AGENT_REFRESH_MS = 30_000;
@@ -14,7 +37,11 @@ export const agentKeys = {
   patterns: (projectId: string) => ['agent', projectId, 'patterns'] as const,
   activity: (projectId: string, page: number) => ['agent', projectId, 'activity', page] as const,
   behavior: (projectId: string) => ['agent', projectId, 'behavior'] as const,
+  examples: (projectId: string) => ['agent', projectId, 'examples'] as const,
 };
+
+/** Activity log entries per page of step 5. */
+export const AGENT_LOGS_PAGE_SIZE = 20;
 
 /**
  * The agent counts as running when learning is complete and it is active or running (spec section 4);
@@ -58,4 +85,117 @@ export function useToggleAgentMode(projectId: string) {
       notifications.show({ color: 'red', message: errorMessage(error, AGENT_TEXTS.toggleFailed) }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: agentKeys.all(projectId) }),
   });
+}
+
+export function useUpdateAgentSettings(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TUpdateAgentSettingsRequest) => updateAgentSettings(projectId, body),
+    onSuccess: (settings) => {
+      queryClient.setQueryData(agentKeys.settings(projectId), settings);
+      void queryClient.invalidateQueries({ queryKey: agentKeys.status(projectId) });
+    },
+  });
+}
+
+/** How many saved edits the project has to learn from (only the total is read). */
+export function useSavedEditsCount(projectId: string, enabled = true) {
+  return useQuery({
+    queryKey: agentKeys.examples(projectId),
+    queryFn: () => listMessageExamples(projectId, { limit: 1, offset: 0 }),
+    select: (page) => page.total,
+    enabled,
+  });
+}
+
+export function useAgentPatterns(projectId: string, enabled = true) {
+  return useQuery({
+    queryKey: agentKeys.patterns(projectId),
+    queryFn: () => getAgentPatterns(projectId),
+    enabled,
+  });
+}
+
+/**
+ * Complete Learning. The server learns at once; the patterns viewer re-reads 2 s later (spec section 9),
+ * when the first run's logs have begun too.
+ */
+export function useCompleteLearning(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => completeLearning(projectId),
+    onSuccess: (result) => {
+      notifications.show({ color: 'green', message: result.message });
+      void queryClient.invalidateQueries({ queryKey: agentKeys.settings(projectId) });
+      setTimeout(
+        () => void queryClient.invalidateQueries({ queryKey: agentKeys.patterns(projectId) }),
+        AGENT_PATTERNS_REFRESH_MS,
+      );
+    },
+  });
+}
+
+export function useRestartLearning(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => restartLearning(projectId),
+    onSuccess: (result) => {
+      queryClient.setQueryData(agentKeys.settings(projectId), result.settings);
+      notifications.show({ color: 'green', message: result.message });
+    },
+    onError: (error) =>
+      notifications.show({ color: 'red', message: errorMessage(error, 'Error restarting learning') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: agentKeys.all(projectId) }),
+  });
+}
+
+/** Admins' Run Agent Now: one autonomous run at once, answered with what it did. */
+export function useExecuteAgent(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => executeAgent(projectId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: agentKeys.all(projectId) }),
+  });
+}
+
+export function useAgentActivityLogs(projectId: string, page: number) {
+  return useQuery({
+    queryKey: agentKeys.activity(projectId, page),
+    queryFn: () =>
+      listAgentActivityLogs(projectId, {
+        limit: AGENT_LOGS_PAGE_SIZE,
+        offset: (page - 1) * AGENT_LOGS_PAGE_SIZE,
+      }),
+    placeholderData: keepPreviousData,
+    refetchInterval: AGENT_REFRESH_MS,
+  });
+}
+
+/** The admin panel's edit history: the latest 100 message_edited actions (spec section 7). */
+export function useEditBehaviorLogs(projectId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: agentKeys.behavior(projectId),
+    queryFn: () =>
+      listBehaviorLogs(projectId, {
+        limit: BEHAVIOR_LOG_LIMIT_DEFAULT,
+        offset: 0,
+        actionType: 'message_edited',
+      }),
+    enabled,
+  });
+}
+
+/**
+ * Records what the customer did with a draft, for the agent to learn from. Fire-and-forget: a lost entry
+ * must never stand in the customer's way.
+ */
+export function useLogBehavior(projectId: string) {
+  return useCallback(
+    (action: TBehaviorAction, metadata: Record<string, unknown>) => {
+      logBehavior(projectId, { action, metadata }).catch((error: unknown) =>
+        logger.warn('behaviour log not recorded', { action, error: errorMessage(error, 'unknown') }),
+      );
+    },
+    [projectId],
+  );
 }

@@ -48,6 +48,10 @@ export interface TDmMessagesPanelProps {
   onSend?: (dm: TDmMessage) => void;
   /** More actions beside Generate All DMs (Send All DMs). */
   actions?: ReactNode;
+  /** Runs for each DM whose edit was saved, with the text before and after (agent mode learns from it). */
+  onEdited?: (dm: TDmMessage, saved: string) => void;
+  /** Runs for each DM deleted. */
+  onDeleted?: (dm: TDmMessage) => void;
 }
 
 function failure(text: string, error: unknown) {
@@ -87,7 +91,14 @@ function GenerationProgress({ status }: { status: TDmGenerationStatus | null }) 
  * Step 4's DM messages, newest first: each editable with its counter and an Unsaved mark until saved, with
  * Save, Regenerate, Delete and Send; "Generate All DMs" writes one for every lead that has none yet.
  */
-export function DmMessagesPanel({ projectId, readOnly, onSend, actions }: TDmMessagesPanelProps) {
+export function DmMessagesPanel({
+  projectId,
+  readOnly,
+  onSend,
+  actions,
+  onEdited,
+  onDeleted,
+}: TDmMessagesPanelProps) {
   const [page, setPage] = useState(1);
   /** Texts changed in the editors and not saved yet, by DM id. */
   const [edits, setEdits] = useState<Record<string, string>>({});
@@ -119,23 +130,34 @@ export function DmMessagesPanel({ projectId, readOnly, onSend, actions }: TDmMes
   const unsaved = items.filter((dm) => !isLocked(dm) && valueOf(dm) !== dm.message_content);
   const savable = unsaved.filter((dm) => textProblem(valueOf(dm)) === null);
 
-  const saveOne = (dm: TDmMessage) =>
-    save.mutate([{ id: dm.id, message_content: valueOf(dm) }], {
-      onSuccess: () => forget([dm.id]),
+  const saveOne = (dm: TDmMessage) => {
+    const text = valueOf(dm);
+    save.mutate([{ id: dm.id, message_content: text }], {
+      onSuccess: () => {
+        forget([dm.id]);
+        onEdited?.(dm, text);
+      },
       onError: (error) => failure(DM_TEXTS.saveEditFailed, error),
     });
-  const saveAll = () =>
+  };
+  const saveAll = () => {
+    const saving = savable.map((dm) => ({ dm, text: valueOf(dm) }));
     save.mutate(
-      savable.map((dm) => ({ id: dm.id, message_content: valueOf(dm) })),
+      saving.map(({ dm, text }) => ({ id: dm.id, message_content: text })),
       {
-        onSuccess: () => forget(savable.map((dm) => dm.id)),
+        onSuccess: () => {
+          forget(saving.map(({ dm }) => dm.id));
+          for (const { dm, text } of saving) onEdited?.(dm, text);
+        },
         onError: (error) => failure(DM_TEXTS.saveEditsFailed, error),
       },
     );
+  };
   const deleteOne = (dm: TDmMessage) =>
     remove.mutate(dm.id, {
       onSuccess: () => {
         forget([dm.id]);
+        onDeleted?.(dm);
         notifications.show({ color: 'green', message: deletedText(DM_ITEM) });
       },
       onError: (error) => failure(deleteFailedText(DM_ITEM), error),

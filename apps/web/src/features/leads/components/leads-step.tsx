@@ -1,5 +1,6 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { AgentModePanel, useLogBehavior } from '../../agent';
 import { dmKeys, DmMessagesPanel } from '../../dms';
 import { DoNotContactButton } from '../../do-not-contact';
 import { CampaignStatistics } from '../../history';
@@ -12,19 +13,27 @@ import { SearchPanel } from './search-panel';
 export interface TLeadsStepProps {
   projectId: string;
   readOnly: boolean;
+  /** Admins may manage the agent of a project they may not otherwise change (spec section 6). */
+  agentReadOnly?: boolean;
 }
 
 /**
- * Step 4: search settings, keyword filtering, a search now, the leads found (posts, comments, users), the
+ * Step 4: the AI mode (assistant or agent, with what the agent learned), search settings, keyword filtering, a search now, the leads found (posts, comments, users), the
  * DM messages written to them with Send and Send All DMs, and what sending is doing.
  */
-export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
+export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProps) {
   const projects = useProjects();
   const project = projects.data?.items.find((p) => p.id === projectId);
   const queryClient = useQueryClient();
   // A send changes the DM's state in the list.
   const reloadDms = () => void queryClient.invalidateQueries({ queryKey: dmKeys.all(projectId) });
-  const { send } = useSendDm(projectId, { onSettled: reloadDms });
+  // Agent mode learns from what the customer does with the drafts.
+  const logBehavior = useLogBehavior(projectId);
+  const { send } = useSendDm(projectId, {
+    onSettled: reloadDms,
+    onSent: (dm) => logBehavior('message_sent', { dm_id: dm.id }),
+  });
+
   return (
     <Paper withBorder p="lg" radius="md">
       <Stack gap="md">
@@ -35,6 +44,7 @@ export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
             <ExportCsvButton projectId={projectId} />
           </Group>
         </Group>
+        <AgentModePanel projectId={projectId} readOnly={agentReadOnly ?? readOnly} />
         <SearchPanel
           projectId={projectId}
           readOnly={readOnly}
@@ -47,6 +57,14 @@ export function LeadsStep({ projectId, readOnly }: TLeadsStepProps) {
           readOnly={readOnly}
           onSend={readOnly ? undefined : send}
           actions={<SendAllDmsButton projectId={projectId} readOnly={readOnly} onSettled={reloadDms} />}
+          onEdited={(dm, saved) =>
+            logBehavior('message_edited', {
+              dm_id: dm.id,
+              before: dm.message_content,
+              after: saved,
+            })
+          }
+          onDeleted={(dm) => logBehavior('message_deleted', { dm_id: dm.id })}
         />
         <SendingStatusPanel projectId={projectId} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />

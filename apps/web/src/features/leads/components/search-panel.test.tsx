@@ -15,6 +15,7 @@ import {
   type TSearchStatus,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
+import { mockAgentAtRest } from '../../../test/agent.test-support';
 import {
   advance,
   buildPost,
@@ -43,6 +44,7 @@ function mockNoDms() {
   mockEndpoint(dmsEndpoints.list, page([]));
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
   mockEndpoint(sendingEndpoints.status, sendingStatus());
+  mockAgentAtRest();
 }
 
 /** Answers the status call from a queue; the last answer repeats. */

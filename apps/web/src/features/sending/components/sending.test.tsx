@@ -13,6 +13,7 @@ import {
   type TSendingStatus,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { mockAgentAtRest } from '../../../test/agent.test-support';
 import {
   advance,
   buildDm,
@@ -43,8 +44,9 @@ function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()
   mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
   const list = mockEndpoint(dmsEndpoints.list, page(dms));
   const statusCalls = mockEndpoint(sendingEndpoints.status, status);
+  const agent = mockAgentAtRest();
   renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
-  return { list, statusCalls };
+  return { list, statusCalls, agent };
 }
 
 const dmRow = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
@@ -161,6 +163,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     mockEndpoint(dmsEndpoints.list, page([buildDm({ recipient_username: 'dave' })]));
     mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(sendingEndpoints.status, sendingStatus());
+    mockAgentAtRest();
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly />);
     expect((await screen.findByRole('button', { name: 'Send All DMs' })).hasAttribute('disabled')).toBe(true);
     const item = await dmRow('dave');
@@ -230,5 +233,48 @@ describe('Sending status', { timeout: 15_000 }, () => {
       await advance(3 * SENDING_STATUS_REFRESH_MS);
     });
     expect(status.calls).toHaveLength(3);
+  });
+});
+
+describe('what agent mode learns from in step 4', { timeout: 15_000 }, () => {
+  it('records a saved edit with its texts, a send and a deletion', async () => {
+    const edited = buildDm({ recipient_username: 'erin', message_content: 'Generated hello' });
+    const sent = buildDm({ recipient_username: 'sam' });
+    const removed = buildDm({ recipient_username: 'dora' });
+    const { agent } = renderStep4([edited, sent, removed]);
+    mockEndpoint(dmsEndpoints.update, ({ body }) => ({
+      messages: [{ ...edited, message_content: body.messages[0]!.message_content, edited: true }],
+    }));
+    mockEndpoint(sendingEndpoints.sendOne, {
+      recipient: 'sam',
+      dm_id: sent.id,
+      state: 'sent',
+      account: 'demo_founder',
+      scheduled_for: null,
+      message: 'Sent to u/sam',
+    });
+    mockEndpoint(dmsEndpoints.delete, undefined);
+
+    const item = await dmRow('erin');
+    const box = within(item).getByRole('textbox');
+    await user.clear(box);
+    await user.type(box, 'Hey Erin, my words');
+    await user.click(within(item).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(agent.behavior.calls).toHaveLength(1));
+    expect(agent.behavior.calls[0]!.body).toEqual({
+      action: 'message_edited',
+      metadata: { dm_id: edited.id, before: 'Generated hello', after: 'Hey Erin, my words' },
+    });
+
+    await user.click(within(await dmRow('sam')).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(agent.behavior.calls).toHaveLength(2));
+    expect(agent.behavior.calls[1]!.body).toEqual({ action: 'message_sent', metadata: { dm_id: sent.id } });
+
+    await user.click(within(await dmRow('dora')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(agent.behavior.calls).toHaveLength(3));
+    expect(agent.behavior.calls[2]!.body).toEqual({
+      action: 'message_deleted',
+      metadata: { dm_id: removed.id },
+    });
   });
 });

@@ -15,6 +15,8 @@ export const sendingKeys = {
 export interface TSendingOptions {
   /** Runs after every send or Send All, whatever came of it: e.g. the DM list reloads. */
   onSettled?: () => void;
+  /** Runs when a person's Send went (or was queued) without error. */
+  onSent?: (dm: TSendableDm) => void;
 }
 
 function useAfterSending(projectId: string, options: TSendingOptions) {
@@ -33,7 +35,10 @@ export function useSendDm(projectId: string, options: TSendingOptions = {}) {
   const settled = useAfterSending(projectId, options);
   const mutation = useMutation({
     mutationFn: (dm: TSendableDm) => sendDm(projectId, dm),
-    onSuccess: (answer) => notifications.show(sendSuccessText(answer)),
+    onSuccess: (answer, dm) => {
+      notifications.show(sendSuccessText(answer));
+      options.onSent?.(dm);
+    },
     onError: (error) => notifications.show({ color: 'red', message: sendFailureText(error) }),
     onSettled: settled,
   });

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState } from 'react';
 import { Center, Loader, Stack } from '@mantine/core';
-import { PlaceholderPanel } from '../../../components/ui/placeholder-panel';
 import { ProductInfoForm } from '../../product-info';
-import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
+import type { TStepNumber } from '../steps';
 
-// Steps 2-4 load when first opened, so the first page stays small.
+// Steps 2-5 load when first opened, so the first page stays small.
 const KeywordsStep = lazy(() => import('../../keywords').then((m) => ({ default: m.KeywordsStep })));
 const SubredditsStep = lazy(() => import('../../subreddits').then((m) => ({ default: m.SubredditsStep })));
 const LeadsStep = lazy(() => import('../../leads').then((m) => ({ default: m.LeadsStep })));
+const AgentActivityStep = lazy(() => import('../../agent').then((m) => ({ default: m.AgentActivityStep })));
 const MonthlyStatisticsPanel = lazy(() =>
   import('../../statistics').then((m) => ({ default: m.MonthlyStatisticsPanel })),
 );
@@ -16,10 +16,12 @@ interface TStepContentProps {
   projectId: string;
   step: TStepNumber;
   readOnly: boolean;
+  /** Whether the agent may be started, stopped and set up here (owners, and admins on any project). */
+  agentReadOnly: boolean;
   onStep: (step: TStepNumber) => void;
 }
 
-export function StepContent({ projectId, step, readOnly, onStep }: TStepContentProps) {
+export function StepContent({ projectId, step, readOnly, agentReadOnly, onStep }: TStepContentProps) {
   // The project whose subreddit generation was just started from step 2: step 3 follows it from the start.
   const [generationStartedFor, setGenerationStartedFor] = useState<string | null>(null);
   const go = (next: TStepNumber, generationStarted = false) => {
@@ -55,13 +57,19 @@ export function StepContent({ projectId, step, readOnly, onStep }: TStepContentP
       />
     );
   } else if (step === 4) {
-    screen = <LeadsStep key={projectId} projectId={projectId} readOnly={readOnly} />;
+    screen = (
+      <LeadsStep key={projectId} projectId={projectId} readOnly={readOnly} agentReadOnly={agentReadOnly} />
+    );
   } else {
-    const title = WORKFLOW_STEPS.find((s) => s.step === step)?.title ?? '';
     // Step 5 is where a campaign's results are read: the project's statistics sit under its activity.
     screen = (
       <Stack>
-        <PlaceholderPanel title={title} />
+        <AgentActivityStep
+          key={projectId}
+          projectId={projectId}
+          readOnly={agentReadOnly}
+          onBack={() => go(4)}
+        />
         <MonthlyStatisticsPanel key={projectId} projectId={projectId} />
       </Stack>
     );

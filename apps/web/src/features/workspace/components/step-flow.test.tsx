@@ -17,6 +17,7 @@ import {
   type TProductInfo,
 } from '@threadreach/contract';
 import { mockEndpoint } from '../../../test/api-mock.test-support';
+import { mockAgentAtRest } from '../../../test/agent.test-support';
 import {
   buildKeyword,
   buildProject,
@@ -65,6 +66,7 @@ function signedInWithProject() {
   mockEndpoint(projectsEndpoints.list, { items: [buildProject()], total: 1, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, INFO);
   mockEndpoint(accountsEndpoints.list, accountList([]));
+  mockAgentAtRest();
 }
 
 describe('workflow transitions', { timeout: 20_000 }, () => {

@@ -3,9 +3,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   accountsEndpoints,
+  agentEndpoints,
   authEndpoints,
   productInfoEndpoints,
   projectsEndpoints,
+  statisticsEndpoints,
   subredditsEndpoints,
   systemEndpoints,
   usersEndpoints,
@@ -13,6 +15,12 @@ import {
   type TProject,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
+import {
+  buildAgentSettings,
+  buildAgentStatus,
+  mockAgentAtRest,
+  runningAgentSettings,
+} from '../../../test/agent.test-support';
 import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
@@ -83,6 +91,7 @@ function setup(opts: {
   mockEndpoint(projectsEndpoints.list, { items: projects, total: projects.length, limit: 500, offset: 0 });
   mockEndpoint(productInfoEndpoints.get, ({ params }) => EMPTY_INFO(params.projectId));
   mockEndpoint(accountsEndpoints.list, accountList([]));
+  mockAgentAtRest();
   mockEndpoint(subredditsEndpoints.list, { items: [], total: 0, limit: 200, offset: 0 });
   mockEndpoint(subredditsEndpoints.status, {
     status: 'idle',
@@ -449,5 +458,37 @@ describe('connected accounts', () => {
     ).toBeTruthy();
     await waitFor(() => expect(testLocation()).toBe('/'));
     expect(screen.getAllByText(/Reddit authentication failed/)).toHaveLength(1);
+  });
+});
+
+describe('agent running autonomously', () => {
+  it('dims and disables the accounts and the steps under the overlay; step 5 and the sidebar stay usable', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    mockAgentAtRest(runningAgentSettings({ project_id: P1 }));
+    const toggle = mockEndpoint(agentEndpoints.toggleMode, {
+      mode: 'assistant',
+      message: 'Assistant mode: the agent stopped.',
+      sends_cancelled: 0,
+      settings: buildAgentSettings({ project_id: P1 }),
+    });
+    mockEndpoint(agentEndpoints.status, buildAgentStatus({ settings: runningAgentSettings() }));
+    mockEndpoint(agentEndpoints.activityLogs, { items: [], total: 0, limit: 20, offset: 0 });
+    mockEndpoint(statisticsEndpoints.monthly, errorReply(500, 'Internal server error', 'internal'));
+    renderApp('/');
+    const overlay = await screen.findByRole('region', { name: 'Agent is running autonomously' });
+    const form = await screen.findByRole('form', { hidden: true, name: 'Product Information' });
+    expect(form.closest('[inert]')).not.toBeNull();
+    const accounts = await screen.findByRole('region', { hidden: true, name: 'Connected Reddit accounts' });
+    expect(accounts.closest('[inert]')).not.toBeNull();
+    expect(overlay.closest('[inert]')).toBeNull();
+
+    const nav = screen.getByRole('navigation', { name: 'Workflow steps' });
+    await userEvent.click(within(nav).getByRole('button', { name: /Agent Activity/ }));
+    const heading = await screen.findByRole('heading', { name: 'Agent Activity Logs' });
+    expect(heading.closest('[inert]')).toBeNull();
+
+    const stillCovering = screen.getByRole('region', { name: 'Agent is running autonomously' });
+    await userEvent.click(within(stillCovering).getByRole('button', { name: 'Stop Agent' }));
+    await waitFor(() => expect(toggle.calls[0]?.body).toEqual({ mode: 'assistant' }));
   });
 });

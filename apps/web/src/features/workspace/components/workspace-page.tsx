@@ -17,6 +17,7 @@ import { TopBar } from './top-bar';
 
 // Loaded beside the first step, so the first page stays small.
 const AccountsPanel = lazy(() => import('../../accounts').then((m) => ({ default: m.AccountsPanel })));
+const AgentOverlay = lazy(() => import('../../agent').then((m) => ({ default: m.AgentOverlay })));
 
 /** '/': the main workspace with the five-step flow. */
 export function WorkspacePage() {
@@ -38,6 +39,8 @@ export function WorkspacePage() {
   // Admins may open anyone's project, but only owners may change one.
   const foreign = Boolean(selected && selected.user_id !== auth.user?.user_id);
   const showOwner = foreign && auth.isAdmin;
+  // Admins also start, stop and set up the agent of any project (spec section 6).
+  const agentReadOnly = auth.isReadOnly || (foreign && !auth.isAdmin);
 
   let main;
   if (projects.isPending) {
@@ -55,19 +58,34 @@ export function WorkspacePage() {
   } else if (!selected) {
     main = <NoProjectPrompt onCreate={() => setCreating(true)} blockReason={blockReason} />;
   } else {
-    main = (
+    const stepContent = (
+      <StepContent
+        projectId={selected.id}
+        step={step}
+        readOnly={auth.isReadOnly || foreign}
+        agentReadOnly={agentReadOnly}
+        onStep={setStep}
+      />
+    );
+    const covered = (
       <>
-        {foreign && <ForeignProjectBanner project={selected} />}
         {/* Admins manage the accounts of any project (spec section 6); READONLY users only look. */}
         <Suspense fallback={null}>
           <AccountsPanel key={selected.id} projectId={selected.id} readOnly={auth.isReadOnly} />
         </Suspense>
-        <StepContent
-          projectId={selected.id}
-          step={step}
-          readOnly={auth.isReadOnly || foreign}
-          onStep={setStep}
-        />
+        {step !== 5 && stepContent}
+      </>
+    );
+    main = (
+      <>
+        {foreign && <ForeignProjectBanner project={selected} />}
+        {/* Step 5 is the agent's own view: it stays usable while the agent runs, the rest is covered. */}
+        <Suspense fallback={covered}>
+          <AgentOverlay projectId={selected.id} readOnly={agentReadOnly}>
+            {covered}
+          </AgentOverlay>
+        </Suspense>
+        {step === 5 && stepContent}
       </>
     );
   }

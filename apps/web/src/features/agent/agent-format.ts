@@ -1,0 +1,45 @@
+import type { TAgentSettings, TAgentLogType } from '@threadreach/contract';
+
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+export const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+export const HOUR_CHOICES = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: hourLabel(h) }));
+
+/** Working days as a reader says them: 'Mon-Fri', 'Mon, Wed, Sat', 'Every day'. */
+export function daysLabel(days: readonly number[]): string {
+  const sorted = [...new Set(days)].sort((a, b) => a - b);
+  if (sorted.length === 7) return 'Every day';
+  const short = (d: number) => WEEKDAYS[d - 1]!.slice(0, 3);
+  const consecutive = sorted.every((d, i) => i === 0 || d === sorted[i - 1]! + 1);
+  if (consecutive && sorted.length >= 3) return `${short(sorted[0]!)}-${short(sorted.at(-1)!)}`;
+  return sorted.map(short).join(', ');
+}
+
+/** The one-line summary of the current agent settings shown in step 4. */
+export function settingsSummary(settings: TAgentSettings): string {
+  return [
+    `${settings.daily_dm_limit_per_profile} DMs per profile per day`,
+    `${settings.delay_range_min}-${settings.delay_range_max} s between messages`,
+    `${daysLabel(settings.working_days)} ${hourLabel(settings.working_hours_start)}-${hourLabel(settings.working_hours_end)} ${settings.timezone}`,
+    `intent ${settings.min_intent_score}+`,
+  ].join(' · ');
+}
+
+export const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** API words (very_brief, call_to_action) as screen words. */
+export const words = (value: string) => {
+  const text = value.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+export const LOG_TYPE_LABELS: Record<TAgentLogType, string> = {
+  search: 'Search',
+  dm_generation: 'DM generation',
+  dm_sent: 'DM sent',
+  error: 'Error',
+  other: 'Other',
+};
+
+export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');

@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  AGENT_PATTERNS_REFRESH_MS,
+  AGENT_TEXTS,
+  agentEndpoints,
+  type TAgentSettings,
+} from '@threadreach/contract';
+import {
+  buildAgentSettings,
+  buildPatterns,
+  mockAgentAtRest,
+  runningAgentSettings,
+} from '../../../test/agent.test-support';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { page, PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
+import { AgentModePanel } from './agent-mode-panel';
+
+const user = userEvent.setup({ delay: null });
+
+function renderPanel(readOnly = false) {
+  renderScreen(<AgentModePanel projectId={PROJECT_ID} readOnly={readOnly} />);
+}
+
+const learning = buildAgentSettings({ mode: 'agent' });
+
+/** The server's settings as the calls below change them. */
+function settingsServer(initial: TAgentSettings) {
+  const state = { current: initial };
+  mockAgentAtRest();
+  mockEndpoint(agentEndpoints.getSettings, () => state.current);
+  return state;
+}
+
+describe('step 4 AI mode', { timeout: 15_000 }, () => {
+  it('shows assistant mode with the current agent settings, and the toggle enters agent mode to learn', async () => {
+    const server = settingsServer(buildAgentSettings());
+    const toggle = mockEndpoint(agentEndpoints.toggleMode, () => {
+      server.current = learning;
+      return {
+        mode: 'agent' as const,
+        message: 'Agent mode: learning how you write.',
+        sends_cancelled: 0,
+        settings: learning,
+      };
+    });
+    mockEndpoint(agentEndpoints.listMessageExamples, page([], 1, 1));
+    renderPanel();
+    expect(await screen.findByRole('heading', { name: 'AI Assistant' })).toBeTruthy();
+    expect(screen.getByLabelText('Current agent settings').textContent).toBe(
+      'Current agent settings: 30 DMs per profile per day · 30-120 s between messages · Mon-Fri 09:00-17:00 UTC · intent 40+',
+    );
+    expect(screen.queryByRole('button', { name: 'Complete Learning' })).toBeNull();
+
+    await user.click(screen.getByRole('switch', { name: 'AI Agent mode' }));
+    expect(toggle.calls[0]!.body).toEqual({ mode: 'agent' });
+    expect(await screen.findByRole('heading', { name: 'AI Agent' })).toBeTruthy();
+    expect(await screen.findByText('Saved edits: 1 / 3')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Complete Learning' })).toBeTruthy();
+  });
+
+  it("says 'Error toggling agent mode' when the switch fails", async () => {
+    mockAgentAtRest();
+    mockEndpoint(agentEndpoints.toggleMode, errorReply(500, '', 'internal'));
+    renderPanel();
+    await user.click(await screen.findByRole('switch', { name: 'AI Agent mode' }));
+    expect(await screen.findByText(/Error toggling agent mode|Request failed/)).toBeTruthy();
+  });
+
+  it("refuses Complete Learning below 3 saved edits with 'Not enough training data!' and the steps", async () => {
+    mockAgentAtRest(learning);
+    mockEndpoint(agentEndpoints.listMessageExamples, page([], 2, 1));
+    const steps = AGENT_TEXTS.trainingSteps(2);
+    mockEndpoint(
+      agentEndpoints.complete,
+      errorReply(422, `${AGENT_TEXTS.notEnoughTrainingData} ${steps}`, 'not_enough_training_data'),
+    );
+    renderPanel();
+    expect(await screen.findByText('Saved edits: 2 / 3')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Complete Learning' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(AGENT_TEXTS.notEnoughTrainingData)).toBeTruthy();
+    expect(within(alert).getByText(steps)).toBeTruthy();
+  });
+
+  it('completes learning, then shows the learned patterns, read again 2 s later', async () => {
+    const server = settingsServer(learning);
+    mockEndpoint(agentEndpoints.listMessageExamples, page([], 3, 1));
+    mockEndpoint(agentEndpoints.complete, () => {
+      server.current = runningAgentSettings();
+      return {
+        patterns_created: 9,
+        total_actions_analyzed: 6,
+        continuous_agent_started: true,
+        message: 'Learned from 3 saved edits. The agent starts in 5 seconds, then runs every 2 hours.',
+      };
+    });
+    const patterns = mockEndpoint(agentEndpoints.patterns, {
+      patterns: buildPatterns(),
+      learned_at: '2026-11-27T12:00:00.000Z',
+      examples_used: 3,
+    });
+    renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'Complete Learning' }));
+    expect(await screen.findByText(/The agent starts in 5 seconds/)).toBeTruthy();
+
+    const structure = await screen.findByRole('region', { name: 'Structure' });
+    expect(within(structure).getByText('Confidence 60%')).toBeTruthy();
+    expect(within(structure).getByText('Sample size: 3')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Tone' })).getByText('Friendly')).toBeTruthy();
+    // At most five phrases are learned and shown.
+    const phrases = within(screen.getByLabelText('Transition phrases'));
+    expect(phrases.getAllByText(/./).map((b) => b.textContent)).toEqual([
+      'by the way',
+      'also',
+      'anyway',
+      'honestly',
+      'so',
+    ]);
+    expect(screen.getByRole('button', { name: 'Restart Learning' })).toBeTruthy();
+    await waitFor(() => expect(patterns.calls.length).toBeGreaterThanOrEqual(2), {
+      timeout: AGENT_PATTERNS_REFRESH_MS + 2000,
+    });
+  });
+
+  it('restarts learning only after confirmation', async () => {
+    const server = settingsServer(runningAgentSettings());
+    mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
+    const restart = mockEndpoint(agentEndpoints.restart, () => {
+      server.current = learning;
+      return { message: 'Patterns cleared.', settings: learning };
+    });
+    renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'Restart Learning' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restart learning?' });
+    expect(restart.calls).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Restart Learning' }));
+    await waitFor(() => expect(restart.calls).toHaveLength(1));
+    expect(await screen.findByRole('button', { name: 'Complete Learning' })).toBeTruthy();
+  });
+
+  it('says why the agent paused itself', async () => {
+    mockAgentAtRest(runningAgentSettings({ is_active: false, paused_reason: 'Reddit refused 3 messages' }));
+    mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
+    renderPanel();
+    expect(await screen.findByText('Reddit refused 3 messages')).toBeTruthy();
+  });
+
+  it('Stop Agent returns to assistant mode', async () => {
+    const server = settingsServer(learning);
+    const toggle = mockEndpoint(agentEndpoints.toggleMode, () => {
+      server.current = buildAgentSettings();
+      return {
+        mode: 'assistant' as const,
+        message: 'Assistant mode: the agent stopped.',
+        sends_cancelled: 0,
+        settings: server.current,
+      };
+    });
+    renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'Stop Agent' }));
+    expect(toggle.calls[0]!.body).toEqual({ mode: 'assistant' });
+    expect(await screen.findByRole('heading', { name: 'AI Assistant' })).toBeTruthy();
+  });
+
+  it('leaves everything disabled for someone who may only read', async () => {
+    mockAgentAtRest(learning);
+    renderPanel(true);
+    expect((await screen.findByRole('switch', { name: 'AI Agent mode' })).hasAttribute('disabled')).toBe(
+      true,
+    );
+    expect(screen.getByRole('button', { name: 'Agent Settings' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Complete Learning' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Stop Agent' }).hasAttribute('disabled')).toBe(true);
+  });
+});
+
+describe('agent settings dialog', { timeout: 15_000 }, () => {
+  it('checks the bounds before sending and saves the settings', async () => {
+    mockAgentAtRest();
+    const update = mockEndpoint(agentEndpoints.updateSettings, ({ body }) => buildAgentSettings(body));
+    renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'Agent Settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Agent Settings' });
+    const daily = within(dialog).getByRole('textbox', { name: 'Daily DMs per profile' });
+    await user.clear(daily);
+    await user.type(daily, '101');
+    const minDelay = within(dialog).getByRole('textbox', { name: 'Min delay (seconds)' });
+    await user.clear(minDelay);
+    await user.type(minDelay, '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Settings' }));
+    expect(
+      await within(dialog).findByText('Daily DMs per profile must be a whole number from 1 to 100'),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('Min delay must be a whole number from 10 to 3600')).toBeTruthy();
+    expect(update.calls).toHaveLength(0);
+
+    await user.clear(daily);
+    await user.type(daily, '12');
+    await user.clear(minDelay);
+    await user.type(minDelay, '45');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Timezone' }), 'Europe/Berlin');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Saturday' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(update.calls).toHaveLength(1));
+    expect(update.calls[0]!.body).toMatchObject({
+      daily_dm_limit_per_profile: 12,
+      delay_range_min: 45,
+      delay_range_max: 120,
+      working_days: [1, 2, 3, 4, 5, 6],
+      timezone: 'Europe/Berlin',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Agent Settings' })).toBeNull());
+    expect(screen.getByLabelText('Current agent settings').textContent).toContain(
+      '12 DMs per profile per day · 45-120 s between messages · Mon-Sat 09:00-17:00 Europe/Berlin',
+    );
+  });
+
+  it("shows the server's refusal under 'Error updating agent settings'", async () => {
+    mockAgentAtRest();
+    mockEndpoint(
+      agentEndpoints.updateSettings,
+      errorReply(400, `${AGENT_TEXTS.updateSettingsFailed}: timezone must be one of UTC`, 'validation_error'),
+    );
+    renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'Agent Settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Agent Settings' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save Settings' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(within(alert).getByText(AGENT_TEXTS.updateSettingsFailed)).toBeTruthy();
+    expect(within(alert).getByText('Timezone must be one of UTC')).toBeTruthy();
+  });
+});
