@@ -1,6 +1,6 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { AgentModePanel, useLogBehavior } from '../../agent';
+import { AgentModePanel, agentKeys, useLogBehavior } from '../../agent';
 import { dmKeys, DmMessagesPanel } from '../../dms';
 import { DoNotContactButton } from '../../do-not-contact';
 import { CampaignStatistics } from '../../history';
@@ -57,13 +57,11 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           readOnly={readOnly}
           onSend={readOnly ? undefined : send}
           actions={<SendAllDmsButton projectId={projectId} readOnly={readOnly} onSettled={reloadDms} />}
-          onEdited={(dm, saved) =>
-            logBehavior('message_edited', {
-              dm_id: dm.id,
-              before: dm.message_content,
-              after: saved,
-            })
-          }
+          onEdited={(dm, saved) => {
+            logBehavior('message_edited', { dm_id: dm.id, before: dm.message_content, after: saved });
+            // The server kept the saved edit as an example: the learning panel counts it.
+            void queryClient.invalidateQueries({ queryKey: agentKeys.examples(projectId) });
+          }}
           onDeleted={(dm) => logBehavior('message_deleted', { dm_id: dm.id })}
         />
         <SendingStatusPanel projectId={projectId} />
