@@ -60,12 +60,17 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     expect(screen.getByRole('button', { name: 'Complete Learning' })).toBeTruthy();
   });
 
-  it("says 'Error toggling agent mode' when the switch fails", async () => {
+  it("says 'Error toggling agent mode' when the switch fails, with the server's reason", async () => {
     mockAgentAtRest();
     mockEndpoint(agentEndpoints.toggleMode, errorReply(500, '', 'internal'));
     renderPanel();
     await user.click(await screen.findByRole('switch', { name: 'AI Agent mode' }));
-    expect(await screen.findByText(/Error toggling agent mode|Request failed/)).toBeTruthy();
+    expect(await screen.findByText(AGENT_TEXTS.toggleFailed)).toBeTruthy();
+
+    mockEndpoint(agentEndpoints.toggleMode, errorReply(403, 'Only the owner can do this', 'forbidden'));
+    await user.click(screen.getByRole('switch', { name: 'AI Agent mode' }));
+    expect(await screen.findByText('Only the owner can do this')).toBeTruthy();
+    expect(screen.getAllByText(AGENT_TEXTS.toggleFailed).length).toBeGreaterThanOrEqual(1);
   });
 
   it("refuses Complete Learning below 3 saved edits with 'Not enough training data!' and the steps", async () => {

@@ -10,7 +10,7 @@ import {
   type TBehaviorAction,
   type TUpdateAgentSettingsRequest,
 } from '@threadreach/contract';
-import { errorMessage } from '../../../lib/api-error';
+import { ApiError, errorMessage } from '../../../lib/api-error';
 import { logger } from '../../../lib/logger';
 import {
   completeLearning,
@@ -81,8 +81,15 @@ export function useToggleAgentMode(projectId: string) {
       queryClient.setQueryData(agentKeys.settings(projectId), result.settings);
       notifications.show({ color: 'green', message: result.message });
     },
-    onError: (error) =>
-      notifications.show({ color: 'red', message: errorMessage(error, AGENT_TEXTS.toggleFailed) }),
+    onError: (error) => {
+      // 'Error toggling agent mode' (spec section 8), with the server's reason under it when there is one.
+      const reason = error instanceof ApiError ? error.detail : null;
+      notifications.show(
+        reason && reason !== AGENT_TEXTS.toggleFailed
+          ? { color: 'red', title: AGENT_TEXTS.toggleFailed, message: reason }
+          : { color: 'red', message: AGENT_TEXTS.toggleFailed },
+      );
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: agentKeys.all(projectId) }),
   });
 }
