@@ -165,8 +165,9 @@ function AgentSettingsForm({
           </Alert>
         )}
         <Text size="sm" c="dimmed">
-          The agent sends only on working days and hours in this time zone, waits a random delay within the
-          range between messages, and writes only to leads whose intent reaches the minimum.
+          The agent hands DMs over for sending only on these working days and hours in this time zone, drafts
+          at most the daily number per connected account, and writes only to leads whose intent reaches the
+          minimum. Each account&apos;s own delays (its account settings) space its messages.
         </Text>
         {number(
           'daily_dm_limit_per_profile',
