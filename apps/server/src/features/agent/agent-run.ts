@@ -268,7 +268,10 @@ async function send(
     return;
   }
   try {
-    const queued = await queueProjectDms(ctx, projectId);
+    // The agent's delays apply on top of each account's: the stricter one spaces each send.
+    const queued = await queueProjectDms(ctx, projectId, {
+      delayFloor: { min: settings.delayRangeMin, max: settings.delayRangeMax },
+    });
     result.messages_queued = queued.queued;
     await writeAgentLog(ctx, projectId, 'dm_sent', true, queued.message, {
       queued: queued.queued,

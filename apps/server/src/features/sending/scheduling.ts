@@ -159,10 +159,27 @@ export type QueuePlan =
  * accounts (planSends). People the workspace may not contact (suppressed, answered, contacted, or
  * queued twice) are not queued: those DMs fail with the reason instead.
  */
+/** Seconds between two sends that a sender (the agent) asks for on top of each account's own delays. */
+export interface DelayFloor {
+  min: number;
+  max: number;
+}
+
+/** The stricter of the account's delays and the floor: neither is ever sent faster than it asks. */
+function withDelayFloor(account: PacingAccount, floor: DelayFloor | null): PacingAccount {
+  if (!floor) return account;
+  return {
+    ...account,
+    delayRangeMin: Math.max(account.delayRangeMin, floor.min),
+    delayRangeMax: Math.max(account.delayRangeMax, floor.max),
+  };
+}
+
 export async function planProjectQueue(
   ctx: AppContext,
   projectId: string,
   random: () => number,
+  delayFloor: DelayFloor | null = null,
 ): Promise<QueuePlan> {
   const nowMs = ctx.clock.now();
   const now = new Date(nowMs);
@@ -192,7 +209,8 @@ export async function planProjectQueue(
     }
     const toQueue = dms.filter((dm) => !skippedIds.has(dm.id));
     const pacing: PacingAccount[] = [];
-    for (const account of ready) pacing.push(await pacingAccount(tx, account, nowMs));
+    for (const account of ready)
+      pacing.push(withDelayFloor(await pacingAccount(tx, account, nowMs), delayFloor));
     const slots = planSends(pacing, toQueue.length, nowMs, random);
     const queued: { dm: DmMessageRow; slot: PlannedSend }[] = [];
     for (const [i, slot] of slots.entries()) {

@@ -182,6 +182,34 @@ describe('Send All, paced on the simulator', () => {
     expect(days.sort()).toEqual([20, 20, 21, 21, 22]);
   });
 
+  it("spaces sends by the stricter of the account's delays and the sender's floor (the agent's)", async () => {
+    rig.clock.t = Date.UTC(2026, 0, 27, 15); // Tuesday 10:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      username: 'demo_founder',
+      workingDays: [1, 2, 3, 4, 5],
+      workingHoursStart: 9,
+      workingHoursEnd: 17,
+      timezone: ZONE,
+      delayRangeMin: 60,
+      delayRangeMax: 120,
+    });
+    for (let i = 0; i < 4; i++) await buildDm(rig.db, project, { recipient: person() });
+    const answer = await queueProjectDms(rig.ctx, project.id, {
+      random: seededRandom(27),
+      delayFloor: { min: 600, max: 900 },
+    });
+    expect(answer.queued).toBe(4);
+    const times = (await dmsOf(rig.db, project.id))
+      .map((d) => d.scheduledFor!.getTime())
+      .sort((x, y) => x - y);
+    for (let i = 1; i < times.length; i++) {
+      const gap = (times[i]! - times[i - 1]!) / 1000;
+      expect(gap).toBeGreaterThanOrEqual(600);
+      expect(gap).toBeLessThanOrEqual(900);
+    }
+  });
+
   it('answers with the spec texts when nothing can be queued', async () => {
     const project = await buildSendingProject(rig);
     const none = rig.t.app.inject({

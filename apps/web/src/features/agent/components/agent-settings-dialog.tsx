@@ -167,7 +167,8 @@ function AgentSettingsForm({
         <Text size="sm" c="dimmed">
           The agent hands DMs over for sending only on these working days and hours in this time zone, drafts
           at most the daily number per connected account, and writes only to leads whose intent reaches the
-          minimum. Each account&apos;s own delays (its account settings) space its messages.
+          minimum. Its messages are spaced by this delay range or the account&apos;s own delays, whichever is
+          longer.
         </Text>
         {number(
           'daily_dm_limit_per_profile',
