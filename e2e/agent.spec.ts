@@ -31,7 +31,10 @@ test('agent mode: learns from three saved edits, runs on its own under the overl
 
   // Agent mode starts learning; completing it too early says what to do.
   const mode = page.getByRole('region', { name: 'AI mode' });
-  await mode.getByRole('switch', { name: 'AI Agent mode' }).check();
+  // The switch follows the server: it turns on once agent mode is saved.
+  const agentSwitch = mode.getByRole('switch', { name: 'AI Agent mode' });
+  await agentSwitch.click();
+  await expect(agentSwitch).toBeChecked();
   await expect(mode.getByRole('heading', { name: 'AI Agent' })).toBeVisible();
   await expect(mode.getByText('Saved edits: 0 / 3')).toBeVisible();
   await mode.getByRole('button', { name: 'Complete Learning' }).click();
