@@ -1,10 +1,6 @@
 import type { TAgentSettings, TAgentLogType } from '@threadreach/contract';
 
-export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-
-export const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
-
-export const HOUR_CHOICES = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: hourLabel(h) }));
+import { hourLabel, WEEKDAYS } from '../../components/ui/working-schedule-fields';
 
 /** Working days as a reader says them: 'Mon-Fri', 'Mon, Wed, Sat', 'Every day'. */
 export function daysLabel(days: readonly number[]): string {

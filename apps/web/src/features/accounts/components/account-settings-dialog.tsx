@@ -1,17 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Center,
-  Checkbox,
-  Group,
-  Loader,
-  Modal,
-  NativeSelect,
-  NumberInput,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   ACCOUNT_DELAY_MAX_SECONDS,
@@ -23,14 +11,9 @@ import {
   type TConnectedAccount,
   type TUpdateAccountSettingsRequest,
 } from '@threadreach/contract';
+import { WorkingScheduleFields } from '../../../components/ui/working-schedule-fields';
 import { errorMessage } from '../../../lib/api-error';
 import { useAccountSettings, useSaveAccountSettings } from '../hooks/use-accounts';
-
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const HOURS = Array.from({ length: 24 }, (_, h) => ({
-  value: String(h),
-  label: `${String(h).padStart(2, '0')}:00`,
-}));
 
 type TField = keyof TUpdateAccountSettingsRequest;
 
@@ -211,50 +194,13 @@ function SettingsForm({
           {delay('delay_range_min', 'Min delay (seconds)')}
           {delay('delay_range_max', 'Max delay (seconds)')}
         </Group>
-        <Group grow align="flex-start">
-          <NativeSelect
-            label="Working hours start"
-            data={HOURS}
-            disabled={readOnly}
-            value={values.working_hours_start}
-            error={errors.working_hours_start}
-            onChange={(e) => set('working_hours_start', e.currentTarget.value)}
-          />
-          <NativeSelect
-            label="Working hours end"
-            data={HOURS}
-            disabled={readOnly}
-            value={values.working_hours_end}
-            error={errors.working_hours_end}
-            onChange={(e) => set('working_hours_end', e.currentTarget.value)}
-          />
-        </Group>
-        <NativeSelect
-          label="Timezone"
-          data={[...ACCOUNT_TIMEZONES]}
-          disabled={readOnly}
-          value={values.timezone}
-          error={errors.timezone}
-          onChange={(e) => set('timezone', e.currentTarget.value)}
+        <WorkingScheduleFields
+          values={values}
+          errors={errors}
+          timezones={ACCOUNT_TIMEZONES}
+          readOnly={readOnly}
+          onChange={set}
         />
-        <Checkbox.Group
-          label="Working days"
-          value={values.working_days}
-          error={errors.working_days}
-          onChange={(days) => set('working_days', days)}
-        >
-          <Group gap="sm" mt={6}>
-            {WEEKDAYS.map((day, i) => (
-              <Checkbox
-                key={day}
-                value={String(i + 1)}
-                label={day.slice(0, 3)}
-                aria-label={day}
-                disabled={readOnly}
-              />
-            ))}
-          </Group>
-        </Checkbox.Group>
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onDone}>
             Cancel

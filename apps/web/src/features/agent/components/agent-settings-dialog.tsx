@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Group, Modal, NativeSelect, NumberInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   AGENT_DAILY_DM_LIMIT_MAX,
@@ -13,9 +13,9 @@ import {
   type TAgentSettings,
   type TUpdateAgentSettingsRequest,
 } from '@threadreach/contract';
+import { WorkingScheduleFields } from '../../../components/ui/working-schedule-fields';
 import { errorMessage } from '../../../lib/api-error';
 import { useUpdateAgentSettings } from '../hooks/use-agent';
-import { HOUR_CHOICES, WEEKDAYS } from '../agent-format';
 
 type TField = keyof TUpdateAgentSettingsRequest;
 type TErrors = Partial<Record<TField, string>>;
@@ -180,50 +180,13 @@ function AgentSettingsForm({
           {number('delay_range_min', 'Min delay (seconds)', AGENT_DELAY_MIN_FLOOR, AGENT_DELAY_CEILING)}
           {number('delay_range_max', 'Max delay (seconds)', AGENT_DELAY_MAX_FLOOR, AGENT_DELAY_CEILING)}
         </Group>
-        <Group grow align="flex-start">
-          <NativeSelect
-            label="Working hours start"
-            data={HOUR_CHOICES}
-            disabled={readOnly}
-            value={values.working_hours_start}
-            error={errors.working_hours_start}
-            onChange={(e) => set('working_hours_start', e.currentTarget.value)}
-          />
-          <NativeSelect
-            label="Working hours end"
-            data={HOUR_CHOICES}
-            disabled={readOnly}
-            value={values.working_hours_end}
-            error={errors.working_hours_end}
-            onChange={(e) => set('working_hours_end', e.currentTarget.value)}
-          />
-        </Group>
-        <NativeSelect
-          label="Timezone"
-          data={[...AGENT_TIMEZONES]}
-          disabled={readOnly}
-          value={values.timezone}
-          error={errors.timezone}
-          onChange={(e) => set('timezone', e.currentTarget.value)}
+        <WorkingScheduleFields
+          values={values}
+          errors={errors}
+          timezones={AGENT_TIMEZONES}
+          readOnly={readOnly}
+          onChange={set}
         />
-        <Checkbox.Group
-          label="Working days"
-          value={values.working_days}
-          error={errors.working_days}
-          onChange={(days) => set('working_days', days)}
-        >
-          <Group gap="sm" mt={6}>
-            {WEEKDAYS.map((day, i) => (
-              <Checkbox
-                key={day}
-                value={String(i + 1)}
-                label={day.slice(0, 3)}
-                aria-label={day}
-                disabled={readOnly}
-              />
-            ))}
-          </Group>
-        </Checkbox.Group>
         {number('min_intent_score', 'Minimum intent score', 0, 100)}
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onDone}>
