@@ -23,9 +23,9 @@ import {
   isAgentRunning,
   useAgentActivityLogs,
   useAgentStatus,
-  useToggleAgentMode,
 } from '../hooks/use-agent';
 import { AgentAdminPanel } from './agent-admin-panel';
+import { StopAgentButton } from './stop-agent-button';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -156,7 +156,6 @@ export function AgentActivityStep({ projectId, readOnly, onBack }: TAgentActivit
   const [page, setPage] = useState(1);
   const status = useAgentStatus(projectId);
   const logs = useAgentActivityLogs(projectId, page);
-  const toggle = useToggleAgentMode(projectId);
   const refresh = () => {
     void status.refetch();
     void logs.refetch();
@@ -170,17 +169,7 @@ export function AgentActivityStep({ projectId, readOnly, onBack }: TAgentActivit
       <Stack gap="md">
         <Group justify="space-between">
           <Title order={2}>Agent Activity Logs</Title>
-          {running && (
-            <Button
-              color="red"
-              variant="light"
-              onClick={() => toggle.mutate('assistant')}
-              loading={toggle.isPending}
-              disabled={readOnly}
-            >
-              Stop Agent
-            </Button>
-          )}
+          {running && <StopAgentButton projectId={projectId} readOnly={readOnly} variant="light" />}
         </Group>
         {status.isPending ? (
           <Center py="md">

@@ -54,7 +54,7 @@ function EditEntry({ log }: { log: TBehaviorLog }) {
 /** Admins' extra agent panel (spec section 6): Run Agent Now and the edits the agent learns from. */
 export function AgentAdminPanel({ projectId }: { projectId: string }) {
   const execute = useExecuteAgent(projectId);
-  const edits = useEditBehaviorLogs(projectId, true);
+  const edits = useEditBehaviorLogs(projectId);
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label="Admin agent tools">
       <Stack gap="sm">

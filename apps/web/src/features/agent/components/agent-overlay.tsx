@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Paper, Stack, Text } from '@mantine/core';
-import { isAgentRunning, useAgentSettings, useToggleAgentMode } from '../hooks/use-agent';
+import { Box, Paper, Stack, Text } from '@mantine/core';
+import { isAgentRunning, useAgentSettings } from '../hooks/use-agent';
+import { StopAgentButton } from './stop-agent-button';
 
 export interface TAgentOverlayProps {
   projectId: string;
@@ -15,7 +16,6 @@ export interface TAgentOverlayProps {
  */
 export function AgentOverlay({ projectId, readOnly, children }: TAgentOverlayProps) {
   const settings = useAgentSettings(projectId);
-  const toggle = useToggleAgentMode(projectId);
   if (!settings.data || !isAgentRunning(settings.data)) return children;
   return (
     <Box pos="relative">
@@ -42,14 +42,7 @@ export function AgentOverlay({ projectId, readOnly, children }: TAgentOverlayPro
             <Text size="sm" c="dimmed" ta="center">
               It finds, writes and sends DMs on its schedule. Its activity is in step 5.
             </Text>
-            <Button
-              color="red"
-              onClick={() => toggle.mutate('assistant')}
-              loading={toggle.isPending}
-              disabled={readOnly}
-            >
-              Stop Agent
-            </Button>
+            <StopAgentButton projectId={projectId} readOnly={readOnly} />
           </Stack>
         </Paper>
       </Box>

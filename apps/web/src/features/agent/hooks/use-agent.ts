@@ -106,20 +106,18 @@ export function useUpdateAgentSettings(projectId: string) {
 }
 
 /** How many saved edits the project has to learn from (only the total is read). */
-export function useSavedEditsCount(projectId: string, enabled = true) {
+export function useSavedEditsCount(projectId: string) {
   return useQuery({
     queryKey: agentKeys.examples(projectId),
     queryFn: () => listMessageExamples(projectId, { limit: 1, offset: 0 }),
     select: (page) => page.total,
-    enabled,
   });
 }
 
-export function useAgentPatterns(projectId: string, enabled = true) {
+export function useAgentPatterns(projectId: string) {
   return useQuery({
     queryKey: agentKeys.patterns(projectId),
     queryFn: () => getAgentPatterns(projectId),
-    enabled,
   });
 }
 
@@ -179,7 +177,7 @@ export function useAgentActivityLogs(projectId: string, page: number) {
 }
 
 /** The admin panel's edit history: the latest 100 message_edited actions (spec section 7). */
-export function useEditBehaviorLogs(projectId: string, enabled: boolean) {
+export function useEditBehaviorLogs(projectId: string) {
   return useQuery({
     queryKey: agentKeys.behavior(projectId),
     queryFn: () =>
@@ -188,7 +186,6 @@ export function useEditBehaviorLogs(projectId: string, enabled: boolean) {
         offset: 0,
         actionType: 'message_edited',
       }),
-    enabled,
   });
 }
 

@@ -1,0 +1,26 @@
+import { Button, type ButtonProps } from '@mantine/core';
+import { useToggleAgentMode } from '../hooks/use-agent';
+
+/** Stop Agent: back to assistant mode, every queued send of the agent taken back. */
+export function StopAgentButton({
+  projectId,
+  readOnly,
+  variant,
+}: {
+  projectId: string;
+  readOnly: boolean;
+  variant?: ButtonProps['variant'];
+}) {
+  const toggle = useToggleAgentMode(projectId);
+  return (
+    <Button
+      color="red"
+      variant={variant}
+      onClick={() => toggle.mutate('assistant')}
+      loading={toggle.isPending}
+      disabled={readOnly}
+    >
+      Stop Agent
+    </Button>
+  );
+}
