@@ -19,6 +19,9 @@ import { TopBar } from './top-bar';
 const AccountsPanel = lazy(() => import('../../accounts').then((m) => ({ default: m.AccountsPanel })));
 const AgentOverlay = lazy(() => import('../../agent').then((m) => ({ default: m.AgentOverlay })));
 
+/** What lies under the agent's overlay: dimmed, and out of the pointer's reach as `inert` is of the keyboard's. */
+const COVERED_STYLE = { opacity: 0.4, filter: 'grayscale(0.6)', pointerEvents: 'none' } as const;
+
 /** '/': the main workspace with the five-step flow. */
 export function WorkspacePage() {
   const auth = useAuth();
@@ -28,6 +31,7 @@ export function WorkspacePage() {
   const { selected, select } = useSelectedProject(items, auth.user?.user_id ?? null);
   const [step, setStep] = useProjectStep(selected?.id ?? null);
   const [creating, setCreating] = useState(false);
+  const [agentCovers, setAgentCovers] = useState(false);
   useRedditAuthReturn(select);
 
   const blockReason = createProjectBlockReason({
@@ -67,24 +71,31 @@ export function WorkspacePage() {
         onStep={setStep}
       />
     );
-    const covered = (
-      <>
-        {/* Admins manage the accounts of any project (spec section 6); READONLY users only look. */}
-        <Suspense fallback={null}>
-          <AccountsPanel key={selected.id} projectId={selected.id} readOnly={auth.isReadOnly} />
-        </Suspense>
-        {step !== 5 && stepContent}
-      </>
-    );
     main = (
       <>
         {foreign && <ForeignProjectBanner project={selected} />}
         {/* Step 5 is the agent's own view: it stays usable while the agent runs, the rest is covered. */}
-        <Suspense fallback={covered}>
-          <AgentOverlay projectId={selected.id} readOnly={agentReadOnly}>
-            {covered}
-          </AgentOverlay>
-        </Suspense>
+        <Box pos="relative">
+          <Box
+            inert={agentCovers}
+            aria-hidden={agentCovers || undefined}
+            style={agentCovers ? COVERED_STYLE : undefined}
+          >
+            {/* Admins manage the accounts of any project (spec section 6); READONLY users only look. */}
+            <Suspense fallback={null}>
+              <AccountsPanel key={selected.id} projectId={selected.id} readOnly={auth.isReadOnly} />
+            </Suspense>
+            {step !== 5 && stepContent}
+          </Box>
+          <Suspense fallback={null}>
+            <AgentOverlay
+              key={selected.id}
+              projectId={selected.id}
+              readOnly={agentReadOnly}
+              onCover={setAgentCovers}
+            />
+          </Suspense>
+        </Box>
         {step === 5 && stepContent}
       </>
     );
