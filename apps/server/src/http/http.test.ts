@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
-import { redactUrl } from './logger';
+import { redactSecrets, redactUrl } from './logger';
 
 const webDir = path.join(tmpdir(), `threadreach-web-${process.pid}`);
 const lines: string[] = [];
@@ -86,6 +86,32 @@ describe('http surface', () => {
     expect(line).not.toContain('CANARY-bound-value');
     expect(line).not.toContain('second line');
     expect(line).not.toContain('another');
+  });
+
+  it('writes the value of no secret key to the log, at any depth and in any letter case', () => {
+    const logged = {
+      client_secret: 'CANARY-1',
+      nested: { Password: 'CANARY-2', list: [{ apiKey: 'CANARY-3' }, 'kept'] },
+      headers: { Authorization: 'Bearer CANARY-4', cookie: 'CANARY-5', accept: 'text/html' },
+      attempts: 3,
+    };
+    const before = lines.length;
+    t.ctx.log.info(logged, 'secrets in fields');
+    t.ctx.log.child({ token: 'CANARY-6' }).info('secret in a binding');
+    const out = lines.slice(before).join('');
+    expect(out).not.toMatch(/CANARY/);
+    expect(out).toContain('"accept":"text/html"');
+    expect(out).toContain('"attempts":3');
+    expect(out).toContain('"kept"');
+    // What the caller logged is left as it was.
+    expect(logged.nested.Password).toBe('CANARY-2');
+    expect(redactSecrets(logged.headers)).toEqual({
+      Authorization: '[redacted]',
+      cookie: '[redacted]',
+      accept: 'text/html',
+    });
+    const clean = { a: 1, b: { c: 'd' } };
+    expect(redactSecrets(clean)).toBe(clean);
   });
 
   it('redacts credential query parameters', () => {

@@ -21,43 +21,69 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers.cookie',
-  '*.headers.authorization',
-  '*.headers.cookie',
+/**
+ * Keys whose values never reach a log line: headers, credentials and tokens. Log objects are checked per key,
+ * at any depth down to REDACT_DEPTH and in any letter case, rather than with pino `redact` paths, whose
+ * wildcards cloned and walked every field of every line (about 15 µs a line, most of what a request line
+ * cost). A child logger's bindings are not passed to pino's formatters; serializers catch these names there.
+ */
+const SECRET_KEY_NAMES = [
   'authorization',
+  'Authorization',
   'cookie',
+  'Cookie',
+  'set-cookie',
   'password',
+  'secret',
   'client_secret',
   'clientSecret',
   'token',
+  'id_token',
   'refresh_token',
   'access_token',
   'refreshToken',
   'accessToken',
   'apiKey',
   'api_key',
-  '*.authorization',
-  '*.cookie',
-  '*.secret',
-  '*.password',
-  '*.client_secret',
-  '*.token',
-  '*.refresh_token',
-  '*.access_token',
-  '*.jwtSecret',
-  '*.clientSecret',
-  '*.proxyUrl',
-  '*.proxy_url',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.apiKey',
-  '*.api_key',
+  'jwtSecret',
+  'proxyUrl',
+  'proxy_url',
 ];
+const SECRET_KEYS: ReadonlySet<string> = new Set(SECRET_KEY_NAMES.map((name) => name.toLowerCase()));
+const REDACT_DEPTH = 4;
+const CENSOR = '[redacted]';
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The value with the value of every secret key replaced. Objects and arrays are copied only along the way
+ * to something replaced, so what the caller logged is never changed; errors and other class instances are
+ * left to their serializers.
+ */
+export function redactSecrets<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object' || depth >= REDACT_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const next = redactSecrets(item, depth + 1);
+      if (next !== item) (copy ??= value.slice())[i] = next;
+    }
+    return (copy ?? value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | null = null;
+  for (const key in value) {
+    const item = value[key];
+    if (item === undefined) continue;
+    const next = SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(item, depth + 1);
+    if (next !== item) (copy ??= { ...value })[key] = next;
+  }
+  return (copy ?? value) as T;
+}
 
 /**
  * What of a failed query's bound values may appear in its error (Drizzle and PGlite keep them on the
@@ -105,8 +131,9 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
   return {
     level,
     name: 'server',
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    formatters: { log: redactSecrets, bindings: redactSecrets },
     serializers: {
+      ...Object.fromEntries(SECRET_KEY_NAMES.map((name) => [name, () => CENSOR])),
       err: serializeError,
       req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,
