@@ -28,6 +28,35 @@ describe('system log sink', () => {
     expect(sink.counts).toEqual({ written: 4, dropped: 0 });
   });
 
+  it('stores the lines that arrive during an insert in full batches, not one small insert behind each', async () => {
+    const batches: number[] = [];
+    let release: () => void = () => {};
+    const sink = new SystemLogSink({
+      insert: (rows) => {
+        batches.push(rows.length);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      batchSize: 10,
+      flushIntervalMs: 60_000,
+    });
+    for (let i = 0; i < 10; i++) sink.write(line(`first ${i}`));
+    await vi.waitFor(() => expect(batches).toEqual([10]));
+    // While the first batch is stored, lines keep coming, a few at a time.
+    for (let i = 0; i < 3; i++) sink.write(line(`during ${i}`));
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([10]);
+    for (let i = 3; i < 12; i++) sink.write(line(`during ${i}`));
+    await vi.waitFor(() => expect(batches).toEqual([10, 10]));
+    release();
+    // What is left goes out with the timer, or with an explicit flush.
+    const flushed = sink.flush();
+    await vi.waitFor(() => expect(batches).toEqual([10, 10, 2]));
+    release();
+    await flushed;
+    expect(sink.counts).toEqual({ written: 22, dropped: 0 });
+  });
+
   it('drops a batch the database refuses, says so once, and never throws into the logger', async () => {
     const errors: string[] = [];
     let fail = true;

@@ -24,6 +24,8 @@ export class SystemLogSink {
   private buffer: NewSystemLogRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
+  /** A drain of full batches is queued or running: lines that arrive meanwhile join its next batch. */
+  private draining = false;
   private closed = false;
   private lastReportMs = 0;
   private readonly batchSize: number;
@@ -55,8 +57,14 @@ export class SystemLogSink {
       return true;
     }
     this.buffer.push(row);
-    if (this.buffer.length >= this.batchSize) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs).unref();
+    if (this.buffer.length >= this.batchSize) {
+      if (!this.draining) {
+        this.draining = true;
+        void this.enqueue(false);
+      }
+    } else {
+      this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs).unref();
+    }
     return true;
   }
 
@@ -64,8 +72,7 @@ export class SystemLogSink {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.chain = this.chain.then(() => this.drain());
-    return this.chain;
+    return this.enqueue(true);
   }
 
   /** Stops taking lines and writes what is queued: call before the database closes. */
@@ -74,8 +81,18 @@ export class SystemLogSink {
     this.closed = true;
   }
 
-  private async drain(): Promise<void> {
-    while (this.buffer.length > 0) {
+  private enqueue(all: boolean): Promise<void> {
+    this.chain = this.chain.then(() => this.drain(all));
+    return this.chain;
+  }
+
+  /**
+   * Full batches only, unless `all`: the lines that arrive while one batch is stored wait for the next full
+   * one or their timer, instead of going out as a small insert (a transaction each) behind every batch.
+   */
+  private async drain(all: boolean): Promise<void> {
+    const least = all ? 1 : this.batchSize;
+    while (this.buffer.length >= least) {
       const batch = this.buffer.splice(0, this.batchSize);
       try {
         await this.options.insert(batch);
@@ -85,6 +102,7 @@ export class SystemLogSink {
         this.report(error);
       }
     }
+    if (!all) this.draining = false;
   }
 
   private report(error: unknown) {
