@@ -116,7 +116,7 @@ describe('system logs', () => {
   it('answers requests as usual when the log lines cannot be stored', async () => {
     const since = new Date();
     const before = t.ctx.systemLogs!.counts.dropped;
-    const insert = vi.spyOn(t.ctx.db, 'transaction').mockImplementation(() => {
+    const insert = vi.spyOn(t.ctx.db, 'execute').mockImplementation(() => {
       throw new Error('database is away');
     });
     try {

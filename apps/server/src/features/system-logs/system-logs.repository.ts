@@ -13,40 +13,26 @@ export interface SystemLogFilter {
   search?: string | undefined;
 }
 
-/** Stores lines and adds them to their hourly counts, in one transaction. */
+/**
+ * Stores lines and adds them to their hourly counts in one statement (atomic on its own): one round trip
+ * per batch instead of a transaction's four, and no query builder on the path every log line takes.
+ * The lines go as one jsonb parameter rather than five per line: building and binding a 500-line insert
+ * would hold the event loop, and every request waiting behind it, for milliseconds.
+ */
 export async function insertSystemLogs(db: DbOrTx, rows: NewSystemLogRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const hourly = new Map<string, { hour: Date; level: TLogLevel; logger: string; lines: number }>();
-  for (const row of rows) {
-    const hour = new Date(Math.floor(new Date(row.timestamp).getTime() / HOUR_MS) * HOUR_MS);
-    const key = `${hour.getTime()}|${row.level}|${row.logger}`;
-    const bucket = hourly.get(key);
-    if (bucket) bucket.lines++;
-    else hourly.set(key, { hour, level: row.level, logger: row.logger, lines: 1 });
-  }
-  await db.transaction(async (tx) => {
-    // One jsonb parameter rather than five per line: building and binding a 500-line insert holds the
-    // event loop, and every request waiting behind it, for milliseconds.
-    const lines = JSON.stringify(
-      rows.map((r) => ({
-        t: r.timestamp,
-        l: r.level,
-        g: r.logger,
-        m: r.message,
-        f: r.fields ?? null,
-      })),
-    );
-    await tx.execute(sql`insert into ${systemLogs} (timestamp, level, logger, message, fields)
+  const lines = JSON.stringify(
+    rows.map((r) => ({ t: r.timestamp, l: r.level, g: r.logger, m: r.message, f: r.fields ?? null })),
+  );
+  await db.execute(sql`with lines as (
       select t, l, g, m, f from jsonb_to_recordset(${lines}::jsonb)
-        as r(t timestamptz, l text, g text, m text, f jsonb)`);
-    await tx
-      .insert(systemLogCounts)
-      .values([...hourly.values()])
-      .onConflictDoUpdate({
-        target: [systemLogCounts.hour, systemLogCounts.level, systemLogCounts.logger],
-        set: { lines: sql`${systemLogCounts.lines} + excluded.lines` },
-      });
-  });
+        as r(t timestamptz, l text, g text, m text, f jsonb)
+    ), stored as (
+      insert into ${systemLogs} (timestamp, level, logger, message, fields) select t, l, g, m, f from lines
+    )
+    insert into ${systemLogCounts} (hour, level, logger, lines)
+      select date_trunc('hour', t, 'UTC'), l, g, count(*) from lines group by 1, 2, 3
+    on conflict (hour, level, logger) do update set lines = ${systemLogCounts}.lines + excluded.lines`);
 }
 
 /** The text as a LIKE pattern matching it anywhere, its wildcards taken literally. */
