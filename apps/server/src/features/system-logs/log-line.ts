@@ -24,6 +24,19 @@ const STANDARD_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg'
 const SENSITIVE_KEY =
   /pass|secret|token|cookie|authori[sz]ation|api_?key|credential|signature|session|body|html|content|email|^ver$|^v3$|^code$|^state$/i;
 
+/** The verdict per field name: a few dozen names recur on every line. */
+const KEPT_KEYS = new Map<string, boolean>();
+const KEPT_KEYS_MAX = 1000;
+
+function keptKey(key: string): boolean {
+  let kept = KEPT_KEYS.get(key);
+  if (kept === undefined) {
+    kept = !STANDARD_KEYS.has(key) && !SENSITIVE_KEY.test(key);
+    if (KEPT_KEYS.size < KEPT_KEYS_MAX) KEPT_KEYS.set(key, kept);
+  }
+  return kept;
+}
+
 const SECRET_PATTERNS: [RegExp, string][] = [
   // JWTs (their header always starts with `{"`, base64url `eyJ`).
   [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
@@ -42,8 +55,12 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   ],
 ];
 
+/** Any of the patterns, tested once before replacing: most texts hold none, and one scan is cheaper than five. */
+const MAYBE_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => pattern.source).join('|'), 'i');
+
 /** Removes tokens, secrets and credentials from free text before it is stored. */
 export function scrubSecrets(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
@@ -80,9 +97,10 @@ export function toSystemLogRow(line: unknown): NewSystemLogRow | null {
 
   const fields: Record<string, unknown> = {};
   let kept = 0;
-  for (const [key, value] of Object.entries(entry)) {
+  for (const key in entry) {
     if (kept >= FIELDS_MAX) break;
-    if (STANDARD_KEYS.has(key) || SENSITIVE_KEY.test(key)) continue;
+    if (!keptKey(key)) continue;
+    const value = entry[key];
     if (typeof value === 'string') fields[key] = clip(scrubSecrets(value), FIELD_TEXT_MAX);
     else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
     else continue;
