@@ -3,7 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../../test/test-app';
-import { signAccessToken, verifyAccessToken } from './tokens';
+import { signAccessToken, verifyAccessToken, VERIFIED_TOKENS_MAX } from './tokens';
 
 let t: TestApp;
 let user: TestUser;
@@ -165,6 +165,46 @@ describe('access tokens', () => {
     );
     expect(verdicts.map(([mine]) => mine)).toEqual(verdicts.map(([, jose]) => jose));
     expect(verdicts.slice(0, 5).every(([mine]) => mine)).toBe(true);
+  });
+
+  it('checks the signature and the clock again when a token was seen before', async () => {
+    const now = t.ctx.clock.now();
+    const token = await sign(claims());
+    const first = await verifyAccessToken(t.config, token, now);
+    // The caller gets its own copy: changing it changes nothing for the next request.
+    first.roles.push('ADMIN');
+    expect((await verifyAccessToken(t.config, token, now)).roles).toEqual(['USER']);
+
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'AB' : 'AA'}`;
+    await expect(verifyAccessToken(t.config, `${header}.${payload}.${flipped}`, now)).rejects.toThrow(
+      'bad signature',
+    );
+    // A non-canonical encoding of the right MAC is refused too (a 32-byte MAC ends in 2 padding bits).
+    const last = signature.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sibling = alphabet[alphabet.indexOf(last) ^ 1]!;
+    await expect(
+      verifyAccessToken(t.config, `${header}.${payload}.${signature.slice(0, -1)}${sibling}`, now),
+    ).rejects.toThrow('bad signature');
+    await expect(verifyAccessToken(t.config, token, now + 601_000)).rejects.toThrow('expired');
+    // A genuine token is still accepted after all of this.
+    await expect(verifyAccessToken(t.config, token, now)).resolves.toMatchObject({ id: user.id });
+  });
+
+  it('keeps a bounded number of checked tokens and still verifies the ones it let go', async () => {
+    const now = t.ctx.clock.now();
+    const first = await sign(claims({ jti: 'first' }));
+    await verifyAccessToken(t.config, first, now);
+    for (let i = 0; i < VERIFIED_TOKENS_MAX; i++) {
+      const token = signRaw({ alg: 'HS256' }, claims({ jti: `t-${i}` }));
+      await verifyAccessToken(t.config, token, now);
+    }
+    await expect(verifyAccessToken(t.config, first, now)).resolves.toMatchObject({ id: user.id });
+    const [header, payload] = first.split('.');
+    await expect(verifyAccessToken(t.config, `${header}.${payload}.${'A'.repeat(43)}`, now)).rejects.toThrow(
+      'bad signature',
+    );
   });
 
   it('asks for a token when none is sent', async () => {
