@@ -282,7 +282,7 @@ async function main() {
     `Mix of every ${mix.length} requests: ${mixText}; a customer with ${results[0]!.ready.projects} projects, ` +
       `an admin and ${results[0]!.ready.credentials} credentials.`,
     '`app`: the server as `npm start` builds it, request logging at level info (buffered as on stdout, to /dev/null, and copied into system_logs). `bare`: a bare Fastify route in the same process making the ' +
-      'same service call (the same queries) with no JWT check, scope check, contract validation or serialization.',
+      "same service call (the same queries, the project access check's included) with no JWT check, scope check, contract validation or serialization.",
     'Both share the machine with the load generator; the load average says how busy it was otherwise. ' +
       'A done rate below the offered rate means that target could not keep up: its latency is then queueing.',
     '',

@@ -16,6 +16,7 @@ import { listCredentialsPage } from '../../apps/server/src/features/credentials/
 import { getProductInfo } from '../../apps/server/src/features/product-info/product-info.service';
 import { findProjectById } from '../../apps/server/src/features/projects/projects.repository';
 import {
+  getAccessibleProject,
   listProjectsFor,
   presentAccessibleProject,
 } from '../../apps/server/src/features/projects/projects.service';
@@ -87,9 +88,11 @@ async function main() {
     const row = await findProjectById(db, request.params.id);
     return row && presentAccessibleProject(customerAuth, row);
   });
-  bare.get<{ Params: { id: string } }>('/bare/projects/:id/product-info', async (request) =>
-    getProductInfo(ctx, request.params.id),
-  );
+  // The app checks the caller may reach the project (one query) before reading its product info.
+  bare.get<{ Params: { id: string } }>('/bare/projects/:id/product-info', async (request) => {
+    const owned = await getAccessibleProject(db, customerAuth, request.params.id, 'read');
+    return getProductInfo(ctx, owned.id);
+  });
   bare.get('/bare/me', async () => getMe(db, customerAuth));
   bare.get('/bare/credentials', async () => listCredentialsPage(ctx, { include_disabled: false, ...PAGE }));
   const barePort = await freePort();
