@@ -64,7 +64,7 @@ describe('http surface', () => {
       headers: { cookie: `tr_refresh=${canary}` },
     });
     const log = lines.join('');
-    expect(log).toContain('/api/v1/auth/v3-login?v3=%5Bredacted%5D');
+    expect(log).toContain('/api/v1/auth/v3-login?v3=[redacted]');
     expect(log).not.toContain(canary);
     expect(log).not.toContain(project.owner.token);
   });

@@ -21,6 +21,37 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 
+const CENSOR = '[redacted]';
+
+const SECRET_PATTERNS: [RegExp, string][] = [
+  // JWTs (their header always starts with `{"`, base64url `eyJ`).
+  [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, CENSOR],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${CENSOR}`],
+  // user:password@ in URLs (proxies, database strings).
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, `$1${CENSOR}@`],
+  // Credentials in query strings.
+  [
+    /([?&](?:ver|v3|code|state|token|access_token|refresh_token|id_token|session_state|client_secret|password|api_key)=)[^&\s#"']+/gi,
+    `$1${CENSOR}`,
+  ],
+  // key=value and "key": "value" pairs.
+  [
+    /\b(password|passwd|client_secret|clientSecret|secret|refresh_token|refreshToken|access_token|accessToken|id_token|api_key|apiKey|authorization|cookie|set-cookie|tr_refresh)(["']?\s*[=:]\s*["']?)(?:(?:Bearer|Basic)\s+)?[^\s"'&,;}]+/gi,
+    `$1$2${CENSOR}`,
+  ],
+];
+
+/** Any of the patterns, tested once before replacing: most texts hold none, and one scan is cheaper than five. */
+const MAYBE_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => pattern.source).join('|'), 'i');
+
+/** Removes tokens, secrets and credentials from free text before it is stored. */
+export function scrubSecrets(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
 /**
  * Keys whose values never reach a log line: headers, credentials and tokens. Log objects are checked per key,
  * at any depth down to REDACT_DEPTH and in any letter case, rather than with pino `redact` paths, whose
@@ -51,7 +82,6 @@ const SECRET_KEY_NAMES = [
 ];
 const SECRET_KEYS: ReadonlySet<string> = new Set(SECRET_KEY_NAMES.map((name) => name.toLowerCase()));
 const REDACT_DEPTH = 4;
-const CENSOR = '[redacted]';
 
 function isPlainObject(value: object): value is Record<string, unknown> {
   const proto = Object.getPrototypeOf(value) as unknown;
@@ -59,11 +89,12 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 }
 
 /**
- * The value with the value of every secret key replaced. Objects and arrays are copied only along the way
- * to something replaced, so what the caller logged is never changed; errors and other class instances are
- * left to their serializers.
+ * The value with the value of every secret key replaced and every text scrubbed. Objects and arrays are
+ * copied only along the way to something replaced, so what the caller logged is never changed; errors and
+ * other class instances are left to their serializers.
  */
 export function redactSecrets<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return scrubSecrets(value) as T;
   if (value === null || typeof value !== 'object' || depth >= REDACT_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
@@ -114,15 +145,19 @@ export function serializeError(err: Error): ReturnType<typeof stdSerializers.err
   if (!out || typeof out !== 'object') return out;
   const fields = out as unknown as Record<string, unknown>;
   const { texts, values } = boundValues(err);
-  for (const key of ['params', 'parameters', 'queryOptions']) if (key in fields) fields[key] = '[redacted]';
-  if (!texts.length) return out;
+  for (const key of ['params', 'parameters', 'queryOptions']) if (key in fields) fields[key] = CENSOR;
   for (const key of ['message', 'stack', 'detail', 'where']) {
     const original = fields[key];
     if (typeof original !== 'string') continue;
     let value = original;
     for (const text of texts) value = value.replaceAll(text, 'params: [redacted]');
-    for (const bound of values) value = value.replaceAll(bound, '[redacted]');
-    fields[key] = value;
+    for (const bound of values) value = value.replaceAll(bound, CENSOR);
+    fields[key] = scrubSecrets(value);
+  }
+  // An error's own fields (a response, a request's config with its headers) are copied as they are.
+  for (const key of Object.keys(fields)) {
+    if (key === 'message' || key === 'stack') continue;
+    fields[key] = SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(fields[key]);
   }
   return out;
 }
@@ -132,6 +167,16 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
     level,
     name: 'server',
     formatters: { log: redactSecrets, bindings: redactSecrets },
+    hooks: {
+      // The message and its format arguments are texts too (formatters never see them).
+      logMethod(args, method) {
+        for (let i = 0; i < args.length; i++) {
+          const arg: unknown = args[i];
+          if (typeof arg === 'string') (args as unknown[])[i] = scrubSecrets(arg);
+        }
+        return method.apply(this, args);
+      },
+    },
     serializers: {
       ...Object.fromEntries(SECRET_KEY_NAMES.map((name) => [name, () => CENSOR])),
       err: serializeError,

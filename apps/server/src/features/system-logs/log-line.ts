@@ -1,7 +1,9 @@
 import type { TLogLevel, TLoggerName } from '@threadreach/contract';
+import { scrubSecrets } from '../../http/logger';
 import type { NewSystemLogRow } from './system-logs.table';
 
-const REDACTED = '[redacted]';
+export { scrubSecrets };
+
 export const MESSAGE_MAX = 4000;
 const FIELD_TEXT_MAX = 500;
 const FIELDS_MAX = 24;
@@ -35,35 +37,6 @@ function keptKey(key: string): boolean {
     if (KEPT_KEYS.size < KEPT_KEYS_MAX) KEPT_KEYS.set(key, kept);
   }
   return kept;
-}
-
-const SECRET_PATTERNS: [RegExp, string][] = [
-  // JWTs (their header always starts with `{"`, base64url `eyJ`).
-  [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
-  // user:password@ in URLs (proxies, database strings).
-  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, `$1${REDACTED}@`],
-  // Credentials in query strings.
-  [
-    /([?&](?:ver|v3|code|state|token|access_token|refresh_token|id_token|session_state|client_secret|password|api_key)=)[^&\s#"']+/gi,
-    `$1${REDACTED}`,
-  ],
-  // key=value and "key": "value" pairs.
-  [
-    /\b(password|passwd|client_secret|clientSecret|secret|refresh_token|refreshToken|access_token|accessToken|id_token|api_key|apiKey|authorization|cookie|set-cookie|tr_refresh)(["']?\s*[=:]\s*["']?)(?:(?:Bearer|Basic)\s+)?[^\s"'&,;}]+/gi,
-    `$1$2${REDACTED}`,
-  ],
-];
-
-/** Any of the patterns, tested once before replacing: most texts hold none, and one scan is cheaper than five. */
-const MAYBE_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => pattern.source).join('|'), 'i');
-
-/** Removes tokens, secrets and credentials from free text before it is stored. */
-export function scrubSecrets(text: string): string {
-  if (!MAYBE_SECRET.test(text)) return text;
-  let out = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
-  return out;
 }
 
 /**

@@ -111,6 +111,15 @@ describe('system logs', () => {
     expect(leaks.map(([name]) => name)).toEqual([]);
     // The tokens of the signed-in admin neither.
     expect(text).not.toContain(admin.token);
+
+    // stdout, the operator's log, holds none of the secrets either (it keeps what people wrote, such as
+    // an e-mail body, which /logs does not show).
+    const printed = stdout.join('');
+    expect(printed).toContain('canary: refresh failed for Bearer [redacted] with client_secret=[redacted]');
+    expect(printed).toContain('canary: reddit token exchange failed');
+    const secrets = Object.entries(CANARY).filter(([name]) => name !== 'emailBody');
+    expect(secrets.filter(([, value]) => printed.includes(value)).map(([name]) => name)).toEqual([]);
+    expect(printed).not.toContain(admin.token);
   });
 
   it('answers requests as usual when the log lines cannot be stored', async () => {
