@@ -110,10 +110,15 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   for (const key in value) {
     const item = value[key];
     if (item === undefined) continue;
-    const next = SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(item, depth + 1);
+    const next = redactField(key, item, depth + 1);
     if (next !== item) (copy ??= { ...value })[key] = next;
   }
   return (copy ?? value) as T;
+}
+
+/** One field of a logged object at `depth`: censored when its name is a secret's, redacted otherwise. */
+function redactField(key: string, value: unknown, depth: number): unknown {
+  return SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(value, depth);
 }
 
 /**
@@ -152,13 +157,11 @@ export function serializeError(err: Error): ReturnType<typeof stdSerializers.err
     let value = original;
     for (const text of texts) value = value.replaceAll(text, 'params: [redacted]');
     for (const bound of values) value = value.replaceAll(bound, CENSOR);
-    fields[key] = scrubSecrets(value);
+    fields[key] = value;
   }
-  // An error's own fields (a response, a request's config with its headers) are copied as they are.
-  for (const key of Object.keys(fields)) {
-    if (key === 'message' || key === 'stack') continue;
-    fields[key] = SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(fields[key]);
-  }
+  // pino's error object is not a plain one, so its fields (the texts above, and what an error carries, such
+  // as a response or a request's config with its headers) are redacted one by one.
+  for (const key of Object.keys(fields)) fields[key] = redactField(key, fields[key], 0);
   return out;
 }
 
