@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
-import { redactSecrets, redactUrl } from './logger';
+import { redactSecrets, redactUrl, scrubSecrets } from './logger';
 
 const webDir = path.join(tmpdir(), `threadreach-web-${process.pid}`);
 const lines: string[] = [];
@@ -112,6 +112,22 @@ describe('http surface', () => {
     });
     const clean = { a: 1, b: { c: 'd' } };
     expect(redactSecrets(clean)).toBe(clean);
+  });
+
+  it('scrubs tokens and secrets out of free text', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc_def-123';
+    expect(scrubSecrets(`token ${jwt} used`)).toBe('token [redacted] used');
+    expect(scrubSecrets('Authorization: Bearer abc.def')).toBe('Authorization: [redacted]');
+    expect(scrubSecrets('header Bearer abc123')).toBe('header Bearer [redacted]');
+    expect(scrubSecrets('postgres://app:pw@db:5432/x')).toBe('postgres://[redacted]@db:5432/x');
+    expect(scrubSecrets('/cb?code=abc&state=xyz&page=2')).toBe('/cb?code=[redacted]&state=[redacted]&page=2');
+    expect(scrubSecrets('{"client_secret": "s3cr3t", "name": "bot"}')).toBe(
+      '{"client_secret": "[redacted]", "name": "bot"}',
+    );
+    expect(scrubSecrets('password=hunter2; refresh_token=r1')).toBe(
+      'password=[redacted]; refresh_token=[redacted]',
+    );
+    expect(scrubSecrets('GET /api/v1/projects 200 3ms')).toBe('GET /api/v1/projects 200 3ms');
   });
 
   it('redacts credential query parameters', () => {

@@ -2,8 +2,6 @@ import type { TLogLevel, TLoggerName } from '@threadreach/contract';
 import { scrubSecrets } from '../../http/logger';
 import type { NewSystemLogRow } from './system-logs.table';
 
-export { scrubSecrets };
-
 export const MESSAGE_MAX = 4000;
 const FIELD_TEXT_MAX = 500;
 const FIELDS_MAX = 24;
