@@ -89,5 +89,9 @@ export const discoverySearches = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('discovery_searches_project_idx').on(t.projectId, t.startedAt)],
+  (t) => [
+    index('discovery_searches_project_idx').on(t.projectId, t.startedAt),
+    // The statistics of every project at once.
+    index('discovery_searches_started_idx').on(t.startedAt),
+  ],
 );

@@ -88,6 +88,20 @@ export const dmMessages = pgTable(
     index('dm_messages_unknown_idx')
       .on(t.accountId)
       .where(sql`${t.state} = 'unknown'`),
+    // Statistics count each outcome by its own instant, per project and over every project.
+    index('dm_messages_created_idx').on(t.createdAt),
+    index('dm_messages_project_sent_idx')
+      .on(t.projectId, t.sentAt)
+      .where(sql`${t.state} = 'sent'`),
+    index('dm_messages_sent_idx')
+      .on(t.sentAt)
+      .where(sql`${t.state} = 'sent'`),
+    index('dm_messages_project_failed_idx')
+      .on(t.projectId, t.failedAt)
+      .where(sql`${t.state} = 'failed'`),
+    index('dm_messages_project_expired_idx')
+      .on(t.projectId, t.updatedAt)
+      .where(sql`${t.state} = 'expired'`),
   ],
 );
 export type DmMessageRow = typeof dmMessages.$inferSelect;

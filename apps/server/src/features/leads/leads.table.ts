@@ -47,6 +47,8 @@ export const leads = pgTable(
     index('leads_project_kind_created_idx').on(t.projectId, t.kind, t.itemCreatedAt),
     index('leads_item_idx').on(t.itemName),
     index('leads_found_idx').on(t.foundAt),
+    // A project's statistics: its leads by the day they were found.
+    index('leads_project_found_idx').on(t.projectId, t.foundAt),
     // A profile's lead count.
     index('leads_project_author_idx').on(t.projectId, t.author),
     // What a project's webhook has still to receive; delivered leads leave the index.

@@ -27,6 +27,8 @@ export const dmReplies = pgTable(
   (t) => [
     uniqueIndex('dm_replies_dm_name_uq').on(t.dmId, t.redditName),
     index('dm_replies_project_received_idx').on(t.projectId, t.receivedAt),
+    // The statistics of every project at once.
+    index('dm_replies_received_idx').on(t.receivedAt),
   ],
 );
 export type DmReplyRow = typeof dmReplies.$inferSelect;
