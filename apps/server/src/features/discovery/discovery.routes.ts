@@ -10,8 +10,8 @@ const STARTED = { data: { status: 'started' as const } };
 export async function discoveryRoutes(app: FastifyInstance) {
   const { ctx } = app;
   const start = async (project: { id: string; withoutKeywords: boolean }, options: TProjectSearchOptions) => {
-    await startProjectSearch(ctx, project, options);
-    await queueProjectSearch(ctx, project.id);
+    const run = await startProjectSearch(ctx, project, options);
+    await queueProjectSearch(ctx, run);
     return STARTED;
   };
 

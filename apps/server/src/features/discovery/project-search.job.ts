@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { defineJob } from '../../jobs/job';
+import type { RunRef } from '../projects';
 import { failProjectSearch, runProjectSearch } from './project-search.service';
 
 /**
@@ -20,11 +21,12 @@ export const projectSearchJob = defineJob({
 });
 
 /** Queues the work of a search whose run was just started. */
-export async function queueProjectSearch(ctx: AppContext, projectId: string): Promise<void> {
+export async function queueProjectSearch(ctx: AppContext, run: RunRef): Promise<void> {
+  const { projectId } = run;
   try {
     await ctx.queue!.enqueue(projectSearchJob, { projectId }, { singletonKey: projectId });
   } catch (error) {
-    await failProjectSearch(ctx, projectId, 'The search could not be queued; please try again');
+    await failProjectSearch(ctx, run, 'The search could not be queued; please try again');
     throw error;
   }
 }

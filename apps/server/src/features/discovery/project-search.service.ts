@@ -18,7 +18,7 @@ import {
   RedditResponseShapeError,
   RedditUnavailableError,
 } from '../../integrations/reddit';
-import { findRun, finishRun, presentRun, startRun, updateRunProgress } from '../projects';
+import { findRun, finishRun, presentRun, startRun, updateRunProgress, type RunRef } from '../projects';
 import { readBackfill } from './backfill';
 import {
   authorsToEnrich,
@@ -61,7 +61,7 @@ export async function startProjectSearch(
   ctx: AppContext,
   project: { id: string; withoutKeywords: boolean },
   options: TProjectSearchOptions,
-): Promise<void> {
+): Promise<RunRef> {
   const approvals = await countApprovals(ctx.db, project.id);
   if (!project.withoutKeywords && approvals.keywords === 0) {
     throw badRequest(NO_APPROVED_KEYWORDS, 'no_approved_keywords');
@@ -80,6 +80,7 @@ export async function startProjectSearch(
       ? new AppError(409, 'post_search_running', POST_SEARCH_RUNNING)
       : new AppError(409, 'search_running', SEARCH_RUNNING);
   }
+  return run;
 }
 
 /** The status calls: the project's running or last search, with its counts once completed. */
@@ -91,8 +92,8 @@ export async function getSearchStatus(ctx: AppContext, projectId: string): Promi
 }
 
 /** Marks a search that could not even be queued as failed, so its status does not stay 'searching'. */
-export async function failProjectSearch(ctx: AppContext, projectId: string, error: string): Promise<void> {
-  await finishRun(ctx.db, projectId, 'search', { status: 'failed', error }, new Date(ctx.clock.now()));
+export async function failProjectSearch(ctx: AppContext, run: RunRef, error: string): Promise<void> {
+  await finishRun(ctx.db, run, { status: 'failed', error }, new Date(ctx.clock.now()));
 }
 
 class SearchFailure extends Error {
@@ -110,7 +111,7 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
   if (!run || run.status !== 'running') return;
   const parsed = ZProjectSearchOptions.safeParse(run.options);
   if (!parsed.success) {
-    await failProjectSearch(ctx, projectId, 'The search settings could not be read; please start it again');
+    await failProjectSearch(ctx, run, 'The search settings could not be read; please start it again');
     return;
   }
   const options = parsed.data;
@@ -122,7 +123,7 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
   const report = (phase = progress.phase) => {
     progress.phase = phase;
     progress.leads_found = found.posts.size + found.comments.size;
-    return updateRunProgress(ctx.db, projectId, 'search', { ...progress }, now());
+    return updateRunProgress(ctx.db, run, { ...progress }, now());
   };
   const counts = (): TSearchResultCounts => ({
     posts_found: options.include_posts ? found.posts.size : 0,
@@ -197,7 +198,7 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
     }
     await report('done');
     await close('completed');
-    await finishRun(ctx.db, projectId, 'search', { status: 'completed', result: counts() }, now());
+    await finishRun(ctx.db, run, { status: 'completed', result: counts() }, now());
   } catch (error) {
     if (error instanceof RedditBudgetExhaustedError) {
       await report('waiting for the Reddit request budget');
@@ -206,12 +207,12 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
     const message = failureMessage(error);
     if (message === null) {
       await close('failed');
-      await failProjectSearch(ctx, projectId, 'Unexpected error');
+      await failProjectSearch(ctx, run, 'Unexpected error');
       throw error;
     }
     ctx.log.warn({ job: 'project-search', projectId, err: error }, 'search failed');
     await close('failed');
-    await failProjectSearch(ctx, projectId, message);
+    await failProjectSearch(ctx, run, message);
   }
 }
 

@@ -69,27 +69,14 @@ export async function startDmGeneration(
   if (!run) return 'running';
   const result = emptyResult(alreadyHaveDm);
   if (planned.length === 0) {
-    await finishRun(ctx.db, projectId, 'dms', { status: 'completed', result }, now);
+    await finishRun(ctx.db, run, { status: 'completed', result }, now);
     return 'started';
   }
-  await updateRunProgress(
-    ctx.db,
-    projectId,
-    'dms',
-    { phase: PHASE, items_read: 0, leads_found: 0 },
-    now,
-    result,
-  );
+  await updateRunProgress(ctx.db, run, { phase: PHASE, items_read: 0, leads_found: 0 }, now, result);
   try {
     await enqueue(queue);
   } catch (error) {
-    await finishRun(
-      ctx.db,
-      projectId,
-      'dms',
-      { status: 'failed', error: 'DM generation could not be queued' },
-      now,
-    );
+    await finishRun(ctx.db, run, { status: 'failed', error: 'DM generation could not be queued' }, now);
     throw error;
   }
   return 'started';
@@ -141,15 +128,14 @@ export async function runDmGenerationBatch(ctx: AppContext, projectId: string): 
       done += 1;
       await updateRunProgress(
         ctx.db,
-        projectId,
-        'dms',
+        run,
         { phase: PHASE, items_read: done, leads_found: result.generated },
         now(),
         result,
       );
     }
     if (done < leadIds.length) return true;
-    await finishRun(ctx.db, projectId, 'dms', { status: 'completed', result }, now());
+    await finishRun(ctx.db, run, { status: 'completed', result }, now());
     ctx.log.info({ job: 'generate-dms', projectId, ...result }, 'DMs generated');
     return false;
   } catch (error) {
@@ -157,8 +143,7 @@ export async function runDmGenerationBatch(ctx: AppContext, projectId: string): 
     if (detail === null) ctx.log.error({ err: error, projectId }, 'DM generation failed');
     await finishRun(
       ctx.db,
-      projectId,
-      'dms',
+      run,
       { status: 'failed', error: detail ?? 'Unexpected error while writing DMs', result },
       now(),
     );

@@ -10,5 +10,6 @@ export {
   updateRunProgress,
   RUN_STALE_AFTER_MS,
   type RunKind,
+  type RunRef,
 } from './project-runs.repository';
 export type { ProjectRunRow } from './project-runs.table';

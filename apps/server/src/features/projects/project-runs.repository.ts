@@ -42,6 +42,20 @@ export async function startRun(
   return rows[0] ?? null;
 }
 
+/**
+ * The run a worker works for. A start that takes over a lost run gives it a new start instant, so a worker
+ * that comes back late writes nothing into the run that replaced its own.
+ */
+export type RunRef = Pick<ProjectRunRow, 'projectId' | 'kind' | 'startedAt'>;
+
+function sameRun(run: RunRef) {
+  return and(
+    eq(projectRuns.projectId, run.projectId),
+    eq(projectRuns.kind, run.kind),
+    eq(projectRuns.startedAt, run.startedAt),
+  );
+}
+
 export async function findRun(db: Db, projectId: string, kind: RunKind): Promise<ProjectRunRow | null> {
   const rows = await db
     .select()
@@ -53,12 +67,11 @@ export async function findRun(db: Db, projectId: string, kind: RunKind): Promise
 
 /**
  * Progress of a running run (also its heartbeat), and its result so far when given. A run that is no longer
- * running is left alone.
+ * running, or was replaced, is left alone.
  */
 export async function updateRunProgress(
   db: Db,
-  projectId: string,
-  kind: RunKind,
+  run: RunRef,
   progress: TRunProgress,
   now: Date,
   result?: Record<string, unknown>,
@@ -66,19 +79,13 @@ export async function updateRunProgress(
   await db
     .update(projectRuns)
     .set({ progress, heartbeatAt: now, ...(result ? { result } : {}) })
-    .where(
-      and(
-        eq(projectRuns.projectId, projectId),
-        eq(projectRuns.kind, kind),
-        eq(projectRuns.status, 'running'),
-      ),
-    );
+    .where(and(sameRun(run), eq(projectRuns.status, 'running')));
 }
 
+/** Ends the run with its outcome; a run that was replaced meanwhile is left alone. */
 export async function finishRun(
   db: Db,
-  projectId: string,
-  kind: RunKind,
+  run: RunRef,
   outcome: { status: 'completed' | 'failed'; error?: string | null; result?: Record<string, unknown> | null },
   now: Date,
 ): Promise<void> {
@@ -91,7 +98,7 @@ export async function finishRun(
       finishedAt: now,
       heartbeatAt: now,
     })
-    .where(and(eq(projectRuns.projectId, projectId), eq(projectRuns.kind, kind)));
+    .where(sameRun(run));
 }
 
 /**

@@ -76,13 +76,7 @@ export async function generateSuggestedSubreddits(ctx: AppContext, projectId: st
   if (!run || run.status !== 'running') return;
   const now = () => new Date(ctx.clock.now());
   const progress = (phase: string, itemsRead = 0) =>
-    updateRunProgress(
-      ctx.db,
-      projectId,
-      'subreddits',
-      { phase, items_read: itemsRead, leads_found: 0 },
-      now(),
-    );
+    updateRunProgress(ctx.db, run, { phase, items_read: itemsRead, leads_found: 0 }, now());
 
   try {
     await progress('reading approved keywords');
@@ -124,8 +118,7 @@ export async function generateSuggestedSubreddits(ctx: AppContext, projectId: st
     );
     await finishRun(
       ctx.db,
-      projectId,
-      'subreddits',
+      run,
       { status: 'completed', result: { suggested: suggestions.length, added: added.length } },
       now(),
     );
@@ -150,8 +143,7 @@ export async function generateSuggestedSubreddits(ctx: AppContext, projectId: st
     else ctx.log.warn({ projectId, error: described }, 'subreddit generation failed');
     await finishRun(
       ctx.db,
-      projectId,
-      'subreddits',
+      run,
       { status: 'failed', error: described ?? 'Unexpected error while suggesting subreddits' },
       now(),
     );

@@ -106,8 +106,7 @@ export async function startSubredditGeneration(
   } catch (error) {
     await finishRun(
       ctx.db,
-      projectId,
-      'subreddits',
+      run,
       { status: 'failed', error: 'Subreddit generation could not be queued' },
       now,
     );
