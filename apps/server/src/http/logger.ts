@@ -81,6 +81,11 @@ const SECRET_KEY_NAMES = [
   'proxy_url',
 ];
 const SECRET_KEYS: ReadonlySet<string> = new Set(SECRET_KEY_NAMES.map((name) => name.toLowerCase()));
+
+/** Whether a logged field's value is replaced whole, whatever its letter case. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase());
+}
 const REDACT_DEPTH = 4;
 
 function isPlainObject(value: object): value is Record<string, unknown> {
@@ -118,7 +123,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
 
 /** One field of a logged object at `depth`: censored when its name is a secret's, redacted otherwise. */
 function redactField(key: string, value: unknown, depth: number): unknown {
-  return SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(value, depth);
+  return isSecretKey(key) ? CENSOR : redactSecrets(value, depth);
 }
 
 /**

@@ -1,5 +1,8 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { NewSystemLogRow } from '../features/system-logs';
+import { toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
+import { loggerOptions } from '../http/logger';
 import { SystemLogSink } from './system-log-sink';
 
 const line = (msg: string, level = 30) => `${JSON.stringify({ level, time: 1_000, name: 'server', msg })}\n`;
@@ -57,6 +60,34 @@ describe('system log sink', () => {
     expect(sink.counts).toEqual({ written: 22, dropped: 0 });
   });
 
+  it('stores on a flush only what was queued, so steady load after it still goes in full batches', async () => {
+    const batches: number[] = [];
+    let release: () => void = () => {};
+    const sink = new SystemLogSink({
+      insert: (rows) => {
+        batches.push(rows.length);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      batchSize: 10,
+      flushIntervalMs: 60_000,
+    });
+    for (let i = 0; i < 3; i++) sink.write(line(`before ${i}`));
+    const flushed = sink.flush();
+    await vi.waitFor(() => expect(batches).toEqual([3]));
+    // Lines keep coming while each insert runs: none of them may start an insert of their own.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 2; i++) sink.write(line(`during ${round}.${i}`));
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await flushed;
+    expect(batches).toEqual([3]);
+    for (let i = 0; i < 4; i++) sink.write(line(`more ${i}`));
+    await vi.waitFor(() => expect(batches).toEqual([3, 10]));
+    release();
+    await vi.waitFor(() => expect(sink.counts.written).toBe(13));
+  });
+
   it('drops a batch the database refuses, says so once, and never throws into the logger', async () => {
     const errors: string[] = [];
     let fail = true;
@@ -110,5 +141,66 @@ describe('system log sink', () => {
     sink.write(line('fatal', 60));
     await sink.flush();
     expect(rows.map((r) => [r.level, r.message])).toEqual([['CRITICAL', 'fatal']]);
+  });
+
+  it("makes each row from the logger's call as its stdout line has it, bound fields, errors and all", async () => {
+    const rows: NewSystemLogRow[] = [];
+    const sink = new SystemLogSink({ insert: async (batch) => void rows.push(...batch) });
+    const stdout: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stdout.push(...chunk.toString().trim().split('\n'));
+        done();
+      },
+    });
+    // As the app builds its logger (context.ts).
+    const log = pino(
+      loggerOptions('info'),
+      pino.multistream([
+        { level: 'info', stream: out },
+        { level: 'info', stream: sink },
+      ]),
+    );
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    const failed = Object.assign(
+      new Error('Failed query: insert into t values ($1)\nparams: hunter2-bound'),
+      {
+        params: ['hunter2-bound'],
+      },
+    );
+    log
+      .child({ name: 'ai-service', job: 'draft' })
+      .info({ projectId: 'p1', attempts: 2 }, 'draft %s', 'written');
+    log
+      .child({ name: 'http.access' })
+      .info(
+        { reqId: 'req-1', method: 'GET', url: '/api/v1/projects?x=1', statusCode: 200, responseTime: 1.5 },
+        'GET /api/v1/projects?x=1 200 1.5ms',
+      );
+    log.error(new Error('boom'));
+    log.error({ err: failed, projectId: 'p2' }, 'query failed');
+    log.warn({
+      msg: 'own message field',
+      password: 'pw-1',
+      proxyUrl: 'http://u:proxy-pass@10.0.0.1:8080',
+      ClientSecret: 'cs-1',
+      note: `with ${jwt} inside`,
+    });
+    await sink.flush();
+
+    expect(rows.map((r) => [r.logger, r.level, r.message])).toEqual([
+      ['ai-service', 'INFO', 'draft written'],
+      ['http.access', 'INFO', 'GET /api/v1/projects?x=1 200 1.5ms'],
+      ['server', 'ERROR', 'boom'],
+      ['server', 'ERROR', 'query failed: Failed query: insert into t values ($1)\nparams: [redacted]'],
+      ['server', 'WARNING', 'own message field'],
+    ]);
+    expect(rows[0]!.fields).toEqual({ job: 'draft', projectId: 'p1', attempts: 2 });
+    expect(rows[4]!.fields).toEqual({ note: 'with [redacted] inside' });
+    const stored = JSON.stringify(rows);
+    for (const secret of ['hunter2-bound', 'pw-1', 'proxy-pass', 'cs-1', jwt])
+      expect(stored).not.toContain(secret);
+    // The same rows as parsing the lines written to stdout would give.
+    expect(rows).toEqual(stdout.map((text) => toSystemLogRow(JSON.parse(text))));
   });
 });

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
 
 export interface SystemLogSinkOptions {
@@ -15,12 +16,39 @@ export interface SystemLogSinkOptions {
 
 const REPORT_EVERY_MS = 60_000;
 
+/** A logger's bound fields by logger: the app's loggers and their long-lived children recur on every line. */
+const BINDINGS = new WeakMap<object, Record<string, unknown>>();
+
+function bindingsOf(logger: unknown): Record<string, unknown> {
+  if (!logger || typeof logger !== 'object') return {};
+  let bound = BINDINGS.get(logger);
+  if (!bound) {
+    const read = (logger as { bindings?: () => unknown }).bindings;
+    const value = typeof read === 'function' ? (read.call(logger) as unknown) : null;
+    bound = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    BINDINGS.set(logger, bound);
+  }
+  return bound;
+}
+
 /**
- * The pino destination that copies every line into system_logs. Writing a line only parses and queues it;
- * batches go to the database in the background, one insert at a time, so a slow or failing database never
- * blocks or breaks the request that logged, and its errors never come back through the log.
+ * The pino destination that copies every line into system_logs. Writing a line only turns it into a row and
+ * queues it; batches go to the database in the background, one insert at a time, so a slow or failing
+ * database never blocks or breaks the request that logged, and its errors never come back through the log.
+ *
+ * The row is made from what the logger was called with, which pino hands its destinations beside the line
+ * (`pino.metadata`): parsing the JSON line back cost more than the rest of the sink together. A line
+ * written without it (by anything but pino) is parsed.
  */
 export class SystemLogSink {
+  readonly [pino.symbols.needsMetadataGsym] = true;
+  /** Set by pino before each write: the level, the time as written, the message, fields and logger. */
+  lastLevel: number | undefined = undefined;
+  lastTime: string | undefined = undefined;
+  lastMsg: string | undefined = undefined;
+  lastObj: object | undefined = undefined;
+  lastLogger: unknown = undefined;
+
   private buffer: NewSystemLogRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
@@ -47,7 +75,7 @@ export class SystemLogSink {
     if (this.closed) return true;
     let row: NewSystemLogRow | null;
     try {
-      row = toSystemLogRow(JSON.parse(line));
+      row = toSystemLogRow(this.lastLevel === undefined ? JSON.parse(line) : this.takeCall());
     } catch {
       return true;
     }
@@ -68,6 +96,23 @@ export class SystemLogSink {
     return true;
   }
 
+  /** The logger's call as its line has it: bound fields, then the call's fields, then level, time, message. */
+  private takeCall(): Record<string, unknown> {
+    const time = Number(this.lastTime);
+    const call: Record<string, unknown> = {
+      ...bindingsOf(this.lastLogger),
+      ...this.lastObj,
+      level: this.lastLevel,
+      time: Number.isFinite(time) ? time : Date.now(),
+    };
+    // Without a message argument, pino writes the call's own `msg` field.
+    if (this.lastMsg !== undefined) call.msg = this.lastMsg;
+    this.lastLevel = undefined;
+    this.lastObj = undefined;
+    this.lastLogger = undefined;
+    return call;
+  }
+
   /** Writes everything queued so far; resolves when it is stored (or dropped). */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
@@ -77,8 +122,8 @@ export class SystemLogSink {
 
   /** Stops taking lines and writes what is queued: call before the database closes. */
   async close(): Promise<void> {
-    await this.flush();
     this.closed = true;
+    await this.flush();
   }
 
   private enqueue(all: boolean): Promise<void> {
@@ -87,13 +132,15 @@ export class SystemLogSink {
   }
 
   /**
-   * Full batches only, unless `all`: the lines that arrive while one batch is stored wait for the next full
-   * one or their timer, instead of going out as a small insert (a transaction each) behind every batch.
+   * Full batches, and with `all` the lines queued when it starts. The lines that arrive while a batch is
+   * stored wait for the next full one or their timer: storing them at once made every insert trail a small
+   * one (a transaction each), and after a flush under steady load, a chain of them that never ended.
    */
   private async drain(all: boolean): Promise<void> {
-    const least = all ? 1 : this.batchSize;
-    while (this.buffer.length >= least) {
+    let owed = all ? this.buffer.length : 0;
+    while (owed > 0 || this.buffer.length >= this.batchSize) {
       const batch = this.buffer.splice(0, this.batchSize);
+      owed = Math.max(0, owed - batch.length);
       try {
         await this.options.insert(batch);
         this.counts.written += batch.length;

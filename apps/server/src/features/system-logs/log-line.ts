@@ -1,5 +1,5 @@
 import type { TLogLevel, TLoggerName } from '@threadreach/contract';
-import { scrubSecrets } from '../../http/logger';
+import { isSecretKey, scrubSecrets, serializeError } from '../../http/logger';
 import type { NewSystemLogRow } from './system-logs.table';
 
 export const MESSAGE_MAX = 4000;
@@ -31,7 +31,7 @@ const KEPT_KEYS_MAX = 1000;
 function keptKey(key: string): boolean {
   let kept = KEPT_KEYS.get(key);
   if (kept === undefined) {
-    kept = !STANDARD_KEYS.has(key) && !SENSITIVE_KEY.test(key);
+    kept = !STANDARD_KEYS.has(key) && !SENSITIVE_KEY.test(key) && !isSecretKey(key);
     if (KEPT_KEYS.size < KEPT_KEYS_MAX) KEPT_KEYS.set(key, kept);
   }
   return kept;
@@ -46,8 +46,10 @@ function clip(text: string, max: number): string {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
-function errorText(err: unknown): string | null {
-  if (!err || typeof err !== 'object') return null;
+function errorText(logged: unknown): string | null {
+  if (!logged || typeof logged !== 'object') return null;
+  // A line taken from the logger's call still holds the error itself: serialized as stdout has it.
+  const err = logged instanceof Error ? serializeError(logged) : logged;
   const { type, message } = err as { type?: unknown; message?: unknown };
   if (typeof message !== 'string' || !message) return typeof type === 'string' ? type : null;
   return typeof type === 'string' && type !== 'Error' ? `${type}: ${message}` : message;
@@ -55,7 +57,9 @@ function errorText(err: unknown): string | null {
 
 /**
  * One pino line as a system_logs row: level, logger, the message (with the error's, if any) and the line's
- * scalar fields, every text scrubbed; null for what is not a log line.
+ * scalar fields, every text scrubbed; null for what is not a log line. The line is the parsed JSON line or
+ * the same fields as the logger was called with (see SystemLogSink), so secrets are dropped by name and
+ * scrubbed from texts here whatever redaction ran before.
  */
 export function toSystemLogRow(line: unknown): NewSystemLogRow | null {
   if (!line || typeof line !== 'object') return null;
