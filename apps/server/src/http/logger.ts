@@ -82,9 +82,17 @@ const SECRET_KEY_NAMES = [
 ];
 const SECRET_KEYS: ReadonlySet<string> = new Set(SECRET_KEY_NAMES.map((name) => name.toLowerCase()));
 
+/** The verdict per field name: the same few dozen names recur on every line. */
+const SECRET_KEY_VERDICTS = new Map<string, boolean>();
+
 /** Whether a logged field's value is replaced whole, whatever its letter case. */
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase());
+  let secret = SECRET_KEY_VERDICTS.get(key);
+  if (secret === undefined) {
+    secret = SECRET_KEYS.has(key.toLowerCase());
+    if (SECRET_KEY_VERDICTS.size < 1000) SECRET_KEY_VERDICTS.set(key, secret);
+  }
+  return secret;
 }
 const REDACT_DEPTH = 4;
 

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
+import { callToSystemLogRow, toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
 
 export interface SystemLogSinkOptions {
   /** Stores one batch; a rejection drops that batch and nothing else. */
@@ -75,7 +75,7 @@ export class SystemLogSink {
     if (this.closed) return true;
     let row: NewSystemLogRow | null;
     try {
-      row = toSystemLogRow(this.lastLevel === undefined ? JSON.parse(line) : this.takeCall());
+      row = this.lastLevel === undefined ? toSystemLogRow(JSON.parse(line)) : this.takeCall();
     } catch {
       return true;
     }
@@ -96,21 +96,20 @@ export class SystemLogSink {
     return true;
   }
 
-  /** The logger's call as its line has it: bound fields, then the call's fields, then level, time, message. */
-  private takeCall(): Record<string, unknown> {
+  /** The row of the logger's call pino set beside this line. */
+  private takeCall(): NewSystemLogRow {
     const time = Number(this.lastTime);
-    const call: Record<string, unknown> = {
-      ...bindingsOf(this.lastLogger),
-      ...this.lastObj,
-      level: this.lastLevel,
-      time: Number.isFinite(time) ? time : Date.now(),
-    };
-    // Without a message argument, pino writes the call's own `msg` field.
-    if (this.lastMsg !== undefined) call.msg = this.lastMsg;
+    const row = callToSystemLogRow(
+      this.lastLevel!,
+      Number.isFinite(time) ? time : Date.now(),
+      this.lastMsg,
+      bindingsOf(this.lastLogger),
+      (this.lastObj ?? {}) as Record<string, unknown>,
+    );
     this.lastLevel = undefined;
     this.lastObj = undefined;
     this.lastLogger = undefined;
-    return call;
+    return row;
   }
 
   /** Writes everything queued so far; resolves when it is stored (or dropped). */

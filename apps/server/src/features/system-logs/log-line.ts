@@ -56,34 +56,70 @@ function errorText(logged: unknown): string | null {
 }
 
 /**
- * One pino line as a system_logs row: level, logger, the message (with the error's, if any) and the line's
- * scalar fields, every text scrubbed; null for what is not a log line. The line is the parsed JSON line or
- * the same fields as the logger was called with (see SystemLogSink), so secrets are dropped by name and
- * scrubbed from texts here whatever redaction ran before.
+ * One parsed pino line as a system_logs row: level, logger, the message (with the error's, if any) and the
+ * line's scalar fields, every text scrubbed; null for what is not a log line.
  */
 export function toSystemLogRow(line: unknown): NewSystemLogRow | null {
   if (!line || typeof line !== 'object') return null;
   const entry = line as Record<string, unknown>;
   if (typeof entry.time !== 'number' || typeof entry.level !== 'number') return null;
-  const name = typeof entry.name === 'string' && KNOWN_LOGGERS.has(entry.name) ? entry.name : 'server';
-  const msg = typeof entry.msg === 'string' ? entry.msg : '';
-  const err = errorText(entry.err ?? entry.error);
+  return rowOf(entry.level, entry.time, entry.msg, entry.name, entry.err ?? entry.error, [entry]);
+}
+
+/**
+ * The row of a logger's call, as SystemLogSink receives it beside the line: the logger's bound fields,
+ * then the call's own, which win as in the JSON line. Nothing here has been redacted yet, so secrets are
+ * dropped by name and scrubbed from texts, and an error goes through the same serializer as on stdout.
+ */
+export function callToSystemLogRow(
+  level: number,
+  time: number,
+  msg: string | undefined,
+  bound: Record<string, unknown>,
+  fields: Record<string, unknown>,
+): NewSystemLogRow {
+  const err = either(fields, bound, 'err') ?? either(fields, bound, 'error');
+  return rowOf(level, time, msg ?? either(fields, bound, 'msg'), either(fields, bound, 'name'), err, [
+    bound,
+    fields,
+  ]);
+}
+
+function either(first: Record<string, unknown>, second: Record<string, unknown>, key: string): unknown {
+  return key in first ? first[key] : second[key];
+}
+
+function rowOf(
+  level: number,
+  time: number,
+  msgValue: unknown,
+  nameValue: unknown,
+  errValue: unknown,
+  sources: Record<string, unknown>[],
+): NewSystemLogRow {
+  const name = typeof nameValue === 'string' && KNOWN_LOGGERS.has(nameValue) ? nameValue : 'server';
+  const msg = typeof msgValue === 'string' ? msgValue : '';
+  const err = errorText(errValue);
   const message = err && !msg.includes(err) ? (msg ? `${msg}: ${err}` : err) : msg;
 
   const fields: Record<string, unknown> = {};
+  const last = sources[sources.length - 1]!;
   let kept = 0;
-  for (const key in entry) {
-    if (kept >= FIELDS_MAX) break;
-    if (!keptKey(key)) continue;
-    const value = entry[key];
-    if (typeof value === 'string') fields[key] = clip(scrubSecrets(value), FIELD_TEXT_MAX);
-    else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
-    else continue;
-    kept++;
+  for (const source of sources) {
+    for (const key in source) {
+      if (kept >= FIELDS_MAX) break;
+      // A later source's field of the same name replaces this one.
+      if (!keptKey(key) || (source !== last && key in last)) continue;
+      const value = source[key];
+      if (typeof value === 'string') fields[key] = clip(scrubSecrets(value), FIELD_TEXT_MAX);
+      else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
+      else continue;
+      kept++;
+    }
   }
   return {
-    timestamp: new Date(entry.time),
-    level: levelOf(entry.level),
+    timestamp: new Date(time),
+    level: levelOf(level),
     logger: name,
     message: clip(scrubSecrets(message), MESSAGE_MAX),
     fields: kept > 0 ? fields : null,
