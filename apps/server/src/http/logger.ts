@@ -82,18 +82,21 @@ const SECRET_KEY_NAMES = [
 ];
 const SECRET_KEYS: ReadonlySet<string> = new Set(SECRET_KEY_NAMES.map((name) => name.toLowerCase()));
 
-/** The verdict per field name: the same few dozen names recur on every line. */
-const SECRET_KEY_VERDICTS = new Map<string, boolean>();
+/** A test of field names that remembers its verdicts: the same few dozen names recur on every line. */
+export function byFieldName(test: (key: string) => boolean, max = 1000): (key: string) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (key) => {
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = test(key);
+      if (verdicts.size < max) verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
+}
 
 /** Whether a logged field's value is replaced whole, whatever its letter case. */
-export function isSecretKey(key: string): boolean {
-  let secret = SECRET_KEY_VERDICTS.get(key);
-  if (secret === undefined) {
-    secret = SECRET_KEYS.has(key.toLowerCase());
-    if (SECRET_KEY_VERDICTS.size < 1000) SECRET_KEY_VERDICTS.set(key, secret);
-  }
-  return secret;
-}
+export const isSecretKey = byFieldName((key) => SECRET_KEYS.has(key.toLowerCase()));
 const REDACT_DEPTH = 4;
 
 function isPlainObject(value: object): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { TLogLevel, TLoggerName } from '@threadreach/contract';
-import { isSecretKey, scrubSecrets, serializeError } from '../../http/logger';
+import { byFieldName, isSecretKey, scrubSecrets, serializeError } from '../../http/logger';
 import type { NewSystemLogRow } from './system-logs.table';
 
 export const MESSAGE_MAX = 4000;
@@ -24,18 +24,10 @@ const STANDARD_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg'
 const SENSITIVE_KEY =
   /pass|secret|token|cookie|authori[sz]ation|api_?key|credential|signature|session|body|html|content|email|^ver$|^v3$|^code$|^state$/i;
 
-/** The verdict per field name: a few dozen names recur on every line. */
-const KEPT_KEYS = new Map<string, boolean>();
-const KEPT_KEYS_MAX = 1000;
-
-function keptKey(key: string): boolean {
-  let kept = KEPT_KEYS.get(key);
-  if (kept === undefined) {
-    kept = !STANDARD_KEYS.has(key) && !SENSITIVE_KEY.test(key) && !isSecretKey(key);
-    if (KEPT_KEYS.size < KEPT_KEYS_MAX) KEPT_KEYS.set(key, kept);
-  }
-  return kept;
-}
+/** Whether a field of a line is kept: neither pino's own nor anything that may hold a secret. */
+const keptKey = byFieldName(
+  (key) => !STANDARD_KEYS.has(key) && !SENSITIVE_KEY.test(key) && !isSecretKey(key),
+);
 
 /**
  * Cut to `max`, NUL shown as U+FFFD: PostgreSQL text and jsonb hold no NUL, and one such line would cost
