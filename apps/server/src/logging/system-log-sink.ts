@@ -96,20 +96,23 @@ export class SystemLogSink {
     return true;
   }
 
-  /** The row of the logger's call pino set beside this line. */
+  /**
+   * The row of the logger's call pino set beside this line, taken first: a call that cannot be made into a
+   * row must not stay behind for a later line written without one.
+   */
   private takeCall(): NewSystemLogRow {
-    const time = Number(this.lastTime);
-    const row = callToSystemLogRow(
-      this.lastLevel!,
-      Number.isFinite(time) ? time : Date.now(),
-      this.lastMsg,
-      bindingsOf(this.lastLogger),
-      (this.lastObj ?? {}) as Record<string, unknown>,
-    );
+    const { lastLevel: level, lastTime, lastMsg, lastObj, lastLogger } = this;
     this.lastLevel = undefined;
     this.lastObj = undefined;
     this.lastLogger = undefined;
-    return row;
+    const time = Number(lastTime);
+    return callToSystemLogRow(
+      level!,
+      Number.isFinite(time) ? time : Date.now(),
+      lastMsg,
+      bindingsOf(lastLogger),
+      (lastObj ?? {}) as Record<string, unknown>,
+    );
   }
 
   /** Writes everything queued so far; resolves when it is stored (or dropped). */
