@@ -11,6 +11,20 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A sink of 10-line batches whose every insert waits for `release()`; `batches` holds their sizes. */
+function heldSink() {
+  const held = { batches: [] as number[], release: () => {} };
+  const sink = new SystemLogSink({
+    insert: (rows) => {
+      held.batches.push(rows.length);
+      return new Promise<void>((resolve) => (held.release = resolve));
+    },
+    batchSize: 10,
+    flushIntervalMs: 60_000,
+  });
+  return { sink, held };
+}
+
 describe('system log sink', () => {
   it('writes a full batch at once and the rest after the interval', async () => {
     vi.useFakeTimers();
@@ -32,59 +46,41 @@ describe('system log sink', () => {
   });
 
   it('stores the lines that arrive during an insert in full batches, not one small insert behind each', async () => {
-    const batches: number[] = [];
-    let release: () => void = () => {};
-    const sink = new SystemLogSink({
-      insert: (rows) => {
-        batches.push(rows.length);
-        return new Promise<void>((resolve) => (release = resolve));
-      },
-      batchSize: 10,
-      flushIntervalMs: 60_000,
-    });
+    const { sink, held } = heldSink();
     for (let i = 0; i < 10; i++) sink.write(line(`first ${i}`));
-    await vi.waitFor(() => expect(batches).toEqual([10]));
+    await vi.waitFor(() => expect(held.batches).toEqual([10]));
     // While the first batch is stored, lines keep coming, a few at a time.
     for (let i = 0; i < 3; i++) sink.write(line(`during ${i}`));
-    release();
+    held.release();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(batches).toEqual([10]);
+    expect(held.batches).toEqual([10]);
     for (let i = 3; i < 12; i++) sink.write(line(`during ${i}`));
-    await vi.waitFor(() => expect(batches).toEqual([10, 10]));
-    release();
+    await vi.waitFor(() => expect(held.batches).toEqual([10, 10]));
+    held.release();
     // What is left goes out with the timer, or with an explicit flush.
     const flushed = sink.flush();
-    await vi.waitFor(() => expect(batches).toEqual([10, 10, 2]));
-    release();
+    await vi.waitFor(() => expect(held.batches).toEqual([10, 10, 2]));
+    held.release();
     await flushed;
     expect(sink.counts).toEqual({ written: 22, dropped: 0 });
   });
 
   it('stores on a flush only what was queued, so steady load after it still goes in full batches', async () => {
-    const batches: number[] = [];
-    let release: () => void = () => {};
-    const sink = new SystemLogSink({
-      insert: (rows) => {
-        batches.push(rows.length);
-        return new Promise<void>((resolve) => (release = resolve));
-      },
-      batchSize: 10,
-      flushIntervalMs: 60_000,
-    });
+    const { sink, held } = heldSink();
     for (let i = 0; i < 3; i++) sink.write(line(`before ${i}`));
     const flushed = sink.flush();
-    await vi.waitFor(() => expect(batches).toEqual([3]));
+    await vi.waitFor(() => expect(held.batches).toEqual([3]));
     // Lines keep coming while each insert runs: none of them may start an insert of their own.
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 2; i++) sink.write(line(`during ${round}.${i}`));
-      release();
+      held.release();
       await new Promise((resolve) => setImmediate(resolve));
     }
     await flushed;
-    expect(batches).toEqual([3]);
+    expect(held.batches).toEqual([3]);
     for (let i = 0; i < 4; i++) sink.write(line(`more ${i}`));
-    await vi.waitFor(() => expect(batches).toEqual([3, 10]));
-    release();
+    await vi.waitFor(() => expect(held.batches).toEqual([3, 10]));
+    held.release();
     await vi.waitFor(() => expect(sink.counts.written).toBe(13));
   });
 
