@@ -119,6 +119,8 @@ describe('http surface', () => {
     expect(scrubSecrets(`token ${jwt} used`)).toBe('token [redacted] used');
     expect(scrubSecrets('Authorization: Bearer abc.def')).toBe('Authorization: [redacted]');
     expect(scrubSecrets('header Bearer abc123')).toBe('header Bearer [redacted]');
+    // Neither `=`, `:` nor `@`: found by the word alone, in any case, before any whitespace.
+    expect(scrubSecrets('login with BASIC\tdXNlcjpwYXNz')).toBe('login with BASIC [redacted]');
     expect(scrubSecrets('postgres://app:pw@db:5432/x')).toBe('postgres://[redacted]@db:5432/x');
     expect(scrubSecrets('/cb?code=abc&state=xyz&page=2')).toBe('/cb?code=[redacted]&state=[redacted]&page=2');
     expect(scrubSecrets('{"client_secret": "s3cr3t", "name": "bot"}')).toBe(

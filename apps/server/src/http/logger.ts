@@ -44,9 +44,15 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 /** Any of the patterns, tested once before replacing: most texts hold none, and one scan is cheaper than five. */
 const MAYBE_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => pattern.source).join('|'), 'i');
 
+/**
+ * What every pattern needs: a JWT's `eyJ`, a Bearer or Basic word, or a `=`, `:` or `@`. Most texts (a
+ * request's method, path and address) have none, and this costs a quarter of the full test.
+ */
+const MAY_HOLD_SECRET = /[=:@]|eyJ|b(?:earer|asic)\s/i;
+
 /** Removes tokens, secrets and credentials from free text before it is stored. */
 export function scrubSecrets(text: string): string {
-  if (!MAYBE_SECRET.test(text)) return text;
+  if (!MAY_HOLD_SECRET.test(text) || !MAYBE_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
