@@ -8,17 +8,19 @@
  * PostgreSQL runs in a database of its own, named after the one in BENCH_PG_URL (`<name>_bench_logs`,
  * created and dropped here); without a server it is skipped.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from '../../apps/server/src/db/client';
+import { bufferedStdout } from '../../apps/server/src/logging/buffered-stdout';
 import { buildUser, type TestUser } from '../../apps/server/src/test/factories';
 import { createTestApp, type TestApp } from '../../apps/server/src/test/test-app';
 import { summarize, type LatencySummary } from '../lib/latency';
+import type { LoadOrder, LoadResult } from './load-client';
 
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
 const DAYS = 7;
@@ -149,13 +151,6 @@ async function queries(driver: string, makeApp: () => Promise<TestApp>) {
   return results;
 }
 
-const nullStream = () =>
-  new Writable({
-    write(_chunk, _enc, done) {
-      done();
-    },
-  });
-
 type LogMode = 'off' | 'stdout only' | 'stdout + system_logs';
 
 /** How long the machine is given after each segment to finish what the segment left it (stored batches, vacuum). */
@@ -173,6 +168,38 @@ function machineBusyUs(): number | null {
   }
 }
 
+/** The load generator's process (`load-client.ts`), one order at a time. */
+class LoadClient {
+  private child: ChildProcess | null = null;
+
+  run(order: LoadOrder): Promise<LoadResult> {
+    this.child ??= spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'load-client.ts')],
+      {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
+    const child = this.child;
+    return new Promise((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`The load client exited with code ${code}`));
+      child.once('exit', exited);
+      child.once('message', (result: LoadResult) => {
+        child.off('exit', exited);
+        resolve(result);
+      });
+      child.send(order);
+    });
+  }
+
+  close() {
+    this.child?.kill();
+    this.child = null;
+  }
+}
+
+const loadClient = new LoadClient();
+
 interface TLoadApp {
   mode: LogMode;
   t: TestApp;
@@ -186,7 +213,8 @@ async function startApp(
   const t = await makeApp({
     listen: true,
     env: { JOBS_ENABLED: 'false' },
-    logger: mode === 'off' ? false : { stream: nullStream(), level: 'info' },
+    // stdout as the server writes it (blocks of lines), into /dev/null.
+    logger: mode === 'off' ? false : { stream: bufferedStdout('/dev/null'), level: 'info' },
     systemLogs: mode === 'stdout + system_logs',
   });
   if (t.database.driver === 'postgres') await t.database.migrate();
@@ -200,24 +228,14 @@ async function load({ t, headers }: TLoadApp) {
   (globalThis as { gc?: () => void }).gc?.();
   const stored = t.ctx.systemLogs;
   const countsBefore = stored ? { ...stored.counts } : null;
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + WRITE_MS;
-  const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineBusyUs();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        const res = await fetch(`${t.url}/api/v1/projects`, { headers });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t0);
-        if (!res.ok) errors++;
-      }
-    }),
-  );
-  const elapsed = performance.now() - started;
+  const { latencies, elapsedMs, errors } = await loadClient.run({
+    url: `${t.url}/api/v1/projects`,
+    headers,
+    ms: WRITE_MS,
+    concurrency: CONCURRENCY,
+  });
   // The batches still queued are part of the cost, and so is what the database does with them after.
   await stored?.flush();
   await delay(SETTLE_MS);
@@ -236,12 +254,12 @@ async function load({ t, headers }: TLoadApp) {
     machineBefore === null || machineAfter === null
       ? null
       : (machineAfter - machineBefore) / 1000 / latencies.length;
-  return { ...summarize('segment', latencies, elapsed), counts, cpuMsPerRequest, machineMsPerRequest };
+  return { ...summarize('segment', latencies, elapsedMs), counts, cpuMsPerRequest, machineMsPerRequest };
 }
 
-/** The code that writes log lines: the access line, pino, redaction and scrubbing, the sink, its statement. */
+/** The code that writes log lines: the access line, pino, redaction and scrubbing, stdout, the sink, its statement. */
 const LOGGING_CODE =
-  /\/http\/access-log\.ts$|\/http\/logger\.ts$|\/node_modules\/pino\/|\/logging\/system-log-sink\.ts$|\/features\/system-logs\/(log-line|system-logs\.repository)\.ts$/;
+  /\/http\/access-log\.ts$|\/http\/logger\.ts$|\/node_modules\/(pino|sonic-boom)\/|\/logging\/(system-log-sink|buffered-stdout)\.ts$|\/features\/system-logs\/(log-line|system-logs\.repository)\.ts$/;
 
 interface TProfileNode {
   id: number;
@@ -355,9 +373,9 @@ async function writeOverhead(
   say(
     `One running app per mode, warmed, then ${ROUNDS} interleaved rounds of ${WRITE_MS} ms per mode; one access ` +
       `line per request is logged. After each segment its queued lines are stored and the machine is given ` +
-      `${SETTLE_MS} ms to settle; both belong to the segment's figures. "Server CPU" is this process (server, ` +
-      'its log writes, and the identical load generator); "machine CPU" is every process, PostgreSQL\'s ' +
-      'inserts and indexing included. req/s and latencies are wall time.',
+      `${SETTLE_MS} ms to settle; both belong to the segment's figures. "Server CPU" is the server's process ` +
+      '(the app and its log writes; the load comes from a process of its own); "machine CPU" is every ' +
+      "process: the load generator's, and PostgreSQL's inserts and indexing. req/s and latencies are wall time.",
   );
   say();
   say(
@@ -469,6 +487,7 @@ async function main() {
       );
     }
   } finally {
+    loadClient.close();
     if (pgUrl) await dropPostgres();
   }
   say('### Verdict');
