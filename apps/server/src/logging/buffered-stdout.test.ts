@@ -40,10 +40,10 @@ describe('buffered stdout', () => {
   }, 30_000);
 
   it('keeps every line, in order, when the process exits with blocks already written', async () => {
-    // About 25 KB: several blocks go out before the exit, the rest is written at it.
-    const run = logInChild(400, 'process.exit(0);');
+    // About 70 KB: several blocks go out before the exit, the rest is written at it.
+    const run = logInChild(1000, 'process.exit(0);');
     expect(await run.exited).toBe(0);
-    expect(run.lines()).toEqual(Array.from({ length: 400 }, (_, i) => `line ${i}`));
+    expect(run.lines()).toEqual(Array.from({ length: 1000 }, (_, i) => `line ${i}`));
   }, 30_000);
 
   it('writes a short line without waiting for a full block', async () => {
