@@ -51,7 +51,7 @@ async function seed(database: Database, nowMs: number) {
   for (let start = 0; start < ROWS; start += chunk) {
     const n = Math.min(chunk, ROWS - start);
     await database.db.execute(sql`
-      insert into system_logs (timestamp, level, logger, message, fields)
+      insert into system_logs (timestamp, level, logger, message)
       select
         to_timestamp((${nowMs}::float8 - (i::float8 / ${ROWS}::float8) * ${spanMs}::float8) / 1000.0),
         case when i % 100 < 70 then 'INFO' when i % 100 < 85 then 'DEBUG' when i % 100 < 93 then 'WARNING'
@@ -64,8 +64,7 @@ async function seed(database: Database, nowMs: number) {
           when i % 10 < 9 and i % 100 = 7 then 'reddit request timeout after 30000ms for credential ' || (i % 13)
           when i % 10 < 9 then 'discovery cycle read ' || (i % 500) || ' items from ' || (i % 40) || ' groups'
           else 'ai draft written for project ' || substr(md5(i::text), 1, 8) || ' in ' || (i % 900) || 'ms'
-        end,
-        jsonb_build_object('reqId', 'req-' || i)
+        end
       from generate_series(${start + 1}::int, ${start + n}::int) as i`);
   }
   // As migration 0006 declares it.

@@ -1,10 +1,8 @@
 import type { TLogLevel, TLoggerName } from '@threadreach/contract';
-import { byFieldName, isSecretKey, scrubSecrets, serializeError } from '../../http/logger';
+import { scrubSecrets, serializeError } from '../../http/logger';
 import type { NewSystemLogRow } from './system-logs.table';
 
 export const MESSAGE_MAX = 4000;
-const FIELD_TEXT_MAX = 500;
-const FIELDS_MAX = 24;
 
 /** pino's numeric levels as /logs names them. */
 export function levelOf(pinoLevel: number): TLogLevel {
@@ -16,18 +14,6 @@ export function levelOf(pinoLevel: number): TLogLevel {
 }
 
 const KNOWN_LOGGERS: ReadonlySet<string> = new Set<TLoggerName>(['http.access', 'ai-service']);
-
-/** pino's own keys and the ones a line never keeps. */
-const STANDARD_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'v', 'err', 'error']);
-
-/** Field names whose values are never kept, whatever redaction upstream did. */
-const SENSITIVE_KEY =
-  /pass|secret|token|cookie|authori[sz]ation|api_?key|credential|signature|session|body|html|content|email|^ver$|^v3$|^code$|^state$/i;
-
-/** Whether a field of a line is kept: neither pino's own nor anything that may hold a secret. */
-const keptKey = byFieldName(
-  (key) => !STANDARD_KEYS.has(key) && !SENSITIVE_KEY.test(key) && !isSecretKey(key),
-);
 
 /**
  * Cut to `max`, NUL shown as U+FFFD: PostgreSQL text and jsonb hold no NUL, and one such line would cost
@@ -48,20 +34,20 @@ function errorText(logged: unknown): string | null {
 }
 
 /**
- * One parsed pino line as a system_logs row: level, logger, the message (with the error's, if any) and the
- * line's scalar fields, every text scrubbed; null for what is not a log line.
+ * One parsed pino line as a system_logs row: level, logger and the message (with the error's, if any),
+ * scrubbed; null for what is not a log line.
  */
 export function toSystemLogRow(line: unknown): NewSystemLogRow | null {
   if (!line || typeof line !== 'object') return null;
   const entry = line as Record<string, unknown>;
   if (typeof entry.time !== 'number' || typeof entry.level !== 'number') return null;
-  return rowOf(entry.level, entry.time, entry.msg, entry.name, entry.err ?? entry.error, [entry]);
+  return rowOf(entry.level, entry.time, entry.msg, entry.name, entry.err ?? entry.error);
 }
 
 /**
  * The row of a logger's call, as SystemLogSink receives it beside the line: the logger's bound fields,
- * then the call's own, which win as in the JSON line. Nothing here has been redacted yet, so secrets are
- * dropped by name and scrubbed from texts, and an error goes through the same serializer as on stdout.
+ * then the call's own, which win as in the JSON line. Nothing here has been redacted yet, so the message
+ * is scrubbed, and an error goes through the same serializer as on stdout.
  */
 export function callToSystemLogRow(
   level: number,
@@ -71,10 +57,7 @@ export function callToSystemLogRow(
   fields: Record<string, unknown>,
 ): NewSystemLogRow {
   const err = either(fields, bound, 'err') ?? either(fields, bound, 'error');
-  return rowOf(level, time, msg ?? either(fields, bound, 'msg'), either(fields, bound, 'name'), err, [
-    bound,
-    fields,
-  ]);
+  return rowOf(level, time, msg ?? either(fields, bound, 'msg'), either(fields, bound, 'name'), err);
 }
 
 function either(first: Record<string, unknown>, second: Record<string, unknown>, key: string): unknown {
@@ -87,33 +70,15 @@ function rowOf(
   msgValue: unknown,
   nameValue: unknown,
   errValue: unknown,
-  sources: Record<string, unknown>[],
 ): NewSystemLogRow {
   const name = typeof nameValue === 'string' && KNOWN_LOGGERS.has(nameValue) ? nameValue : 'server';
   const msg = typeof msgValue === 'string' ? msgValue : '';
   const err = errorText(errValue);
   const message = err && !msg.includes(err) ? (msg ? `${msg}: ${err}` : err) : msg;
-
-  const fields: Record<string, unknown> = {};
-  const last = sources[sources.length - 1]!;
-  let kept = 0;
-  for (const source of sources) {
-    for (const key in source) {
-      if (kept >= FIELDS_MAX) break;
-      // A later source's field of the same name replaces this one.
-      if (!keptKey(key) || (source !== last && key in last)) continue;
-      const value = source[key];
-      if (typeof value === 'string') fields[key] = clip(scrubSecrets(value), FIELD_TEXT_MAX);
-      else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
-      else continue;
-      kept++;
-    }
-  }
   return {
     timestamp: new Date(time),
     level: levelOf(level),
     logger: name,
     message: clip(scrubSecrets(message), MESSAGE_MAX),
-    fields: kept > 0 ? fields : null,
   };
 }

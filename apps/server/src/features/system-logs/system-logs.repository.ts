@@ -28,14 +28,13 @@ export async function insertSystemLogs(db: DbOrTx, rows: NewSystemLogRow[]): Pro
       l: r.level,
       g: r.logger,
       m: r.message,
-      f: r.fields ?? null,
     })),
   );
   await db.execute(sql`with lines as (
-      select to_timestamp(ms / 1000) as t, l, g, m, f from jsonb_to_recordset(${lines}::jsonb)
-        as r(ms float8, l text, g text, m text, f jsonb)
+      select to_timestamp(ms / 1000) as t, l, g, m from jsonb_to_recordset(${lines}::jsonb)
+        as r(ms float8, l text, g text, m text)
     ), stored as (
-      insert into ${systemLogs} (timestamp, level, logger, message, fields) select t, l, g, m, f from lines
+      insert into ${systemLogs} (timestamp, level, logger, message) select t, l, g, m from lines
     )
     insert into ${systemLogCounts} (hour, level, logger, lines)
       select date_trunc('hour', t, 'UTC'), l, g, count(*) from lines group by 1, 2, 3

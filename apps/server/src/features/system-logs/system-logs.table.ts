@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { LOG_LEVELS } from '@threadreach/contract';
 
 /**
  * Every log line of the server, HTTP access and AI engine, written in batches for /logs and pruned after
- * SYSTEM_LOG_RETENTION_DAYS. `fields` keeps a line's scalar context, scrubbed of secrets.
+ * SYSTEM_LOG_RETENTION_DAYS: what /logs shows of it. A line's other fields stay on stdout (record 020).
  */
 export const systemLogs = pgTable(
   'system_logs',
@@ -14,7 +14,6 @@ export const systemLogs = pgTable(
     level: text('level', { enum: LOG_LEVELS }).notNull(),
     logger: text('logger').notNull(),
     message: text('message').notNull(),
-    fields: jsonb('fields').$type<Record<string, unknown>>(),
   },
   (t) => [
     index('system_logs_time_idx').on(t.timestamp),
