@@ -335,6 +335,17 @@ function overheadInterval(
   return [m - half, m + half];
 }
 
+const percent = (n: number) => (Number.isNaN(n) ? 'n/a' : `${(n * 100).toFixed(1)}%`);
+
+/** Met only when the whole interval is within the target: on a noisy machine a point estimate is not enough. */
+function overheadVerdict(mean: number, [low, high]: [number, number]): string {
+  if (high <= OVERHEAD_TARGET) return 'met, the whole 95% interval within it';
+  if (low > OVERHEAD_TARGET) return 'NOT met, the whole 95% interval above it';
+  return mean <= OVERHEAD_TARGET
+    ? 'not shown: the figure is within it, its 95% interval is not'
+    : 'NOT met by the figure, its 95% interval reaching below';
+}
+
 async function writeOverhead(
   driver: string,
   makeApp: (o: Parameters<typeof createTestApp>[0]) => Promise<TestApp>,
@@ -362,7 +373,6 @@ async function writeOverhead(
     runs.get(mode)!.reduce((s, r) => s + (r[key] ?? Number.NaN), 0) / ROUNDS;
   const overhead = (mode: LogMode, key: 'cpuMsPerRequest' | 'machineMsPerRequest') =>
     (mean(mode, key) - mean('off', key)) / mean('off', key);
-  const percent = (n: number) => (Number.isNaN(n) ? 'n/a' : `${(n * 100).toFixed(1)}%`);
   const interval = (mode: LogMode, key: 'cpuMsPerRequest' | 'machineMsPerRequest') => {
     const [low, high] = overheadInterval(runs.get(mode)!, runs.get('off')!, key);
     return `${percent(low)} to ${percent(high)}`;
@@ -401,14 +411,14 @@ async function writeOverhead(
   say();
   say(
     `CPU profile of one more ${WRITE_MS} ms segment with stdout + system_logs (${share.samples} samples): ` +
-      `${percent(share.logging)} of the busy main thread is in code that writes log lines (the access line, ` +
-      `pino, redaction, the sink and its batch statement), ${percent(share.gc)} in garbage collection ` +
-      "(all of it, the requests' too).",
+      `${percent(share.logging)} of the server's busy main thread is in code that writes log lines (the ` +
+      `access line, pino, redaction, stdout, the sink and its batch statement), ${percent(share.gc)} in ` +
+      "garbage collection (all of it, the requests' too).",
   );
   say();
   return {
     server: overhead('stdout + system_logs', 'cpuMsPerRequest'),
-    serverInterval: interval('stdout + system_logs', 'cpuMsPerRequest'),
+    serverInterval: overheadInterval(runs.get('stdout + system_logs')!, runs.get('off')!, 'cpuMsPerRequest'),
     share,
     machine: overhead('stdout + system_logs', 'machineMsPerRequest'),
   };
@@ -478,11 +488,11 @@ async function main() {
       }
       const overhead = await writeOverhead(driver, appOn(url));
       verdicts.push(
-        `${driver} write overhead ${(overhead.server * 100).toFixed(1)}% of the server's CPU per request ` +
-          `(95% interval ${overhead.serverInterval}; target ≤ ${OVERHEAD_TARGET * 100}%): ` +
-          `${overhead.server <= OVERHEAD_TARGET ? 'met' : 'NOT met'}; ` +
-          `of the whole machine's, the database's work included: ${(overhead.machine * 100).toFixed(1)}%; ` +
-          `by CPU profile, logging code is ${(overhead.share.logging * 100).toFixed(1)}% of the busy main thread`,
+        `${driver} write overhead ${percent(overhead.server)} of the server's CPU per request ` +
+          `(95% interval ${percent(overhead.serverInterval[0])} to ${percent(overhead.serverInterval[1])}; ` +
+          `target ≤ ${OVERHEAD_TARGET * 100}%): ${overheadVerdict(overhead.server, overhead.serverInterval)}; ` +
+          `of the whole machine's, the database's work included: ${percent(overhead.machine)}; ` +
+          `by CPU profile, logging code is ${percent(overhead.share.logging)} of the server's busy main thread`,
       );
     }
   } finally {
