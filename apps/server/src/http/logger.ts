@@ -89,7 +89,7 @@ const SECRET_KEY_NAMES = [
 const SECRET_KEYS: ReadonlySet<string> = new Set(SECRET_KEY_NAMES.map((name) => name.toLowerCase()));
 
 /** A test of field names that remembers its verdicts: the same few dozen names recur on every line. */
-export function byFieldName(test: (key: string) => boolean, max = 1000): (key: string) => boolean {
+function byFieldName(test: (key: string) => boolean, max = 1000): (key: string) => boolean {
   const verdicts = new Map<string, boolean>();
   return (key) => {
     let verdict = verdicts.get(key);
