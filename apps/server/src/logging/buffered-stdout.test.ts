@@ -39,6 +39,15 @@ describe('buffered stdout', () => {
     expect(run.lines()).toEqual(Array.from({ length: 50 }, (_, i) => `line ${i}`));
   }, 30_000);
 
+  it('keeps the order of lines across many blocks up to process.exit, in processes run side by side', async () => {
+    const runs = Array.from({ length: 6 }, () => logInChild(3000, 'process.exit(0);'));
+    const expected = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
+    for (const run of runs) {
+      expect(await run.exited).toBe(0);
+      expect(run.lines()).toEqual(expected);
+    }
+  }, 60_000);
+
   it('writes a short line without waiting for a full block', async () => {
     const run = logInChild(1, 'setTimeout(() => {}, 20_000);');
     try {
