@@ -10,7 +10,7 @@ function logInChild(lines: number, then: string) {
   const code = `
     const { default: pino } = await import('pino');
     const { bufferedStdout } = await import(${JSON.stringify(MODULE)});
-    const log = pino(bufferedStdout());
+    const log = pino({}, bufferedStdout());
     for (let i = 0; i < ${lines}; i++) log.info('line ' + i);
     ${then}
   `;

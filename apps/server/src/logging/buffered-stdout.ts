@@ -26,6 +26,8 @@ export class BlockWriter implements pino.DestinationStream {
   private readonly ownsFd: boolean;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  /** Marks a stream for pino: `pino(writer)` with no options would otherwise take it for its options. */
+  readonly writable = true;
   /** Blocks given up: stdout closed, or full for longer than a write may wait. */
   dropped = 0;
 
