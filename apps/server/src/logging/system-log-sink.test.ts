@@ -199,4 +199,22 @@ describe('system log sink', () => {
     // The same rows as parsing the lines written to stdout would give.
     expect(rows).toEqual(stdout.map((text) => toSystemLogRow(JSON.parse(text))));
   });
+
+  it('stores what a call held when it was logged, even if its fields or error change before the batch', async () => {
+    const rows: NewSystemLogRow[] = [];
+    const sink = new SystemLogSink({ insert: async (batch) => void rows.push(...batch) });
+    const log = pino(loggerOptions('info'), pino.multistream([{ level: 'info', stream: sink }]));
+    const fields: Record<string, unknown> = { name: 'ai-service', msg: 'first message' };
+    log.info(fields);
+    const err = new Error('first error');
+    log.error({ err }, 'failed');
+    fields.name = 'http.access';
+    fields.msg = 'second message';
+    err.message = 'second error';
+    await sink.flush();
+    expect(rows.map((r) => [r.logger, r.message])).toEqual([
+      ['ai-service', 'first message'],
+      ['server', 'failed: first error'],
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { callToSystemLogRow, toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
+import { callToSystemLogRow, rowOf, toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
 
 export interface SystemLogSinkOptions {
   /** Stores one batch; a rejection drops that batch and nothing else. */
@@ -31,6 +31,36 @@ function bindingsOf(logger: unknown): Record<string, unknown> {
   return bound;
 }
 
+/** A field the call did not have: the logger's bound one applies. */
+const UNSET = Symbol('unset');
+
+/**
+ * A logger's call as the sink keeps it until its batch is stored. Its row is made with the batch, a few
+ * hundred in a row where that code runs hot, rather than one on each request among everything else the
+ * request runs. What the call held is read at once (its fields may change after); the logger's bound fields
+ * do not change.
+ */
+class PendingCall {
+  constructor(
+    readonly level: number,
+    readonly time: number,
+    readonly msg: unknown,
+    readonly name: unknown,
+    readonly logger: unknown,
+  ) {}
+
+  row(): NewSystemLogRow {
+    const bound = bindingsOf(this.logger);
+    return rowOf(
+      this.level,
+      this.time,
+      this.msg === UNSET ? bound.msg : this.msg,
+      this.name === UNSET ? bound.name : this.name,
+      bound.err ?? bound.error,
+    );
+  }
+}
+
 /**
  * The pino destination that copies every line into system_logs. Writing a line only turns it into a row and
  * queues it; batches go to the database in the background, one insert at a time, so a slow or failing
@@ -49,7 +79,7 @@ export class SystemLogSink {
   lastObj: object | undefined = undefined;
   lastLogger: unknown = undefined;
 
-  private buffer: NewSystemLogRow[] = [];
+  private buffer: (NewSystemLogRow | PendingCall)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   /** A drain of full batches is queued or running: lines that arrive meanwhile join its next batch. */
@@ -73,7 +103,7 @@ export class SystemLogSink {
   /** pino's destination interface: one serialized line. */
   write(line: string): boolean {
     if (this.closed) return true;
-    let row: NewSystemLogRow | null;
+    let row: NewSystemLogRow | PendingCall | null;
     try {
       row = this.lastLevel === undefined ? toSystemLogRow(JSON.parse(line)) : this.takeCall();
     } catch {
@@ -97,22 +127,23 @@ export class SystemLogSink {
   }
 
   /**
-   * The row of the logger's call pino set beside this line, taken first: a call that cannot be made into a
-   * row must not stay behind for a later line written without one.
+   * The logger's call pino set beside this line, taken first: a call that cannot be stored must not stay
+   * behind for a later line written without one. A call with an error is made into its row at once, as the
+   * error is serialized on stdout (errors are rare, and can change after they are logged).
    */
-  private takeCall(): NewSystemLogRow {
+  private takeCall(): NewSystemLogRow | PendingCall {
     const { lastLevel: level, lastTime, lastMsg, lastObj, lastLogger } = this;
     this.lastLevel = undefined;
     this.lastObj = undefined;
     this.lastLogger = undefined;
-    const time = Number(lastTime);
-    return callToSystemLogRow(
-      level!,
-      Number.isFinite(time) ? time : Date.now(),
-      lastMsg,
-      bindingsOf(lastLogger),
-      (lastObj ?? {}) as Record<string, unknown>,
-    );
+    const parsed = Number(lastTime);
+    const time = Number.isFinite(parsed) ? parsed : Date.now();
+    const fields = (lastObj ?? {}) as Record<string, unknown>;
+    if ('err' in fields || 'error' in fields) {
+      return callToSystemLogRow(level!, time, lastMsg, bindingsOf(lastLogger), fields);
+    }
+    const msg = lastMsg ?? ('msg' in fields ? fields.msg : UNSET);
+    return new PendingCall(level!, time, msg, 'name' in fields ? fields.name : UNSET, lastLogger);
   }
 
   /** Writes everything queued so far; resolves when it is stored (or dropped). */
@@ -144,7 +175,7 @@ export class SystemLogSink {
       const batch = this.buffer.splice(0, this.batchSize);
       owed = Math.max(0, owed - batch.length);
       try {
-        await this.options.insert(batch);
+        await this.options.insert(batch.map((entry) => (entry instanceof PendingCall ? entry.row() : entry)));
         this.counts.written += batch.length;
       } catch (error) {
         this.counts.dropped += batch.length;

@@ -64,7 +64,8 @@ function either(first: Record<string, unknown>, second: Record<string, unknown>,
   return key in first ? first[key] : second[key];
 }
 
-function rowOf(
+/** The row of a line's parts: the level, time, message, logger name and error as the line holds them. */
+export function rowOf(
   level: number,
   time: number,
   msgValue: unknown,
