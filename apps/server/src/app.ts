@@ -34,6 +34,7 @@ import { systemRoutes } from './features/system';
 import { systemLogsRoutes } from './features/system-logs';
 import { usersRoutes } from './features/users';
 import { AccessLogController } from './http/access-log';
+import { lazyRequestLogger } from './http/request-logger';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerSecurity } from './http/security';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     loggerInstance: ctx.log,
     logController: new AccessLogController(ctx.log),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
     clientErrorHandler,
