@@ -314,8 +314,40 @@ async function loggingShare(app: TLoadApp): Promise<{ logging: number; gc: numbe
   return { logging: logging / busy, gc: gc / busy, samples: samples.length };
 }
 
-/** Two-sided 95% Student t quantiles by degrees of freedom (1 to 10); beyond, about 2. */
-const T95 = [Number.NaN, 12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
+/** Two-sided 95% Student t quantiles by degrees of freedom (1 to 30); beyond, 2.04 at most. */
+const T95 = [
+  Number.NaN,
+  12.71,
+  4.3,
+  3.18,
+  2.78,
+  2.57,
+  2.45,
+  2.36,
+  2.31,
+  2.26,
+  2.23,
+  2.2,
+  2.18,
+  2.16,
+  2.14,
+  2.13,
+  2.12,
+  2.11,
+  2.1,
+  2.09,
+  2.09,
+  2.08,
+  2.07,
+  2.07,
+  2.06,
+  2.06,
+  2.06,
+  2.05,
+  2.05,
+  2.05,
+  2.04,
+];
 
 /**
  * A 95% interval for the overhead of `runs` over `off`, from the rounds' own overheads: a round's
@@ -331,7 +363,7 @@ function overheadInterval(
   if (n < 2) return [Number.NaN, Number.NaN];
   const m = ratios.reduce((s, x) => s + x, 0) / n;
   const sd = Math.sqrt(ratios.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
-  const half = (T95[n - 1] ?? 2) * (sd / Math.sqrt(n));
+  const half = (T95[n - 1] ?? 2.04) * (sd / Math.sqrt(n));
   return [m - half, m + half];
 }
 
