@@ -16,6 +16,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from '../../apps/server/src/db/client';
+import { systemLogBatchJson, type NewSystemLogRow } from '../../apps/server/src/features/system-logs';
 import { bufferedStdout } from '../../apps/server/src/logging/buffered-stdout';
 import { buildUser, type TestUser } from '../../apps/server/src/test/factories';
 import { createTestApp, type TestApp } from '../../apps/server/src/test/test-app';
@@ -25,9 +26,9 @@ import type { LoadOrder, LoadResult } from './load-client';
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
 const DAYS = 7;
 const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 40);
-const WRITE_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
+const WRITE_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BENCH_DB = `${new URL(PG_URL).pathname.slice(1) || 'postgres'}_bench_logs`;
 const PAGE_TARGET_MS = 100;
@@ -150,10 +151,17 @@ async function queries(driver: string, makeApp: () => Promise<TestApp>) {
   return results;
 }
 
-type LogMode = 'off' | 'stdout only' | 'stdout + system_logs';
+type LogMode = 'off' | 'stdout only' | 'stdout + system_logs' | 'the same, batches not sent';
+
+/**
+ * The last mode does all the server's work of storing lines (rows, batches and their JSON) but sends no
+ * statement: against the mode before it, it parts the server's own cost from the database's, which on a
+ * machine shared with the database also slows the server.
+ */
+const NOT_SENT = { store: async (rows: NewSystemLogRow[]) => void systemLogBatchJson(rows) };
 
 /** How long the machine is given after each segment to finish what the segment left it (stored batches, vacuum). */
-const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 1000);
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 500);
 
 /** CPU time of the whole machine so far (every process, PostgreSQL's included), in microseconds. */
 function machineBusyUs(): number | null {
@@ -214,7 +222,8 @@ async function startApp(
     env: { JOBS_ENABLED: 'false' },
     // stdout as the server writes it (blocks of lines), into /dev/null.
     logger: mode === 'off' ? false : { stream: bufferedStdout('/dev/null'), level: 'info' },
-    systemLogs: mode === 'stdout + system_logs',
+    systemLogs:
+      mode === 'stdout + system_logs' ? true : mode === 'the same, batches not sent' ? NOT_SENT : false,
   });
   if (t.database.driver === 'postgres') await t.database.migrate();
   const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 10 });
@@ -382,7 +391,7 @@ async function writeOverhead(
   driver: string,
   makeApp: (o: Parameters<typeof createTestApp>[0]) => Promise<TestApp>,
 ) {
-  const modes: LogMode[] = ['off', 'stdout only', 'stdout + system_logs'];
+  const modes: LogMode[] = ['off', 'stdout only', 'stdout + system_logs', 'the same, batches not sent'];
   // One running app per mode, as a server runs: started once, then warmed by an uncounted segment each.
   const apps: TLoadApp[] = [];
   for (const mode of modes) apps.push(await startApp(mode, makeApp));
@@ -413,7 +422,9 @@ async function writeOverhead(
   say();
   say(
     `One running app per mode, warmed, then ${ROUNDS} interleaved rounds of ${WRITE_MS} ms per mode; one access ` +
-      `line per request is logged. After each segment its queued lines are stored and the machine is given ` +
+      `line per request is logged. "Batches not sent" does all the server's work of storing lines but sends ` +
+      "no statement: against the mode before it, it parts the server's own cost from the database's. " +
+      `After each segment its queued lines are stored and the machine is given ` +
       `${SETTLE_MS} ms to settle; both belong to the segment's figures. "Server CPU" is the server's process ` +
       '(the app and its log writes; the load comes from a process of its own); "machine CPU" is every ' +
       "process: the load generator's, and PostgreSQL's inserts and indexing. req/s and latencies are wall time.",
@@ -425,9 +436,10 @@ async function writeOverhead(
   say('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const mode of modes) {
     const counts = runs.get(mode)!.map((r) => r.counts);
-    const stored = counts.every((c) => c)
-      ? `${counts.reduce((s, c) => s + c!.written, 0)} / ${counts.reduce((s, c) => s + c!.dropped, 0)}`
-      : '—';
+    const stored =
+      counts.every((c) => c) && mode !== 'the same, batches not sent'
+        ? `${counts.reduce((s, c) => s + c!.written, 0)} / ${counts.reduce((s, c) => s + c!.dropped, 0)}`
+        : '—';
     const off = mode === 'off';
     say(
       `| ${mode} | ${mean(mode, 'rps').toFixed(0)} | ${mean(mode, 'p50').toFixed(2)} | ${mean(mode, 'p95').toFixed(2)} | ` +
@@ -451,6 +463,12 @@ async function writeOverhead(
   return {
     server: overhead('stdout + system_logs', 'cpuMsPerRequest'),
     serverInterval: overheadInterval(runs.get('stdout + system_logs')!, runs.get('off')!, 'cpuMsPerRequest'),
+    notSent: overhead('the same, batches not sent', 'cpuMsPerRequest'),
+    notSentInterval: overheadInterval(
+      runs.get('the same, batches not sent')!,
+      runs.get('off')!,
+      'cpuMsPerRequest',
+    ),
     share,
     machine: overhead('stdout + system_logs', 'machineMsPerRequest'),
   };
@@ -524,6 +542,8 @@ async function main() {
           `(95% interval ${percent(overhead.serverInterval[0])} to ${percent(overhead.serverInterval[1])}; ` +
           `target ≤ ${OVERHEAD_TARGET * 100}%): ${overheadVerdict(overhead.server, overhead.serverInterval)}; ` +
           `of the whole machine's, the database's work included: ${percent(overhead.machine)}; ` +
+          `the server's own part (batches not sent): ${percent(overhead.notSent)} ` +
+          `(${percent(overhead.notSentInterval[0])} to ${percent(overhead.notSentInterval[1])}); ` +
           `by CPU profile, logging code is ${percent(overhead.share.logging)} of the server's busy main thread`,
       );
     }

@@ -11,7 +11,7 @@ import { loggerOptions } from './http/logger';
 import type { RedditEndpoints } from './integrations/reddit';
 import { startQueue, type JobQueue, type QueueStarter } from './jobs/queue';
 import { bufferedStdout } from './logging/buffered-stdout';
-import { SystemLogSink } from './logging/system-log-sink';
+import { SystemLogSink, type SystemLogSinkOptions } from './logging/system-log-sink';
 import { SecretBox } from './security/secrets';
 import { APP_VERSION } from './version';
 
@@ -53,7 +53,11 @@ export interface AppContextOptions {
    * is false, every line is copied into system_logs as well.
    */
   logger?: false | { stream: pino.DestinationStream; level?: string };
-  systemLogs?: boolean;
+  /**
+   * false keeps lines out of system_logs; `store` replaces the statement that stores a batch (the log
+   * benchmark parts the server's own cost from the database's this way).
+   */
+  systemLogs?: boolean | { store: SystemLogSinkOptions['insert'] };
   /** Reddit's hosts when the configuration does not name them (the in-process simulator). */
   reddit?: RedditEndpoints | null;
   /** Tests share a fixed or virtual clock with the simulator; the system clock otherwise. */
@@ -66,7 +70,12 @@ export async function createAppContext(options: AppContextOptions): Promise<AppC
   const systemLogs =
     options.logger === false || options.systemLogs === false
       ? null
-      : new SystemLogSink({ insert: (rows) => insertSystemLogs(database.db, rows) });
+      : new SystemLogSink({
+          insert:
+            typeof options.systemLogs === 'object'
+              ? options.systemLogs.store
+              : (rows) => insertSystemLogs(database.db, rows),
+        });
   const log = createLogger(config, options.logger, systemLogs);
   const starter = options.queue === undefined ? (config.jobsEnabled ? startQueue : null) : options.queue;
   const queue = starter ? await starter(database, (err) => log.error({ err }, 'job queue error')) : null;

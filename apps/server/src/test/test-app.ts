@@ -49,8 +49,8 @@ export interface TestAppOptions {
   listen?: boolean;
   env?: Record<string, string>;
   logger?: AppContextOptions['logger'];
-  /** With a logger: false keeps its lines out of system_logs. */
-  systemLogs?: boolean;
+  /** With a logger: false keeps its lines out of system_logs; `store` replaces storing a batch. */
+  systemLogs?: AppContextOptions['systemLogs'];
   /** Starts a job queue (`startQueue`); none by default. */
   queue?: QueueStarter;
   /**
@@ -92,7 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     queue: options.queue ?? null,
     logger: options.logger ?? false,
-    ...(options.systemLogs === false ? { systemLogs: false } : {}),
+    ...(options.systemLogs === undefined ? {} : { systemLogs: options.systemLogs }),
     reddit: sim ? { apiUrl: sim.url, authUrl: sim.url } : null,
     ...(clock ? { clock } : {}),
   });

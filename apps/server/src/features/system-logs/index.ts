@@ -1,5 +1,5 @@
 export { systemLogsRoutes } from './system-logs.routes';
 export { pruneSystemLogsJob } from './prune-system-logs.job';
-export { insertSystemLogs } from './system-logs.repository';
+export { insertSystemLogs, systemLogBatchJson } from './system-logs.repository';
 export { callToSystemLogRow, rowOf, toSystemLogRow } from './log-line';
 export type { NewSystemLogRow } from './system-logs.table';

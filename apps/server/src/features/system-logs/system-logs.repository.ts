@@ -14,15 +14,11 @@ export interface SystemLogFilter {
 }
 
 /**
- * Stores lines and adds them to their hourly counts in one statement (atomic on its own): one round trip
- * per batch instead of a transaction's four, and no query builder on the path every log line takes.
- * The lines go as one jsonb parameter rather than five per line: building and binding a 500-line insert
- * would hold the event loop, and every request waiting behind it, for milliseconds.
+ * A batch as the one jsonb parameter its statement takes, times as epoch milliseconds: a Date written as
+ * JSON cost more than the rest of its row.
  */
-export async function insertSystemLogs(db: DbOrTx, rows: NewSystemLogRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  // Times as epoch milliseconds: a Date written as JSON costs more than the rest of its row.
-  const lines = JSON.stringify(
+export function systemLogBatchJson(rows: NewSystemLogRow[]): string {
+  return JSON.stringify(
     rows.map((r) => ({
       ms: r.timestamp.getTime(),
       l: r.level,
@@ -30,6 +26,17 @@ export async function insertSystemLogs(db: DbOrTx, rows: NewSystemLogRow[]): Pro
       m: r.message,
     })),
   );
+}
+
+/**
+ * Stores lines and adds them to their hourly counts in one statement (atomic on its own): one round trip
+ * per batch instead of a transaction's four, and no query builder on the path every log line takes.
+ * The lines go as one jsonb parameter rather than five per line: building and binding a 500-line insert
+ * would hold the event loop, and every request waiting behind it, for milliseconds.
+ */
+export async function insertSystemLogs(db: DbOrTx, rows: NewSystemLogRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const lines = systemLogBatchJson(rows);
   await db.execute(sql`with lines as (
       select to_timestamp(ms / 1000) as t, l, g, m from jsonb_to_recordset(${lines}::jsonb)
         as r(ms float8, l text, g text, m text)
