@@ -77,14 +77,16 @@ function lineParts(logger: FastifyBaseLogger): LineParts | null {
 export class AccessLogController extends LogController {
   private readonly access: FastifyBaseLogger;
   private readonly parts: LineParts | null;
-  /** Whether the lines of requests that succeeded are put together here rather than by pino. */
-  readonly writesDirectly: boolean;
 
   constructor(log: FastifyBaseLogger) {
     super();
     this.access = log.child({ name: ACCESS_LOGGER_NAME });
     this.parts = lineParts(this.access);
-    this.writesDirectly = this.parts !== null;
+  }
+
+  /** Whether the lines of requests that succeeded are put together here rather than by pino. */
+  get writesDirectly(): boolean {
+    return this.parts !== null;
   }
 
   override incomingRequest() {}

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 import type pino from 'pino';
 
 /** How much stdout holds before writing, and the longest a line waits. */
@@ -9,8 +9,8 @@ export const STDOUT_FLUSH_MS = 250;
 const FULL_PIPE_WAIT_MS = 1000;
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
-/** Every open writer, written out when the process exits. */
-const open = new Set<BlockWriter>();
+/** Every writer (they live as long as the process), written out when it exits. */
+const writers = new Set<BlockWriter>();
 let exitHooked = false;
 
 /**
@@ -23,29 +23,22 @@ export class BlockWriter implements pino.DestinationStream {
   private lines: string[] = [];
   private length = 0;
   private readonly fd: number;
-  private readonly ownsFd: boolean;
-  private readonly timer: NodeJS.Timeout;
-  private closed = false;
   /** Marks a stream for pino: `pino(writer)` with no options would otherwise take it for its options. */
   readonly writable = true;
-  /** Blocks given up: stdout closed, or full for longer than a write may wait. */
-  dropped = 0;
 
   constructor(dest: number | string) {
-    this.ownsFd = typeof dest === 'string';
     this.fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
-    this.timer = setInterval(() => this.flushSync(), STDOUT_FLUSH_MS).unref();
-    open.add(this);
+    setInterval(() => this.flushSync(), STDOUT_FLUSH_MS).unref();
+    writers.add(this);
     if (!exitHooked) {
       exitHooked = true;
       process.on('exit', () => {
-        for (const writer of open) writer.flushSync();
+        for (const writer of writers) writer.flushSync();
       });
     }
   }
 
   write(line: string): boolean {
-    if (this.closed) return true;
     this.lines.push(line);
     // Characters, not bytes: a block only needs to be about this size.
     this.length += line.length;
@@ -59,7 +52,7 @@ export class BlockWriter implements pino.DestinationStream {
     const block = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
     this.length = 0;
-    if (!writeFully(this.fd, block)) this.dropped++;
+    writeFully(this.fd, block);
   }
 
   /** pino's `logger.flush(cb)`. */
@@ -67,37 +60,27 @@ export class BlockWriter implements pino.DestinationStream {
     this.flushSync();
     cb?.();
   }
-
-  /** Writes what is left and stops taking lines. */
-  end(): void {
-    if (this.closed) return;
-    this.flushSync();
-    this.closed = true;
-    clearInterval(this.timer);
-    open.delete(this);
-    if (this.ownsFd) closeSync(this.fd);
-  }
 }
 
 /**
- * The whole block, waiting out a full non-blocking pipe (EAGAIN) for up to FULL_PIPE_WAIT_MS; false when it
- * was given up. A log write never throws into the code that logged.
+ * The whole block, waiting out a full non-blocking pipe (EAGAIN) for up to FULL_PIPE_WAIT_MS, then giving it
+ * up (as when stdout is closed): a log write never throws into the code that logged.
  */
-function writeFully(fd: number, block: string): boolean {
+function writeFully(fd: number, block: string): void {
   let rest: Buffer | null = null;
   let waitedMs = 0;
   for (;;) {
     try {
       if (rest === null) {
         const written = writeSync(fd, block);
-        if (written >= Buffer.byteLength(block)) return true;
+        if (written >= Buffer.byteLength(block)) return;
         rest = Buffer.from(block).subarray(written);
       } else {
         rest = rest.subarray(writeSync(fd, rest));
-        if (rest.length === 0) return true;
+        if (rest.length === 0) return;
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || waitedMs >= FULL_PIPE_WAIT_MS) return false;
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || waitedMs >= FULL_PIPE_WAIT_MS) return;
       Atomics.wait(SLEEP, 0, 0, 1);
       waitedMs++;
     }
