@@ -88,6 +88,34 @@ describe('http surface', () => {
     expect(line).not.toContain('another');
   });
 
+  it('logs an error given without a message with the message cleaned as its error field is', async () => {
+    const canary = 'CANARY-unlabelled-bound';
+    const error = await t.ctx.db.execute(sql`select ${canary}::int as n`).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(canary);
+    const before = lines.length;
+    // pino takes the error's own message as the line's when none is given.
+    t.ctx.log.error(error);
+    t.ctx.log.warn({ err: error });
+    t.ctx.log.error(new Error('refresh failed: refresh_token=CANARY-raw-token'));
+    const logged = lines.slice(before).map((line) => JSON.parse(line) as { msg: string });
+    expect(logged).toHaveLength(3);
+    expect(logged[0]!.msg).toContain('Failed query: select $1::int as n');
+    expect(logged[0]!.msg).toContain('params: [redacted]');
+    expect(logged[1]!.msg).toBe(logged[0]!.msg);
+    expect(logged[2]!.msg).toBe('refresh failed: refresh_token=[redacted]');
+    expect(JSON.stringify(logged)).not.toContain('CANARY');
+    // A message given, or one in the logged object, stays the line's.
+    t.ctx.log.error({ err: error, msg: 'kept' });
+    t.ctx.log.error(error, 'given');
+    expect(lines.slice(before + 3).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'kept',
+      'given',
+    ]);
+  });
+
   it('writes the value of no secret key to the log, at any depth and in any letter case', () => {
     const logged = {
       client_secret: 'CANARY-1',

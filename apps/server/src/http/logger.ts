@@ -187,6 +187,22 @@ export function serializeError(err: Error): ReturnType<typeof stdSerializers.err
   return out;
 }
 
+/**
+ * The message pino would take from an error logged without one (`log.error(err)`, `log.error({ err })`),
+ * cleaned as the error's own field is: pino copies the raw `err.message`, bound values and all.
+ */
+function errorAsMessage(logged: unknown): string | undefined {
+  if (!logged || typeof logged !== 'object') return undefined;
+  const err = logged instanceof Error ? logged : (logged as { err?: unknown; msg?: unknown }).err;
+  if (!(logged instanceof Error) && (logged as { msg?: unknown }).msg !== undefined) return undefined;
+  if (!err || typeof err !== 'object') return undefined;
+  const message = (err as { message?: unknown }).message;
+  if (typeof message !== 'string') return undefined;
+  if (!(err instanceof Error)) return scrubSecrets(message);
+  const cleaned = (serializeError(err) as { message?: unknown } | undefined)?.message;
+  return typeof cleaned === 'string' ? cleaned : scrubSecrets(message);
+}
+
 export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level,
@@ -199,6 +215,8 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
           const arg: unknown = args[i];
           if (typeof arg === 'string') (args as unknown[])[i] = scrubSecrets(arg);
         }
+        const message = args.length === 1 ? errorAsMessage(args[0]) : undefined;
+        if (message !== undefined) return method.call(this, args[0] as object, message);
         return method.apply(this, args);
       },
     },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { gte } from 'drizzle-orm';
+import { gte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -20,6 +20,7 @@ const CANARY = {
   proxyPassword: 'proxy-password-canary-40fe',
   emailBody: 'email-body-canary: Hello Jane, your invoice is attached',
   apiKey: 'sk-canary-api-key-12ab',
+  boundValue: 'bound-value-canary-6d21',
 };
 
 const stdout: string[] = [];
@@ -92,6 +93,12 @@ describe('system logs', () => {
         'canary: ai draft written',
       );
     log.debug({ password: CANARY.password, token: CANARY.accessToken }, 'canary: debug line');
+    // A failed query's error carries its bound values; logged without a message, pino makes it the message.
+    const failed = await t.ctx.db.execute(sql`select ${CANARY.boundValue}::int as canary_n`).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    log.error(failed);
 
     const stored = await storedSince(startedAt);
     const text = stored.join('\n');
@@ -103,6 +110,7 @@ describe('system logs', () => {
     expect(text).toContain('canary: refresh failed for Bearer [redacted] with client_secret=[redacted]');
     expect(text).toContain('canary: reddit token exchange failed: canary upstream answered');
     expect(text).toContain('canary: debug line');
+    expect(text).toContain('Failed query: select $1::int as canary_n');
     const ai = stored.find((r) => r.includes('canary: ai draft written'))!;
     expect(JSON.parse(ai)).toMatchObject({ logger: 'ai-service', level: 'INFO' });
     expect(stored.find((r) => r.includes('canary-request'))).toContain('"logger":"http.access"');
