@@ -271,6 +271,8 @@ export async function cancelQueuedSends(
       state: 'approved',
       accountId: null,
       scheduledFor: null,
+      delayFloorMin: null,
+      delayFloorMax: null,
       outcomeCode: null,
       outcomeReason: reason,
       updatedAt: now,

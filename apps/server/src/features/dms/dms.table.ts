@@ -58,6 +58,12 @@ export const dmMessages = pgTable(
     accountId: uuid('account_id').references(() => redditAccounts.id, { onDelete: 'set null' }),
     /** Queued: not before this instant. */
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    /**
+     * Queued by a sender with delays of its own (the agent): the seconds it asks between sends, kept so
+     * that planning the DM again later spaces it as strictly.
+     */
+    delayFloorMin: integer('delay_floor_min'),
+    delayFloorMax: integer('delay_floor_max'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     failedAt: timestamp('failed_at', { withTimezone: true }),

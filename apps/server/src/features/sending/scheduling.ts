@@ -106,7 +106,9 @@ export async function rescheduleDm(
       else candidates.push(account);
     }
     const pacing: PacingAccount[] = [];
-    for (const account of candidates) pacing.push(await pacingAccount(tx, account, nowMs, dm.id));
+    const floor = queuedWithFloor(dm);
+    for (const account of candidates)
+      pacing.push(withDelayFloor(await pacingAccount(tx, account, nowMs, dm.id), floor));
     const [slot] = planSends(pacing, 1, nowMs, options.random);
     if (!slot) {
       const problem = explainNoAccount(problems, 'No Reddit account of this project can send it');
@@ -117,6 +119,8 @@ export async function rescheduleDm(
           state: 'approved',
           accountId: null,
           scheduledFor: null,
+          delayFloorMin: null,
+          delayFloorMax: null,
           claimedAt: null,
           outcomeCode: problem.code,
           outcomeReason: `Not sent: ${problem.reason}`,
@@ -163,6 +167,13 @@ export type QueuePlan =
 export interface DelayFloor {
   min: number;
   max: number;
+}
+
+/** The floor the DM was queued with, if any. */
+function queuedWithFloor(dm: DmMessageRow): DelayFloor | null {
+  return dm.delayFloorMin === null || dm.delayFloorMax === null
+    ? null
+    : { min: dm.delayFloorMin, max: dm.delayFloorMax };
 }
 
 /** The stricter of the account's delays and the floor: neither is ever sent faster than it asks. */
@@ -222,6 +233,8 @@ export async function planProjectQueue(
           state: 'queued',
           accountId: slot.accountId,
           scheduledFor: new Date(slot.at),
+          delayFloorMin: delayFloor?.min ?? null,
+          delayFloorMax: delayFloor?.max ?? null,
           claimedAt: null,
           outcomeCode: null,
           outcomeReason: null,

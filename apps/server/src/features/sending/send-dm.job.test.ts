@@ -5,6 +5,7 @@ import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from
 import { dmMessages } from '../dms/dms.table';
 import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
+import { rescheduleDm } from './scheduling';
 import { queueProjectDms } from './sending.service';
 import {
   buildDm,
@@ -208,6 +209,53 @@ describe('Send All, paced on the simulator', () => {
       expect(gap).toBeGreaterThanOrEqual(600);
       expect(gap).toBeLessThanOrEqual(900);
     }
+  });
+
+  it('keeps the floor when a DM queued with one is planned again', async () => {
+    rig.clock.t = Date.UTC(2026, 0, 28, 15); // Wednesday 10:00 in New York
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      username: 'demo_founder',
+      workingDays: [1, 2, 3, 4, 5],
+      workingHoursStart: 9,
+      workingHoursEnd: 17,
+      timezone: ZONE,
+      delayRangeMin: 60,
+      delayRangeMax: 120,
+    });
+    for (let i = 0; i < 3; i++) await buildDm(rig.db, project, { recipient: person() });
+    await queueProjectDms(rig.ctx, project.id, {
+      random: seededRandom(28),
+      delayFloor: { min: 600, max: 900 },
+    });
+    const [first] = (await dmsOf(rig.db, project.id)).sort(
+      (x, y) => x.scheduledFor!.getTime() - y.scheduledFor!.getTime(),
+    );
+    // Planned again (as a full day or a wait from Reddit would), it goes after the others, as spaced.
+    const again = await rescheduleDm(
+      rig.ctx,
+      { projectId: project.id, dmId: first!.id },
+      { accountId: account.id, random: seededRandom(29) },
+    );
+    expect(again.kind).toBe('scheduled');
+    const times = (await dmsOf(rig.db, project.id))
+      .map((d) => d.scheduledFor!.getTime())
+      .sort((x, y) => x - y);
+    expect(times.at(-1)).toBe(again.kind === 'scheduled' ? again.at : null);
+    for (let i = 1; i < times.length; i++) {
+      expect((times[i]! - times[i - 1]!) / 1000).toBeGreaterThanOrEqual(600);
+    }
+    // Sent by hand, without a floor, the account's own delays apply again.
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'approved', accountId: null, scheduledFor: null })
+      .where(eq(dmMessages.projectId, project.id));
+    await queueProjectDms(rig.ctx, project.id, { random: seededRandom(30) });
+    expect((await dmsOf(rig.db, project.id)).map((d) => [d.delayFloorMin, d.delayFloorMax])).toEqual([
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
   });
 
   it('answers with the spec texts when nothing can be queued', async () => {
