@@ -19,17 +19,20 @@ const ELEMENTS = [
   { type: 'web-app', pattern: 'apps/web/src' },
 ];
 
-/** Of another feature, only these files may be imported (the entry-point check skips a feature's own files). */
+/**
+ * Of another feature, only these files may be imported (imports within a feature are internal, which the
+ * dependencies rule does not check). The last policy that matches decides.
+ */
 const ENTRY_POINTS = [
   ['server-feature', ['index.ts', '*.table.ts']],
   ['web-feature', ['index.ts']],
 ].flatMap(([type, allowed]) => [
   {
-    target: { element: { type } },
-    disallow: ['**'],
+    to: { element: { type } },
+    disallow: { to: { element: { fileInternalPath: '**' } } },
     message: 'Import another feature only through its index.ts.',
   },
-  { target: { element: { type } }, allow: allowed },
+  { to: { element: { type } }, allow: { to: { element: { fileInternalPath: allowed } } } },
 ]);
 
 const LOWER_LAYERS = [
@@ -68,11 +71,15 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       'boundaries/elements': ELEMENTS,
+      // Patterns are relative to the repository, wherever ESLint runs from (a test run in apps/server).
+      'boundaries/root-path': import.meta.dirname,
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
     },
     rules: {
-      'boundaries/entry-point': ['error', { default: 'allow', policies: ENTRY_POINTS }],
-      'boundaries/dependencies': ['error', { default: 'allow', policies: LOWER_LAYERS }],
+      'boundaries/dependencies': [
+        'error',
+        { default: 'allow', policies: [...ENTRY_POINTS, ...LOWER_LAYERS] },
+      ],
     },
   },
   {
