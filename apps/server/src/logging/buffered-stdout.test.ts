@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BlockWriter } from './buffered-stdout';
 
 const MODULE = pathToFileURL(path.join(import.meta.dirname, 'buffered-stdout.ts')).href;
 
@@ -47,6 +49,22 @@ describe('buffered stdout', () => {
       expect(run.lines()).toEqual(expected);
     }
   }, 60_000);
+
+  it('reports lines it could not write, at most once a minute, and never throws', () => {
+    const readOnly = openSync('/dev/null', 'r');
+    try {
+      const reports: string[] = [];
+      const writer = new BlockWriter(readOnly, { onLost: (m) => reports.push(m) });
+      writer.write('{"msg":"one"}\n');
+      writer.write('{"msg":"two"}\n');
+      expect(() => writer.flushSync()).not.toThrow();
+      writer.write('{"msg":"three"}\n');
+      writer.flushSync();
+      expect(reports).toEqual(['log lines could not be written (EBADF): 2 lost since the last report']);
+    } finally {
+      closeSync(readOnly);
+    }
+  });
 
   it('writes a short line without waiting for a full block', async () => {
     const run = logInChild(1, 'setTimeout(() => {}, 20_000);');

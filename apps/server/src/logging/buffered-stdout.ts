@@ -7,6 +7,8 @@ export const STDOUT_FLUSH_MS = 250;
 
 /** How long a write waits for a full pipe to drain before its block is given up. */
 const FULL_PIPE_WAIT_MS = 1000;
+/** Lines given up are reported at most this often. */
+const REPORT_EVERY_MS = 60_000;
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 /** Every writer (they live as long as the process), written out when it exits. */
@@ -23,11 +25,19 @@ export class BlockWriter implements pino.DestinationStream {
   private lines: string[] = [];
   private length = 0;
   private readonly fd: number;
+  private readonly onLost: (message: string) => void;
+  private lost = 0;
+  private lastReportMs = -Infinity;
   /** Marks a stream for pino: `pino(writer)` with no options would otherwise take it for its options. */
   readonly writable = true;
 
-  constructor(dest: number | string) {
+  /**
+   * `onLost` is told, at most once a minute, how many lines could not be written (by default on stderr,
+   * synchronously and never throwing: never the logger, whose lines are the ones lost).
+   */
+  constructor(dest: number | string, options: { onLost?: (message: string) => void } = {}) {
     this.fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
+    this.onLost = options.onLost ?? toStderr;
     setInterval(() => this.flushSync(), STDOUT_FLUSH_MS).unref();
     writers.add(this);
     if (!exitHooked) {
@@ -49,10 +59,21 @@ export class BlockWriter implements pino.DestinationStream {
   /** Writes what is gathered now. */
   flushSync(): void {
     if (this.lines.length === 0) return;
-    const block = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    const count = this.lines.length;
+    const block = count === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
     this.length = 0;
-    writeFully(this.fd, block);
+    const error = writeFully(this.fd, block);
+    if (error) this.report(count, error);
+  }
+
+  private report(count: number, error: string) {
+    this.lost += count;
+    const now = Date.now();
+    if (now - this.lastReportMs < REPORT_EVERY_MS) return;
+    this.lastReportMs = now;
+    this.onLost(`log lines could not be written (${error}): ${this.lost} lost since the last report`);
+    this.lost = 0;
   }
 
   /** pino's `logger.flush(cb)`. */
@@ -62,25 +83,35 @@ export class BlockWriter implements pino.DestinationStream {
   }
 }
 
+function toStderr(message: string) {
+  try {
+    writeSync(2, `${message}\n`);
+  } catch {
+    // stderr is gone too: nothing is left to tell.
+  }
+}
+
 /**
  * The whole block, waiting out a full non-blocking pipe (EAGAIN) for up to FULL_PIPE_WAIT_MS, then giving it
- * up (as when stdout is closed): a log write never throws into the code that logged.
+ * up (as when stdout is closed), with the reason: a log write never throws into the code that logged.
  */
-function writeFully(fd: number, block: string): void {
+function writeFully(fd: number, block: string): string | null {
   let rest: Buffer | null = null;
   let waitedMs = 0;
   for (;;) {
     try {
       if (rest === null) {
         const written = writeSync(fd, block);
-        if (written >= Buffer.byteLength(block)) return;
+        if (written >= Buffer.byteLength(block)) return null;
         rest = Buffer.from(block).subarray(written);
       } else {
         rest = rest.subarray(writeSync(fd, rest));
-        if (rest.length === 0) return;
+        if (rest.length === 0) return null;
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || waitedMs >= FULL_PIPE_WAIT_MS) return;
+      const code = (error as NodeJS.ErrnoException).code ?? 'write failed';
+      if (code !== 'EAGAIN') return code;
+      if (waitedMs >= FULL_PIPE_WAIT_MS) return `the pipe stayed full for ${FULL_PIPE_WAIT_MS} ms`;
       Atomics.wait(SLEEP, 0, 0, 1);
       waitedMs++;
     }
@@ -93,6 +124,9 @@ function writeFully(fd: number, block: string): void {
  * exits, so lines logged up to `process.exit` (the shutdown path, a fatal start) are kept. `dest` is
  * another file descriptor or path (the benchmarks write to /dev/null this way).
  */
-export function bufferedStdout(dest: number | string = 1): BlockWriter {
-  return new BlockWriter(dest);
+export function bufferedStdout(
+  dest: number | string = 1,
+  options: ConstructorParameters<typeof BlockWriter>[1] = {},
+): BlockWriter {
+  return new BlockWriter(dest, options);
 }
