@@ -116,6 +116,20 @@ describe('http surface', () => {
     ]);
   });
 
+  it('scrubs a secret split over format arguments, and formats other lines as pino does', () => {
+    const before = lines.length;
+    t.ctx.log.info('%s %s', 'Bearer', 'CANARY-split-token');
+    t.ctx.log.warn({ attempt: 2 }, 'retrying with %s=%s', 'refresh_token', 'CANARY-split-refresh');
+    t.ctx.log.info('user %s signed in %d times', 'jane', 3);
+    const logged = lines.slice(before).map((line) => JSON.parse(line) as { msg: string; attempt?: number });
+    expect(logged.map((l) => l.msg)).toEqual([
+      'Bearer [redacted]',
+      'retrying with refresh_token=[redacted]',
+      'user jane signed in 3 times',
+    ]);
+    expect(logged[1]!.attempt).toBe(2);
+  });
+
   it('writes the value of no secret key to the log, at any depth and in any letter case', () => {
     const logged = {
       client_secret: 'CANARY-1',

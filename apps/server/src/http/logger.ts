@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import type { FastifyServerOptions } from 'fastify';
 import { stdSerializers } from 'pino';
 
@@ -203,6 +204,20 @@ function errorAsMessage(logged: unknown): string | undefined {
   return typeof cleaned === 'string' ? cleaned : scrubSecrets(message);
 }
 
+/**
+ * A secret split over a format's arguments (`'%s %s', 'Bearer', token`) that no argument holds alone: the
+ * call made again with the message formatted and scrubbed; null (pino formats as usual) otherwise.
+ */
+function scrubbedFormat(args: unknown[]): [string] | [object, string] | null {
+  const at = typeof args[0] === 'string' ? 0 : 1;
+  const template = args[at];
+  if (typeof template !== 'string' || args.length <= at + 1 || !template.includes('%')) return null;
+  const rendered = format(template, ...args.slice(at + 1));
+  const scrubbed = scrubSecrets(rendered);
+  if (scrubbed === rendered) return null;
+  return at === 0 ? [scrubbed] : [args[0] as object, scrubbed];
+}
+
 export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level,
@@ -217,6 +232,9 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
         }
         const message = args.length === 1 ? errorAsMessage(args[0]) : undefined;
         if (message !== undefined) return method.call(this, args[0] as object, message);
+        const formatted = scrubbedFormat(args);
+        if (formatted)
+          return formatted.length === 1 ? method.call(this, formatted[0]) : method.apply(this, formatted);
         return method.apply(this, args);
       },
     },
