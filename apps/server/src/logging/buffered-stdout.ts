@@ -1,5 +1,6 @@
 import { openSync, writeSync } from 'node:fs';
 import type pino from 'pino';
+import { ReportGate, toStderr } from './report';
 
 /** How much stdout holds before writing, and the longest a line waits. */
 export const STDOUT_BLOCK_BYTES = 4096;
@@ -7,8 +8,6 @@ export const STDOUT_FLUSH_MS = 250;
 
 /** How long a write waits for a full pipe to drain before its block is given up. */
 const FULL_PIPE_WAIT_MS = 1000;
-/** Lines given up are reported at most this often. */
-const REPORT_EVERY_MS = 60_000;
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 /** Every writer (they live as long as the process), written out when it exits. */
@@ -27,7 +26,7 @@ export class BlockWriter implements pino.DestinationStream {
   private readonly fd: number;
   private readonly onLost: (message: string) => void;
   private lost = 0;
-  private lastReportMs = -Infinity;
+  private readonly reports = new ReportGate();
   /** Marks a stream for pino: `pino(writer)` with no options would otherwise take it for its options. */
   readonly writable = true;
 
@@ -69,9 +68,7 @@ export class BlockWriter implements pino.DestinationStream {
 
   private report(count: number, error: string) {
     this.lost += count;
-    const now = Date.now();
-    if (now - this.lastReportMs < REPORT_EVERY_MS) return;
-    this.lastReportMs = now;
+    if (!this.reports.open()) return;
     this.onLost(`log lines could not be written (${error}): ${this.lost} lost since the last report`);
     this.lost = 0;
   }
@@ -80,14 +77,6 @@ export class BlockWriter implements pino.DestinationStream {
   flush(cb?: (err?: Error) => void): void {
     this.flushSync();
     cb?.();
-  }
-}
-
-function toStderr(message: string) {
-  try {
-    writeSync(2, `${message}\n`);
-  } catch {
-    // stderr is gone too: nothing is left to tell.
   }
 }
 

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { callToSystemLogRow, rowOf, toSystemLogRow, type NewSystemLogRow } from '../features/system-logs';
+import { ReportGate, toStderr } from './report';
 
 export interface SystemLogSinkOptions {
   /** Stores one batch; a rejection drops that batch and nothing else. */
@@ -13,8 +14,6 @@ export interface SystemLogSinkOptions {
   /** Told of failed writes, at most once a minute. Never the logger: that would feed the sink itself. */
   onError?: (message: string) => void;
 }
-
-const REPORT_EVERY_MS = 60_000;
 
 /** A logger's bound fields by logger: the app's loggers and their long-lived children recur on every line. */
 const BINDINGS = new WeakMap<object, Record<string, unknown>>();
@@ -85,7 +84,7 @@ export class SystemLogSink {
   /** A drain of full batches is queued or running: lines that arrive meanwhile join its next batch. */
   private draining = false;
   private closed = false;
-  private lastReportMs = 0;
+  private readonly reports = new ReportGate();
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
   private readonly maxBuffered: number;
@@ -97,7 +96,7 @@ export class SystemLogSink {
     this.batchSize = options.batchSize ?? 500;
     this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.maxBuffered = options.maxBuffered ?? 20_000;
-    this.onError = options.onError ?? ((message) => process.stderr.write(`${message}\n`));
+    this.onError = options.onError ?? toStderr;
   }
 
   /** pino's destination interface: one serialized line. */
@@ -186,9 +185,7 @@ export class SystemLogSink {
   }
 
   private report(error: unknown) {
-    const now = Date.now();
-    if (now - this.lastReportMs < REPORT_EVERY_MS) return;
-    this.lastReportMs = now;
+    if (!this.reports.open()) return;
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
     try {
       this.onError(`system logs: a batch could not be stored (${this.counts.dropped} lines lost): ${reason}`);
