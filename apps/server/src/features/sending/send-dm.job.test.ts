@@ -30,6 +30,16 @@ const ZONE = 'America/New_York';
 /** Friday 9 January 2026, 10:00 UTC: 05:00 in New York, before working hours. */
 const FRIDAY = Date.UTC(2026, 0, 9, 10);
 const HOUR = 3_600_000;
+/** An account sending 09:00–17:00 on weekdays in New York, a minute or two apart. */
+const WEEKDAYS_IN_NEW_YORK = {
+  username: 'demo_founder',
+  workingDays: [1, 2, 3, 4, 5],
+  workingHoursStart: 9,
+  workingHoursEnd: 17,
+  timezone: ZONE,
+  delayRangeMin: 60,
+  delayRangeMax: 120,
+};
 
 let rig: SendingRig;
 let people: RecipientPool;
@@ -152,13 +162,7 @@ describe('Send All, paced on the simulator', () => {
     rig.clock.t = Date.UTC(2026, 0, 20, 13); // Tuesday 08:00 in New York
     const project = await buildSendingProject(rig);
     const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
-      username: 'demo_founder',
-      workingDays: [1, 2, 3, 4, 5],
-      workingHoursStart: 9,
-      workingHoursEnd: 17,
-      timezone: ZONE,
-      delayRangeMin: 60,
-      delayRangeMax: 120,
+      ...WEEKDAYS_IN_NEW_YORK,
       dailyMessageLimit: 5,
     });
     for (let i = 0; i < 5; i++) await buildDm(rig.db, project, { recipient: person() });
@@ -186,15 +190,7 @@ describe('Send All, paced on the simulator', () => {
   it("spaces sends by the stricter of the account's delays and the sender's floor (the agent's)", async () => {
     rig.clock.t = Date.UTC(2026, 0, 27, 15); // Tuesday 10:00 in New York
     const project = await buildSendingProject(rig);
-    await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
-      username: 'demo_founder',
-      workingDays: [1, 2, 3, 4, 5],
-      workingHoursStart: 9,
-      workingHoursEnd: 17,
-      timezone: ZONE,
-      delayRangeMin: 60,
-      delayRangeMax: 120,
-    });
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
     for (let i = 0; i < 4; i++) await buildDm(rig.db, project, { recipient: person() });
     const answer = await queueProjectDms(rig.ctx, project.id, {
       random: seededRandom(27),
@@ -214,15 +210,7 @@ describe('Send All, paced on the simulator', () => {
   it('keeps the floor when a DM queued with one is planned again', async () => {
     rig.clock.t = Date.UTC(2026, 0, 28, 15); // Wednesday 10:00 in New York
     const project = await buildSendingProject(rig);
-    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
-      username: 'demo_founder',
-      workingDays: [1, 2, 3, 4, 5],
-      workingHoursStart: 9,
-      workingHoursEnd: 17,
-      timezone: ZONE,
-      delayRangeMin: 60,
-      delayRangeMax: 120,
-    });
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
     for (let i = 0; i < 3; i++) await buildDm(rig.db, project, { recipient: person() });
     await queueProjectDms(rig.ctx, project.id, {
       random: seededRandom(28),
