@@ -76,6 +76,9 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   const text = dm.getByRole('textbox', { name: `Message to u/${author}` });
   const draft = await text.inputValue();
   expect(draft.length).toBeGreaterThan(20);
+  // The campaign's counts follow at once, not at their next minute's refresh.
+  const counts = page.getByRole('list', { name: 'Campaign statistics' });
+  await expect(counts.getByRole('listitem', { name: 'Generated' })).toHaveText(/^Generated\s*1$/);
 
   // Edit: marked Unsaved until saved; Send waits for the save.
   const edited = `${draft}${EDIT}`.slice(0, 400);
@@ -97,6 +100,8 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   await dm.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText(`Sent to u/${author}`)).toBeVisible();
   await expect(dm.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  await expect(counts.getByRole('listitem', { name: 'Sent' })).toHaveText(/^Sent\s*1$/);
+  await expect(accounts.getByTestId('account-demo_founder').getByText('9/10')).toBeVisible();
   const sent = await simMessagesFrom(request, 'demo_founder');
   expect(sent).toHaveLength(sentBefore + 1);
   const toAuthor = sent.filter((m) => m.to.toLowerCase() === author.toLowerCase());

@@ -1,1 +1,2 @@
 export { AccountsPanel } from './components/accounts-panel';
+export { accountKeys } from './hooks/use-accounts';

@@ -30,9 +30,16 @@ function mockList(dms: TDmMessage[]) {
   return { state, list };
 }
 
-function renderPanel(props: { onSend?: (dm: TDmMessage) => void; readOnly?: boolean } = {}) {
+function renderPanel(
+  props: { onSend?: (dm: TDmMessage) => void; readOnly?: boolean; onGenerated?: () => void } = {},
+) {
   return renderScreen(
-    <DmMessagesPanel projectId={PROJECT_ID} readOnly={props.readOnly ?? false} onSend={props.onSend} />,
+    <DmMessagesPanel
+      projectId={PROJECT_ID}
+      readOnly={props.readOnly ?? false}
+      onSend={props.onSend}
+      onGenerated={props.onGenerated}
+    />,
   );
 }
 
@@ -296,7 +303,7 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
 
   const progress = () => screen.queryByRole('status', { name: 'Generating DMs' });
 
-  it('starts the run, shows its progress while polling, reloads the list and reports what it did', async () => {
+  it('starts the run, shows its progress while polling, reloads the list and reports what it did when done', async () => {
     const { state, list } = mockList([]);
     const start = startAnswers([
       generating(3, 2),
@@ -318,7 +325,8 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
         },
       }),
     ]);
-    renderPanel();
+    const onGenerated = vi.fn();
+    renderPanel({ onGenerated });
     await advance();
     expect(screen.getByText(/No DM messages yet/)).toBeTruthy();
 
@@ -334,12 +342,15 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
 
     await advance(RUN_POLL_INTERVAL_MS);
     expect(progress()!.textContent).toContain('Leads done: 7 of 10 · DMs written: 5');
+    expect(onGenerated).not.toHaveBeenCalled();
 
     const listed = list.calls.length;
     await advance(RUN_POLL_INTERVAL_MS);
     expect(progress()).toBeNull();
     expect(screen.getByText('8 DMs generated, 2 leads skipped')).toBeTruthy();
     expect(list.calls.length).toBeGreaterThan(listed);
+    // The campaign's counts are told once, when the run is done.
+    expect(onGenerated).toHaveBeenCalledTimes(1);
   });
 
   it('follows a run already going (409), and says a failed start failed', async () => {

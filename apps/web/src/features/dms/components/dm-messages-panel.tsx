@@ -52,6 +52,8 @@ export interface TDmMessagesPanelProps {
   onEdited?: (dm: TDmMessage, saved: string) => void;
   /** Runs for each DM deleted. */
   onDeleted?: (dm: TDmMessage) => void;
+  /** Runs when Generate All DMs has completed. */
+  onGenerated?: () => void;
 }
 
 function failure(text: string, error: unknown) {
@@ -98,6 +100,7 @@ export function DmMessagesPanel({
   actions,
   onEdited,
   onDeleted,
+  onGenerated,
 }: TDmMessagesPanelProps) {
   const [page, setPage] = useState(1);
   /** Texts changed in the editors and not saved yet, by DM id. */
@@ -107,9 +110,10 @@ export function DmMessagesPanel({
   const save = useSaveDms(projectId);
   const remove = useDeleteDm(projectId);
   const regenerate = useRegenerateDm(projectId);
-  const { polling, start, reload } = useGenerateAllDms(projectId, (status) =>
-    notifications.show({ color: 'green', message: generationSummary(status.result) }),
-  );
+  const { polling, start, reload } = useGenerateAllDms(projectId, (status) => {
+    onGenerated?.();
+    notifications.show({ color: 'green', message: generationSummary(status.result) });
+  });
   const running = polling.state.kind === 'running' ? polling.state.status : null;
   const written = running?.progress?.leads_found ?? 0;
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -62,8 +62,8 @@ function mockLists(lists: { posts?: TPost[]; comments?: TComment[]; profiles?: T
   };
 }
 
-function renderTabs(readOnly = false) {
-  return renderScreen(<LeadTabs projectId={PROJECT_ID} readOnly={readOnly} />);
+function renderTabs(readOnly = false, onDmGenerated?: () => void) {
+  return renderScreen(<LeadTabs projectId={PROJECT_ID} readOnly={readOnly} onDmGenerated={onDmGenerated} />);
 }
 
 const marks = (element: HTMLElement) => [...element.querySelectorAll('mark')].map((m) => m.textContent);
@@ -257,12 +257,14 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
       dmsEndpoints.generateFromProfile,
       errorReply(502, 'Failed to generate DM messages', 'dm_generation_failed'),
     );
-    renderTabs();
+    const onDmGenerated = vi.fn();
+    renderTabs(false, onDmGenerated);
 
     const post = await screen.findByRole('article', { name: TITLE });
     await user.click(within(post).getByRole('button', { name: 'Generate DM' }));
     expect(await screen.findByText('DM generated for u/pixel_pat')).toBeTruthy();
     expect(forPosts.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID, post_ids: [POST.id] });
+    expect(onDmGenerated).toHaveBeenCalledTimes(1);
 
     await user.click(screen.getByRole('tab', { name: /^Comments/ }));
     const row = await screen.findByRole('article', { name: 'Comment by u/already_asked' });
@@ -275,5 +277,7 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     await user.click(within(person).getByRole('button', { name: 'Generate DM' }));
     expect(await screen.findByText('Failed to generate DM messages')).toBeTruthy();
     expect(forProfile.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID, id: profile.id });
+    // Only a DM written is told: a skip or a failure changed nothing.
+    expect(onDmGenerated).toHaveBeenCalledTimes(1);
   });
 });

@@ -99,8 +99,15 @@ function LeadList<T extends { id: string }>({ query, page, onPage, empty, childr
   );
 }
 
+export interface TLeadTabsProps {
+  projectId: string;
+  readOnly: boolean;
+  /** Runs after Generate DM wrote a DM. */
+  onDmGenerated?: () => void;
+}
+
 /** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score; and History. */
-export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly: boolean }) {
+export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps) {
   const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
@@ -130,6 +137,7 @@ export function LeadTabs({ projectId, readOnly }: { projectId: string; readOnly:
         onSuccess: ({ generated_messages, skipped, failed }) => {
           const [written] = generated_messages;
           if (written) {
+            onDmGenerated?.();
             notifications.show({
               color: 'green',
               message: `DM generated for u/${written.recipient_username}`,

@@ -1,9 +1,10 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { accountKeys } from '../../accounts';
 import { AgentModePanel, agentKeys, useLogBehavior } from '../../agent';
 import { dmKeys, DmMessagesPanel } from '../../dms';
 import { DoNotContactButton } from '../../do-not-contact';
-import { CampaignStatistics } from '../../history';
+import { CampaignStatistics, historyKeys } from '../../history';
 import { useProjects } from '../../projects';
 import { SendAllDmsButton, SendingStatusPanel, useSendDm } from '../../sending';
 import { ExportCsvButton, WebhookPanel } from './export-panel';
@@ -25,12 +26,19 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
   const projects = useProjects();
   const project = projects.data?.items.find((p) => p.id === projectId);
   const queryClient = useQueryClient();
-  // A send changes the DM's state in the list.
-  const reloadDms = () => void queryClient.invalidateQueries({ queryKey: dmKeys.all(projectId) });
+  const reload = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
+  // A DM written or deleted changes the campaign's counts.
+  const dmsCounted = () => reload(historyKeys.statistics(projectId));
+  // A send changes the DM's state in the list, the counts, and what its account has left today.
+  const afterSending = () => {
+    reload(dmKeys.all(projectId));
+    dmsCounted();
+    reload(accountKeys.list(projectId));
+  };
   // Agent mode learns from what the customer does with the drafts.
   const logBehavior = useLogBehavior(projectId);
   const { send } = useSendDm(projectId, {
-    onSettled: reloadDms,
+    onSettled: afterSending,
     onSent: (dm) => logBehavior('message_sent', { dm_id: dm.id }),
   });
 
@@ -50,19 +58,23 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           readOnly={readOnly}
           withoutKeywords={project?.without_keywords ?? false}
         />
-        <LeadTabs projectId={projectId} readOnly={readOnly} />
+        <LeadTabs projectId={projectId} readOnly={readOnly} onDmGenerated={dmsCounted} />
         <CampaignStatistics projectId={projectId} />
         <DmMessagesPanel
           projectId={projectId}
           readOnly={readOnly}
           onSend={readOnly ? undefined : send}
-          actions={<SendAllDmsButton projectId={projectId} readOnly={readOnly} onSettled={reloadDms} />}
+          actions={<SendAllDmsButton projectId={projectId} readOnly={readOnly} onSettled={afterSending} />}
           onEdited={(dm, saved) => {
             logBehavior('message_edited', { dm_id: dm.id, before: dm.message_content, after: saved });
             // The server kept the saved edit as an example: the learning panel counts it.
             void queryClient.invalidateQueries({ queryKey: agentKeys.examples(projectId) });
           }}
-          onDeleted={(dm) => logBehavior('message_deleted', { dm_id: dm.id })}
+          onDeleted={(dm) => {
+            dmsCounted();
+            logBehavior('message_deleted', { dm_id: dm.id });
+          }}
+          onGenerated={dmsCounted}
         />
         <SendingStatusPanel projectId={projectId} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
