@@ -110,3 +110,20 @@ test('a USER sees Access Denied on /logs', async ({ page }) => {
   });
   expect(res.status()).toBe(403);
 });
+
+test('a long line leaves the level badge whole', async ({ page }) => {
+  const marker = `e2e-${randomUUID().slice(0, 8)}`;
+  await signInAs(page, 'admin@demo.local');
+  // One unbroken word as wide as a sign-in redirect's query string.
+  expect((await page.request.get(`/api/v1/health?e2e=${marker}&pad=${'x'.repeat(400)}`)).ok()).toBe(true);
+  await page.goto('/logs');
+  await page.getByLabel('Search').fill(marker);
+  await expect(async () => {
+    await page.getByLabel('Search').press('Enter');
+    await expect(rows(page)).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  const level = rows(page).first().getByText('INFO', { exact: true });
+  // A clipped badge shows an ellipsis: its text is wider than the room it has.
+  const clipped = await level.evaluate((label) => label.scrollWidth > label.clientWidth);
+  expect(clipped).toBe(false);
+});

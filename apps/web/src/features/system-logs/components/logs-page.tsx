@@ -211,11 +211,12 @@ function SystemLogs() {
                 <Table.Tr key={log.id}>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLogTime(log.timestamp)}</Table.Td>
                   <Table.Td>
-                    <Badge color={LEVEL_COLORS[log.level]} variant="light">
+                    {/* A badge clips its text to fit; beside a long message the table would let it. */}
+                    <Badge color={LEVEL_COLORS[log.level]} variant="light" miw="max-content">
                       {log.level}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{log.logger_name}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{log.logger_name}</Table.Td>
                   <Table.Td style={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>
                     {log.message}
                   </Table.Td>
