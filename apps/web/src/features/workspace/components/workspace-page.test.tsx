@@ -372,6 +372,9 @@ describe('admins and other users’ projects', () => {
     const selector = screen.getByRole('combobox', { name: 'Project' }) as HTMLSelectElement;
     expect(selector.value).toBe('');
     expect([...selector.options].map((o) => o.text)).toContain('Default Project (other@example.com)');
+    expect(
+      screen.getByText("One other user's project can be opened from the project selector above."),
+    ).toBeTruthy();
   });
 
   it('show another user’s project read-only, with a banner naming its owner and no Save', async () => {

@@ -60,7 +60,13 @@ export function WorkspacePage() {
       </Alert>
     );
   } else if (!selected) {
-    main = <NoProjectPrompt onCreate={() => setCreating(true)} blockReason={blockReason} />;
+    main = (
+      <NoProjectPrompt
+        onCreate={() => setCreating(true)}
+        blockReason={blockReason}
+        othersCount={items?.length ?? 0}
+      />
+    );
   } else {
     const stepContent = (
       <StepContent
