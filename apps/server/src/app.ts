@@ -143,16 +143,32 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   return app;
 }
 
-/** The built web app on the same origin; unknown non-API paths fall back to index.html for the router. */
+/**
+ * The built web app on the same origin; unknown non-API paths fall back to index.html for the router.
+ * Built files carry a hash of their content in their names, so browsers keep them for good; index.html,
+ * which names them, is checked on every load. The build leaves brotli and gzip copies beside them, sent to
+ * browsers that take them.
+ */
 function registerWebApp(app: FastifyInstance, distDir: string) {
   const hasWebApp = existsSync(path.join(distDir, 'index.html'));
   if (hasWebApp) {
-    void app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h' });
+    void app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      maxAge: '365d',
+      immutable: true,
+      // index.html only through the fallback below, never cached for good.
+      allowedPath: (pathName) => pathName !== '/index.html',
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/');
     if (!isApi && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', distDir);
+      return reply
+        .header('Cache-Control', 'no-cache')
+        .sendFile('index.html', distDir, { cacheControl: false });
     }
     return reply
       .status(404)

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,6 +10,7 @@ import { createTestApp, type TestApp } from '../test/test-app';
 import { redactSecrets, redactUrl, scrubSecrets } from './logger';
 
 const webDir = path.join(tmpdir(), `threadreach-web-${process.pid}`);
+const BIG_SCRIPT = `export const rows = [${Array.from({ length: 400 }, (_, i) => `'row ${i}'`).join(', ')}];`;
 const lines: string[] = [];
 let t: TestApp;
 
@@ -16,6 +18,10 @@ beforeAll(async () => {
   mkdirSync(path.join(webDir, 'assets'), { recursive: true });
   writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(path.join(webDir, 'assets', 'app.js'), 'console.log(1)');
+  // As the build leaves a script: with its brotli and gzip copies.
+  writeFileSync(path.join(webDir, 'assets', 'big.js'), BIG_SCRIPT);
+  writeFileSync(path.join(webDir, 'assets', 'big.js.br'), brotliCompressSync(BIG_SCRIPT));
+  writeFileSync(path.join(webDir, 'assets', 'big.js.gz'), gzipSync(BIG_SCRIPT));
   const stream = new Writable({
     write(chunk, _enc, done) {
       lines.push(String(chunk));
@@ -35,6 +41,31 @@ describe('http surface', () => {
     const api = await t.app.inject({ url: '/api/v1/nope' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: 'Route GET /api/v1/nope not found', code: 'not_found' });
+  });
+
+  it('sends built files compressed as the browser takes them, kept for good; index.html checked each load', async () => {
+    const br = await t.app.inject({
+      url: '/assets/big.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const gz = await t.app.inject({ url: '/assets/big.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_SCRIPT);
+    const plain = await t.app.inject({ url: '/assets/big.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_SCRIPT);
+
+    for (const url of ['/', '/index.html', '/projects']) {
+      const page = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<div id="root">');
+      expect(page.headers['cache-control']).toBe('no-cache');
+    }
   });
 
   it('serves the OpenAPI document at /api/docs', async () => {
