@@ -144,6 +144,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 /**
+ * A path naming a file rather than a page: the build's own (`/assets/…`) or one with an extension. A file
+ * that is not there is a 404, not the app's page: a tab opened before a deploy that asks for a chunk the
+ * deploy removed gets an error it can act on (the web app reloads), not HTML in place of a script.
+ */
+const FILE_PATH = /^\/assets\/|\.[^/]*$/;
+
+/**
  * The built web app on the same origin; unknown non-API paths fall back to index.html for the router.
  * Built files carry a hash of their content in their names, so browsers keep them for good; index.html,
  * which names them, is checked on every load. The build leaves brotli and gzip copies beside them, sent to
@@ -164,14 +171,15 @@ function registerWebApp(app: FastifyInstance, distDir: string) {
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api/');
-    if (!isApi && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
+    const pathname = request.url.split('?')[0]!;
+    const isPage = !pathname.startsWith('/api/') && (pathname === '/index.html' || !FILE_PATH.test(pathname));
+    if (isPage && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply
         .header('Cache-Control', 'no-cache')
         .sendFile('index.html', distDir, { cacheControl: false });
     }
     return reply
       .status(404)
-      .send({ detail: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' });
+      .send({ detail: `Route ${request.method} ${pathname} not found`, code: 'not_found' });
   });
 }

@@ -33,11 +33,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('http surface', () => {
-  it('serves the web app with history fallback, and JSON 404s under /api', async () => {
+  it('serves the web app with history fallback, and JSON 404s under /api and for missing files', async () => {
     expect((await t.app.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
     const deep = await t.app.inject({ url: '/subscribe/success', headers: { accept: 'text/html' } });
     expect(deep.statusCode).toBe(200);
     expect(deep.body).toContain('<div id="root">');
+    // A file that is not there is not a page: a chunk a deploy removed fails as a script load can tell.
+    for (const url of ['/assets/lazy-Gone1234.js', '/assets/lazy', '/favicon.ico', '/robots.txt?x=1']) {
+      const missing = await t.app.inject({ url, headers: { accept: '*/*' } });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.json<{ code: string }>().code).toBe('not_found');
+    }
     const api = await t.app.inject({ url: '/api/v1/nope' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: 'Route GET /api/v1/nope not found', code: 'not_found' });
