@@ -36,7 +36,8 @@ async function reachableCommentLead(page: Page, request: APIRequestContext) {
   for (const label of labels) {
     const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
     if (author && (await acceptsDms(request, author))) {
-      return { lead: page.getByRole('article', { name: label, exact: true }), author };
+      // A person may have written several of the comments found: the first will do.
+      return { lead: page.getByRole('article', { name: label, exact: true }).first(), author };
     }
   }
   throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
