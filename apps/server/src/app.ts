@@ -144,11 +144,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 /**
- * A path naming a file rather than a page: the build's own (`/assets/…`) or one with an extension. A file
- * that is not there is a 404, not the app's page: a tab opened before a deploy that asks for a chunk the
- * deploy removed gets an error it can act on (the web app reloads), not HTML in place of a script.
+ * A path the web app answers with its page (index.html, for the router): any non-API path that does not
+ * name a file, and /index.html itself, which is never served as a file so that it is never cached for good.
+ * A file is the build's own (`/assets/…`) or a path with an extension; one that is not there is a 404, not
+ * the app's page: a tab opened before a deploy that asks for a chunk the deploy removed gets an error it
+ * can act on (the web app reloads), not HTML in place of a script.
  */
-const FILE_PATH = /^\/assets\/|\.[^/]*$/;
+function isAppPage(pathname: string): boolean {
+  if (pathname === '/index.html') return true;
+  return !pathname.startsWith('/api/') && !/^\/assets\/|\.[^/]*$/.test(pathname);
+}
 
 /**
  * The built web app on the same origin; unknown non-API paths fall back to index.html for the router.
@@ -166,14 +171,12 @@ function registerWebApp(app: FastifyInstance, distDir: string) {
       preCompressed: true,
       maxAge: '365d',
       immutable: true,
-      // index.html only through the fallback below, never cached for good.
-      allowedPath: (pathName) => pathName !== '/index.html',
+      allowedPath: (pathName) => !isAppPage(pathName),
     });
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0]!;
-    const isPage = !pathname.startsWith('/api/') && (pathname === '/index.html' || !FILE_PATH.test(pathname));
-    if (isPage && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (isAppPage(pathname) && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply
         .header('Cache-Control', 'no-cache')
         .sendFile('index.html', distDir, { cacheControl: false });

@@ -68,7 +68,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           onEdited={(dm, saved) => {
             logBehavior('message_edited', { dm_id: dm.id, before: dm.message_content, after: saved });
             // The server kept the saved edit as an example: the learning panel counts it.
-            void queryClient.invalidateQueries({ queryKey: agentKeys.examples(projectId) });
+            reload(agentKeys.examples(projectId));
           }}
           onDeleted={(dm) => {
             dmsCounted();
