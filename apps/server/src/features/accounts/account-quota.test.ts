@@ -23,6 +23,24 @@ describe('zoned time', () => {
       Date.UTC(2026, 6, 1, 8),
     );
   });
+
+  it('takes a time the clocks skip an hour on, east and west of Greenwich', () => {
+    // 2026-03-08: New York goes from 02:00 EST to 03:00 EDT; 02:30 is read as 03:30 EDT.
+    expect(zonedInstant({ year: 2026, month: 3, day: 8, hour: 2, minute: 30 }, 'America/New_York')).toBe(
+      Date.UTC(2026, 2, 8, 7, 30),
+    );
+    expect(zonedInstant({ year: 2026, month: 3, day: 8, hour: 3 }, 'America/New_York')).toBe(
+      Date.UTC(2026, 2, 8, 7),
+    );
+    // 2026-03-29: Berlin goes from 02:00 CET to 03:00 CEST.
+    expect(zonedInstant({ year: 2026, month: 3, day: 29, hour: 2, minute: 30 }, 'Europe/Berlin')).toBe(
+      Date.UTC(2026, 2, 29, 1, 30),
+    );
+    // A repeated time is the earlier one.
+    expect(zonedInstant({ year: 2026, month: 11, day: 1, hour: 1, minute: 30 }, 'America/New_York')).toBe(
+      Date.UTC(2026, 10, 1, 5, 30),
+    );
+  });
 });
 
 describe('daily capacity', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailyCapacity, zonedParts } from '../accounts';
+import { dailyCapacity, isWithinWorkingHours, zonedParts } from '../accounts';
 import {
   dayKey,
   drawDelayMs,
@@ -49,7 +49,7 @@ describe('working windows', () => {
     expect(isWorkingTime(ny, Date.UTC(2026, 0, 10, 15))).toBe(false);
   });
 
-  it('follow the zone across a clock change and read hours before the start as until midnight', () => {
+  it('follow the zone across a clock change and take equal hours as the whole day', () => {
     // 9 March 2026 is the first Monday on daylight time in New York: 09:00 is 13:00 UTC.
     expect(nextWorkingWindow(ny, Date.UTC(2026, 2, 9, 0))!.start).toBe(Date.UTC(2026, 2, 9, 13));
     const allDay = account({
@@ -62,6 +62,46 @@ describe('working windows', () => {
     expect(w.start).toBe(FRIDAY);
     expect(w.end).toBe(Date.UTC(2026, 0, 10, 5));
     expect(nextWorkingWindow(account({ id: 'c', workingDays: [] }), FRIDAY)).toBeNull();
+  });
+
+  it('span midnight when the start is after the end, each part on its own day, and take equal hours as the whole day', () => {
+    // Friday 22:00 to 02:00 UTC, Monday to Friday.
+    const night = account({ id: 'n', timezone: 'UTC', workingHoursStart: 22, workingHoursEnd: 2 });
+    const friday = nextWorkingWindow(night, FRIDAY)!;
+    expect([friday.start, friday.end]).toEqual([Date.UTC(2026, 0, 9, 22), Date.UTC(2026, 0, 10, 0)]);
+    // Saturday is not a working day: after Friday's 22:00 comes Monday's 00:00 to 02:00.
+    const monday = nextWorkingWindow(night, Date.UTC(2026, 0, 10, 0, 30))!;
+    expect([monday.start, monday.end]).toEqual([
+      Date.UTC(2026, 0, 12, 0, 30) - 30 * 60_000,
+      Date.UTC(2026, 0, 12, 2),
+    ]);
+    expect(monday.dayStart).toBe(Date.UTC(2026, 0, 12));
+    expect(isWorkingTime(night, Date.UTC(2026, 0, 13, 1))).toBe(true);
+    const equal = account({ id: 'e', timezone: 'UTC', workingHoursStart: 9, workingHoursEnd: 9 });
+    expect(isWorkingTime(equal, Date.UTC(2026, 0, 9, 3))).toBe(true);
+  });
+
+  it('agree with the account capacity on every hour of a fortnight, whatever the hours', () => {
+    const from = Date.UTC(2026, 2, 2); // over New York's clock change on 8 March
+    for (const [start, end] of [
+      [9, 17],
+      [0, 0],
+      [9, 9],
+      [22, 2],
+      [23, 0],
+      [0, 23],
+      [17, 9],
+    ] as const) {
+      for (const workingDays of [[1, 2, 3, 4, 5], [6], [1, 2, 3, 4, 5, 6, 7]]) {
+        const a = account({ id: 'x', workingHoursStart: start, workingHoursEnd: end, workingDays });
+        for (let at = from; at < from + 14 * DAY; at += 30 * 60_000) {
+          expect(
+            isWorkingTime(a, at),
+            `${start}-${end} ${workingDays.join()} ${new Date(at).toISOString()}`,
+          ).toBe(isWithinWorkingHours({ ...a, workingDays }, at));
+        }
+      }
+    }
   });
 });
 

@@ -45,8 +45,10 @@ export function dayKey(atMs: number, timezone: string): number {
 
 /**
  * The first working window at or after `fromMs` in the account's zone, its start moved up to `fromMs`
- * when that falls inside it. Hours run from `workingHoursStart` to `workingHoursEnd` (exclusive); an
- * end at or before the start means until midnight. Null when no weekday is a working day.
+ * when that falls inside it. The hours read as the account's capacity reads them (record 021): the end
+ * hour is exclusive, equal hours are the whole day, and a start after the end spans midnight, each part
+ * on its own day (a working day holds 00:00 to the end and the start to midnight). Null when no weekday
+ * is a working day.
  */
 export function nextWorkingWindow(
   account: Pick<PacingAccount, 'timezone' | 'workingDays' | 'workingHoursStart' | 'workingHoursEnd'>,
@@ -54,20 +56,29 @@ export function nextWorkingWindow(
 ): WorkingWindow | null {
   const days = new Set(account.workingDays);
   if (![1, 2, 3, 4, 5, 6, 7].some((d) => days.has(d))) return null;
-  const today = zonedParts(fromMs, account.timezone);
+  const { workingHoursStart: startHour, workingHoursEnd: endHour, timezone } = account;
+  const today = zonedParts(fromMs, timezone);
   for (let offset = 0; offset < WINDOW_SEARCH_DAYS; offset++) {
     const date = new Date(Date.UTC(today.year, today.month - 1, today.day + offset));
     const local = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
     const weekday = ((date.getUTCDay() + 6) % 7) + 1;
     if (!days.has(weekday)) continue;
-    const dayStart = zonedInstant(local, account.timezone);
-    const start = zonedInstant({ ...local, hour: account.workingHoursStart }, account.timezone);
-    const end =
-      account.workingHoursEnd > account.workingHoursStart
-        ? zonedInstant({ ...local, hour: account.workingHoursEnd }, account.timezone)
-        : zonedInstant({ ...local, day: local.day + 1 }, account.timezone);
-    if (end <= fromMs) continue;
-    return { dayStart, start: Math.max(start, fromMs), end };
+    const dayStart = zonedInstant(local, timezone);
+    const midnight = zonedInstant({ ...local, day: local.day + 1 }, timezone);
+    const at = (hour: number) => zonedInstant({ ...local, hour }, timezone);
+    const spans: [number, number][] =
+      startHour === endHour
+        ? [[dayStart, midnight]]
+        : startHour < endHour
+          ? [[at(startHour), at(endHour)]]
+          : [
+              [dayStart, at(endHour)],
+              [at(startHour), midnight],
+            ];
+    for (const [start, end] of spans) {
+      if (end <= fromMs || end <= start) continue;
+      return { dayStart, start: Math.max(start, fromMs), end };
+    }
   }
   return null;
 }
