@@ -3,7 +3,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PRODUCT_INFO, signInAs, signInAsSubscriber } from './fixtures';
 
 const LIMIT_REACHED = 'Project limit reached. Upgrade your subscription to create more projects.';
-const READ_ONLY = 'Read-only access - contact administrator';
+const NO_PERMISSION = "You don't have permission to create projects.";
 
 /** True when the element's text is cut (it ends in an ellipsis rather than spilling out). */
 function isTruncated(locator: Locator): Promise<boolean> {
@@ -69,12 +69,12 @@ test('a subscriber at the limit: long names end in an ellipsis, toasts stay clea
   await expect(page.getByRole('dialog', { name: 'Create New Project' })).toHaveCount(0);
 });
 
-test('a read-only user finds New Project disabled with the read-only reason', async ({ page }) => {
+test('a read-only user finds New Project disabled, told they may not create projects', async ({ page }) => {
   await signInAs(page, 'readonly@demo.local');
   const newProject = page.getByRole('banner').getByRole('button', { name: 'New Project' });
   await expect(newProject).toBeDisabled();
   await newProject.hover();
-  await expect(page.getByRole('tooltip')).toHaveText(READ_ONLY);
+  await expect(page.getByRole('tooltip')).toHaveText(NO_PERMISSION);
   await newProject.click({ force: true });
   await expect(page.getByRole('dialog', { name: 'Create New Project' })).toHaveCount(0);
 });

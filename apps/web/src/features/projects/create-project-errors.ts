@@ -1,6 +1,5 @@
 import { ApiError } from '../../lib/api-error';
 import { SUBSCRIPTION_REQUIRED_MESSAGE } from '../../lib/error-messages';
-import { READ_ONLY_FLAG } from '../auth';
 
 /** Project-creation texts of spec section 8 ("Workflow"). */
 export const CREATE_PROJECT_MESSAGES = {
@@ -19,11 +18,12 @@ interface TCreateAllowance {
 }
 
 /**
- * Why the user may not create a project, or null when they may. Read-only users never may;
- * moderators and admins have no limit; others are blocked at a limit of 0 or when it is used up.
+ * Why the user may not create a project, or null when they may: spec section 8's project-creation texts.
+ * Read-only users never may (the top bar flags them read-only besides); moderators and admins have no
+ * limit; others are blocked at a limit of 0 or when it is used up.
  */
 export function createProjectBlockReason(a: TCreateAllowance): string | null {
-  if (a.isReadOnly) return READ_ONLY_FLAG;
+  if (a.isReadOnly) return CREATE_PROJECT_MESSAGES.noPermission;
   if (a.isModerator) return null;
   if (a.profilesLimit <= 0) return CREATE_PROJECT_MESSAGES.subscription;
   if (a.projectsUsed >= a.profilesLimit) return CREATE_PROJECT_MESSAGES.limitReached;

@@ -52,6 +52,7 @@ const P3 = '33333333-3333-4333-8333-333333333333';
 const P9 = '99999999-9999-4999-8999-999999999999';
 
 const READ_ONLY = 'Read-only access - contact administrator';
+const NO_PERMISSION = "You don't have permission to create projects.";
 const FOREIGN_BANNER = /^Read-only: this project belongs to /;
 const LIMIT_REACHED = 'Project limit reached. Upgrade your subscription to create more projects.';
 
@@ -189,12 +190,12 @@ describe('New Project', () => {
     expect(sentRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
-  it('is disabled for READONLY users, with the read-only reason', async () => {
+  it('is disabled for READONLY users, saying they may not create projects', async () => {
     setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
     renderApp('/');
     const button = await screen.findByRole('button', { name: 'New Project' });
     expect(button.getAttribute('aria-disabled')).toBe('true');
-    expect(reasonOf(button)).toBe(READ_ONLY);
+    expect(reasonOf(button)).toBe(NO_PERMISSION);
     await userEvent.click(button);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -204,7 +205,7 @@ describe('New Project', () => {
     renderApp('/');
     const button = await screen.findByRole('button', { name: 'Create Your First Project' });
     expect(button.getAttribute('aria-disabled')).toBe('true');
-    expect(reasonOf(button)).toBe(READ_ONLY);
+    expect(reasonOf(button)).toBe(NO_PERMISSION);
     await userEvent.click(button);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
