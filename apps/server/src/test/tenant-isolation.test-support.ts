@@ -3,8 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { endpointKey, fillPath, type TEndpoint, type TIdField } from '@threadreach/contract';
+import { systemClock } from '../clock';
 import type { Config } from '../config/config';
 import type { Db } from '../db/client';
+import { signAccessToken } from '../features/auth/tokens';
 import { buildProject, buildUser, type TestUser } from './factories';
 
 /** Creates one resource of a `child` scope's kind inside a project and returns its id. */
@@ -25,6 +27,8 @@ export interface IsolationWorld {
   attacker: Tenant;
   readonly: TestUser;
   moderator: TestUser;
+  /** The victim once their plan has lapsed: their token carries a profiles_limit of 0. */
+  lapsedVictim: TestUser;
 }
 
 export async function buildIsolationWorld(
@@ -39,13 +43,16 @@ export async function buildIsolationWorld(
     for (const [name, make] of Object.entries(fixtures)) children[name] = await make(db, project.id);
     return { user: project.owner, projectId: project.id, children };
   };
+  const victim = await tenant();
+  const lapsed = await signAccessToken(config, { ...victim.user, profilesLimit: 0 }, systemClock.now());
   return {
     app,
     db,
-    victim: await tenant(),
+    victim,
     attacker: await tenant(),
     readonly: await buildUser(db, config, { roles: ['READONLY'] }),
     moderator: await buildUser(db, config, { roles: ['MODERATOR'] }),
+    lapsedVictim: { ...victim.user, token: lapsed.token, auth: { authorization: `Bearer ${lapsed.token}` } },
   };
 }
 
@@ -258,6 +265,18 @@ function attacksOn(e: TEndpoint, world: IsolationWorld): Attack[] {
       why: 'a READONLY account',
     });
   }
+  // Without a plan a USER changes nothing in a project, not even their own.
+  if ((s.kind === 'project' || s.kind === 'child') && s.access === 'write') {
+    const own: Record<string, unknown> = {};
+    if (s.project) own[valueKey(s.project)] = victim.projectId;
+    if (s.kind === 'child') own[valueKey(s.id)] = victim.children[s.resource];
+    attacks.push({
+      as: world.lapsedVictim,
+      values: own,
+      expect: { status: 403, code: 'subscription_required' },
+      why: 'its owner without a subscription',
+    });
+  }
   return attacks;
 }
 
@@ -284,6 +303,15 @@ async function send(world: IsolationWorld, e: TEndpoint, attack: Attack) {
   });
 }
 
+/** The `code` of an error answer; an answer that is not one (a 204, a page) has none. */
+function codeOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { code?: unknown } | null)?.code;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Calls a route the ways another tenant would reach into the victim's data, as its shape and its declared
  * scope suggest, and returns what went wrong: gaps in the declaration, answers other than the expected
@@ -294,7 +322,7 @@ export async function isolationFailures(world: IsolationWorld, e: TEndpoint): Pr
   const before = await victimRows(world);
   for (const attack of attacksOn(e, world)) {
     const res = await send(world, e, attack);
-    const code = (res.json() as { code?: unknown } | null)?.code;
+    const code = codeOf(res.body);
     if (res.statusCode !== attack.expect.status || code !== attack.expect.code) {
       failures.push(
         `${endpointKey(e)} as ${attack.why}: expected ${attack.expect.status} ${attack.expect.code}, got ${res.statusCode} ${String(code)}`,

@@ -7,6 +7,7 @@ import { retryAtOf } from '../../jobs/job';
 import { fixedClock } from '../../test/clock.test-support';
 import { buildProject, buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { SUBSCRIPTION_REQUIRED_DETAIL } from '../auth';
 import { createCredential } from '../credentials';
 import { dmMessages } from '../dms/dms.table';
 import { redditCredentials } from '../credentials/credentials.table';
@@ -210,7 +211,13 @@ describe('GET /auth/reddit/login', () => {
     const project = await buildProject(t.ctx.db, t.config, { owner });
     const res = await login(project);
     expect(res.statusCode).toBe(403);
-    expect(res.json().detail).toBe(
+    // Nothing is done on a project without a plan; the account list says 'Limit Reached' beforehand.
+    expect(res.json()).toEqual({ detail: SUBSCRIPTION_REQUIRED_DETAIL, code: 'subscription_required' });
+    const listed = await t.app.inject({
+      url: `/api/v1/projects/${project.id}/accounts`,
+      headers: owner.auth,
+    });
+    expect(listed.json().connect_limit.blocked_reason).toBe(
       'Limit Reached: an active subscription is needed to connect Reddit accounts.',
     );
   });

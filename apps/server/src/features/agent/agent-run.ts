@@ -20,6 +20,7 @@ import {
   countSentSince,
   findPatterns,
   findProjectRow,
+  ownerHasPlan,
   releaseRunLease,
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
@@ -27,6 +28,10 @@ import type { AgentSettingsRow } from './agent.table';
 
 /** A run drafts at most this many DMs, whatever room the accounts have. */
 export const AGENT_DRAFTS_PER_RUN_MAX = 25;
+/** Why an agent whose owner's plan has ended stops: it searches, drafts and sends for a subscription. */
+export const NO_PLAN_PAUSE =
+  "Paused: the project owner's subscription has ended. Subscribe again, then complete learning again to restart the agent.";
+
 /** This many compose refusals since the last run (within a day) pause the project's agent. */
 export const COMPOSE_REFUSALS_TO_PAUSE = 3;
 const DAY_MS = 86_400_000;
@@ -97,6 +102,11 @@ export async function runAgent(
     if (blocked) {
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason: blocked } };
+    }
+    if (!(await ownerHasPlan(ctx.db, projectId))) {
+      await pauseAgent(ctx, projectId, NO_PLAN_PAUSE);
+      scheduleNext = false;
+      return { kind: 'done', result: { ...result, status: 'skipped', reason: NO_PLAN_PAUSE } };
     }
     const lastRun = settings.lastRunAt?.getTime() ?? null;
     const refusals = await composeRefusalsSince(

@@ -18,6 +18,8 @@ import { buildProject, buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { buildDm } from '../dms/dms.test-support';
 import { dmMessages } from '../dms/dms.table';
+import { users } from '../users/users.table';
+import { NO_PLAN_PAUSE } from './agent-run';
 import { agentSettings } from './agent.table';
 
 // A Monday at 10:00 UTC: inside the default working hours.
@@ -343,5 +345,26 @@ describe('execute and status', () => {
         .json<TAgentLogList>()
         .items.every((l) => l.activity_type === 'other'),
     ).toBe(true);
+  });
+
+  it('pauses the agent of an owner whose subscription has ended, and takes back its queued sends', async () => {
+    const project = await newProject();
+    await post(project, 'agent-settings/toggle-mode');
+    for (const text of EDITS) await saveEdit(project, text);
+    expect((await post(project, 'complete')).statusCode).toBe(200);
+    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
+    // The plan lapses; the owner's access token still carries the old limit until it is renewed.
+    await t.ctx.db.update(users).set({ profilesLimit: 0 }).where(eq(users.id, project.owner.id));
+    clock.t += 5000;
+    const run = await post(project, 'agent-autonomous/execute');
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json().operation_result).toMatchObject({ status: 'skipped', reason: NO_PLAN_PAUSE });
+    const status = (await get(project, 'agent-status')).json<TAgentStatus>();
+    expect(status).toMatchObject({ paused_reason: NO_PLAN_PAUSE, is_active: false });
+    const [row] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, queued.id));
+    expect(row!.state).toBe('approved');
+    expect(await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toHaveLength(
+      EDITS.length + 1,
+    );
   });
 });
