@@ -27,6 +27,8 @@ import { agentLogs, agentSettings } from './agent.table';
 const MONDAY = Date.UTC(2026, 0, 5, 10);
 const HOUR = 3_600_000;
 const DAILY_LIMIT = 10;
+/** The agent's daily DMs per profile: below the account's own cap, so it is the one that binds. */
+const AGENT_DAILY_LIMIT = 4;
 const END_OF_MONDAY = Date.UTC(2026, 0, 5, 23, 59);
 
 let rig: SendingRig;
@@ -93,6 +95,7 @@ describe('the agent-run chain on the simulator', () => {
       (
         await call('POST', 'agent-settings', {
           min_intent_score: 0,
+          daily_dm_limit_per_profile: AGENT_DAILY_LIMIT,
           working_days: [1, 2, 3, 4, 5],
           working_hours_start: 8,
           working_hours_end: 20,
@@ -130,7 +133,7 @@ describe('the agent-run chain on the simulator', () => {
     });
     expect(run1.posts_found + run1.comments_found).toBeGreaterThan(0);
     expect(run1.messages_generated).toBeGreaterThan(0);
-    expect(run1.messages_generated).toBeLessThanOrEqual(25);
+    expect(run1.messages_generated).toBeLessThanOrEqual(AGENT_DAILY_LIMIT);
     expect(run1.messages_queued).toBe(run1.messages_generated);
     expect(run1.messages_sent).toBe(0);
     const second = agentJobs(project.id)[1]!;
@@ -194,12 +197,14 @@ describe('the agent-run chain on the simulator', () => {
     const patterns = await call('GET', 'patterns');
     expect(patterns.json()).toMatchObject({ examples_used: 4 });
 
-    // Today's sends never pass the account's cap, whatever the runs queued.
+    // Today's sends never pass the agent's daily DMs per profile, whatever the runs drafted and queued:
+    // the second run's drafts wait for the next day.
+    expect(run2.messages_generated).toBeGreaterThan(0);
     await runQueuedSends(ctx, clock, project.id, { random: seededRandom(8), until: END_OF_MONDAY });
     const today = sim.inspect
       .messages()
       .filter((m) => m.from === 'demo_founder' && m.createdMs < END_OF_MONDAY);
-    expect(today.length).toBeLessThanOrEqual(DAILY_LIMIT);
+    expect(today.length).toBeLessThanOrEqual(AGENT_DAILY_LIMIT);
 
     // Step 5's daily summary: what went today, to whom, from which account.
     const summary = (await call('GET', 'agent-status')).json<TAgentStatus>().daily_summary;

@@ -278,9 +278,13 @@ async function send(
     return;
   }
   try {
-    // The agent's delays apply on top of each account's: the stricter one spaces each send.
+    // The agent's delays and daily DMs per profile apply on top of each account's: the stricter one wins.
     const queued = await queueProjectDms(ctx, projectId, {
-      delayFloor: { min: settings.delayRangeMin, max: settings.delayRangeMax },
+      senderLimits: {
+        min: settings.delayRangeMin,
+        max: settings.delayRangeMax,
+        dailyCap: settings.dailyDmLimitPerProfile,
+      },
     });
     result.messages_queued = queued.queued;
     await writeAgentLog(ctx, projectId, 'dm_sent', true, queued.message, {

@@ -288,6 +288,7 @@ export async function cancelQueuedSends(
       scheduledFor: null,
       delayFloorMin: null,
       delayFloorMax: null,
+      dailyCap: null,
       outcomeCode: null,
       outcomeReason: reason,
       updatedAt: now,

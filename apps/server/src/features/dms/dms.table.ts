@@ -59,11 +59,12 @@ export const dmMessages = pgTable(
     /** Queued: not before this instant. */
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
     /**
-     * Queued by a sender with delays of its own (the agent): the seconds it asks between sends, kept so
-     * that planning the DM again later spaces it as strictly.
+     * Queued by a sender with limits of its own (the agent): the seconds it asks between sends and the
+     * DMs it allows one account a day, kept so that planning the DM again later keeps to them.
      */
     delayFloorMin: integer('delay_floor_min'),
     delayFloorMax: integer('delay_floor_max'),
+    dailyCap: integer('daily_cap'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     failedAt: timestamp('failed_at', { withTimezone: true }),

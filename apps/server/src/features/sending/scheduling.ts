@@ -106,9 +106,9 @@ export async function rescheduleDm(
       else candidates.push(account);
     }
     const pacing: PacingAccount[] = [];
-    const floor = queuedWithFloor(dm);
+    const limits = queuedWithLimits(dm);
     for (const account of candidates)
-      pacing.push(withDelayFloor(await pacingAccount(tx, account, nowMs, dm.id), floor));
+      pacing.push(withSenderLimits(await pacingAccount(tx, account, nowMs, dm.id), limits));
     const [slot] = planSends(pacing, 1, nowMs, options.random);
     if (!slot) {
       const problem = explainNoAccount(problems, 'No Reddit account of this project can send it');
@@ -121,6 +121,7 @@ export async function rescheduleDm(
           scheduledFor: null,
           delayFloorMin: null,
           delayFloorMax: null,
+          dailyCap: null,
           claimedAt: null,
           outcomeCode: problem.code,
           outcomeReason: `Not sent: ${problem.reason}`,
@@ -163,26 +164,34 @@ export type QueuePlan =
  * accounts (planSends). People the workspace may not contact (suppressed, answered, contacted, or
  * queued twice) are not queued: those DMs fail with the reason instead.
  */
-/** Seconds between two sends that a sender (the agent) asks for on top of each account's own delays. */
-export interface DelayFloor {
+/** What a sender (the agent) asks on top of each account's own pacing. */
+export interface SenderLimits {
+  /** Seconds between two sends of an account, at least. */
   min: number;
   max: number;
+  /** DMs one account sends in a day at most (its own cap and warm-up still apply); null: no more. */
+  dailyCap: number | null;
 }
 
-/** The floor the DM was queued with, if any. */
-function queuedWithFloor(dm: DmMessageRow): DelayFloor | null {
+/** The limits the DM was queued with, if any. */
+function queuedWithLimits(dm: DmMessageRow): SenderLimits | null {
   return dm.delayFloorMin === null || dm.delayFloorMax === null
     ? null
-    : { min: dm.delayFloorMin, max: dm.delayFloorMax };
+    : { min: dm.delayFloorMin, max: dm.delayFloorMax, dailyCap: dm.dailyCap };
 }
 
-/** The stricter of the account's delays and the floor: neither is ever sent faster than it asks. */
-function withDelayFloor(account: PacingAccount, floor: DelayFloor | null): PacingAccount {
-  if (!floor) return account;
+/**
+ * The stricter of the account's pacing and the sender's: never sent faster, nor more in a day, than
+ * either asks. A day's count is the account's, whoever sent: the cap is the sender's per account.
+ */
+function withSenderLimits(account: PacingAccount, limits: SenderLimits | null): PacingAccount {
+  if (!limits) return account;
+  const cap = limits.dailyCap;
   return {
     ...account,
-    delayRangeMin: Math.max(account.delayRangeMin, floor.min),
-    delayRangeMax: Math.max(account.delayRangeMax, floor.max),
+    delayRangeMin: Math.max(account.delayRangeMin, limits.min),
+    delayRangeMax: Math.max(account.delayRangeMax, limits.max),
+    capacityAt: cap === null ? account.capacityAt : (atMs) => Math.min(account.capacityAt(atMs), cap),
   };
 }
 
@@ -190,7 +199,7 @@ export async function planProjectQueue(
   ctx: AppContext,
   projectId: string,
   random: () => number,
-  delayFloor: DelayFloor | null = null,
+  limits: SenderLimits | null = null,
 ): Promise<QueuePlan> {
   const nowMs = ctx.clock.now();
   const now = new Date(nowMs);
@@ -221,7 +230,7 @@ export async function planProjectQueue(
     const toQueue = dms.filter((dm) => !skippedIds.has(dm.id));
     const pacing: PacingAccount[] = [];
     for (const account of ready)
-      pacing.push(withDelayFloor(await pacingAccount(tx, account, nowMs), delayFloor));
+      pacing.push(withSenderLimits(await pacingAccount(tx, account, nowMs), limits));
     const slots = planSends(pacing, toQueue.length, nowMs, random);
     const queued: { dm: DmMessageRow; slot: PlannedSend }[] = [];
     for (const [i, slot] of slots.entries()) {
@@ -233,8 +242,9 @@ export async function planProjectQueue(
           state: 'queued',
           accountId: slot.accountId,
           scheduledFor: new Date(slot.at),
-          delayFloorMin: delayFloor?.min ?? null,
-          delayFloorMax: delayFloor?.max ?? null,
+          delayFloorMin: limits?.min ?? null,
+          delayFloorMax: limits?.max ?? null,
+          dailyCap: limits?.dailyCap ?? null,
           claimedAt: null,
           outcomeCode: null,
           outcomeReason: null,

@@ -2,7 +2,7 @@ import { SENDING_TEXTS } from '@threadreach/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from '../accounts';
-import { dmMessages } from '../dms/dms.table';
+import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
 import { rescheduleDm } from './scheduling';
@@ -194,7 +194,7 @@ describe('Send All, paced on the simulator', () => {
     for (let i = 0; i < 4; i++) await buildDm(rig.db, project, { recipient: person() });
     const answer = await queueProjectDms(rig.ctx, project.id, {
       random: seededRandom(27),
-      delayFloor: { min: 600, max: 900 },
+      senderLimits: { min: 600, max: 900, dailyCap: null },
     });
     expect(answer.queued).toBe(4);
     const times = (await dmsOf(rig.db, project.id))
@@ -214,7 +214,7 @@ describe('Send All, paced on the simulator', () => {
     for (let i = 0; i < 3; i++) await buildDm(rig.db, project, { recipient: person() });
     await queueProjectDms(rig.ctx, project.id, {
       random: seededRandom(28),
-      delayFloor: { min: 600, max: 900 },
+      senderLimits: { min: 600, max: 900, dailyCap: null },
     });
     const [first] = (await dmsOf(rig.db, project.id)).sort(
       (x, y) => x.scheduledFor!.getTime() - y.scheduledFor!.getTime(),
@@ -244,6 +244,44 @@ describe('Send All, paced on the simulator', () => {
       [null, null],
       [null, null],
     ]);
+  });
+
+  it("keeps the sender's daily DMs per account (the agent's) although the account may send more", async () => {
+    rig.clock.t = Date.UTC(2026, 0, 28, 15); // Wednesday 10:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    for (let i = 0; i < 5; i++) await buildDm(rig.db, project, { recipient: person() });
+    const limits = { min: 600, max: 900, dailyCap: 2 };
+    const answer = await queueProjectDms(rig.ctx, project.id, {
+      random: seededRandom(31),
+      senderLimits: limits,
+    });
+    expect(answer.queued).toBe(5);
+    const days = async () =>
+      (await dmsOf(rig.db, project.id)).map((d) => zonedParts(d.scheduledFor!.getTime(), ZONE).day).sort();
+    // Two a day although the account itself may send 10: Wednesday, Thursday, Friday.
+    expect(await days()).toEqual([28, 28, 29, 29, 30]);
+    expect((await dmsOf(rig.db, project.id)).every((d) => d.dailyCap === 2)).toBe(true);
+  });
+
+  it("keeps the sender's daily DMs per account when a DM queued with them is planned again", async () => {
+    rig.clock.t = Date.UTC(2026, 0, 28, 15); // Wednesday 10:00 in New York
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    for (let i = 0; i < 2; i++) await buildDm(rig.db, project, { recipient: person() });
+    const limits = { min: 600, max: 900, dailyCap: 1 };
+    await queueProjectDms(rig.ctx, project.id, { random: seededRandom(33), senderLimits: limits });
+    const dayOf = (d: DmMessageRow) => zonedParts(d.scheduledFor!.getTime(), ZONE).day;
+    const [wednesday, thursday] = (await dmsOf(rig.db, project.id)).sort((x, y) => dayOf(x) - dayOf(y));
+    expect([dayOf(wednesday!), dayOf(thursday!)]).toEqual([28, 29]);
+    // Planned again, it goes after Thursday's: on Friday, as Thursday has its one (the account alone
+    // would take it on Thursday).
+    const again = await rescheduleDm(
+      rig.ctx,
+      { projectId: project.id, dmId: wednesday!.id },
+      { accountId: account.id, random: seededRandom(34) },
+    );
+    expect(again.kind === 'scheduled' && zonedParts(again.at, ZONE).day).toBe(30);
   });
 
   it('answers with the spec texts when nothing can be queued', async () => {

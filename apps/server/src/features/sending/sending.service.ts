@@ -22,7 +22,7 @@ import { queueReconcile } from './reconcile-dms.job';
 import { attemptSend, type OnSendStep } from './send-attempt';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
-import { planProjectQueue, rescheduleDm, type DelayFloor } from './scheduling';
+import { planProjectQueue, rescheduleDm, type SenderLimits } from './scheduling';
 
 /** The first look at a DM of unknown outcome: Reddit's sent box has it by then if it went. */
 const FIRST_RECONCILE_AFTER_MS = 60_000;
@@ -50,8 +50,8 @@ export interface SendOptions {
   /** Pacing's random draws (delays); tests give a seeded one. */
   random?: () => number;
   onStep?: OnSendStep;
-  /** Send All only: delays the sender asks for on top of each account's own (the agent's settings). */
-  delayFloor?: DelayFloor;
+  /** Send All only: limits the sender asks for on top of each account's own (the agent's settings). */
+  senderLimits?: SenderLimits;
 }
 
 function refuseByState(dm: DmMessageRow): AppError | null {
@@ -203,7 +203,7 @@ export async function queueProjectDms(
     ctx,
     projectId,
     options.random ?? Math.random,
-    options.delayFloor ?? null,
+    options.senderLimits ?? null,
   );
   if (plan.kind === 'no_accounts') throw new AppError(422, 'no_accounts', SENDING_TEXTS.noAccountsBulk);
   if (plan.kind === 'no_dms') throw new AppError(422, 'no_unsent_messages', SENDING_TEXTS.noUnsentMessages);
