@@ -22,7 +22,8 @@ function logInChild(lines: number, then: string) {
   });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': the child can be gone while its last lines are still in the pipe.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return {
     child,
     exited,
