@@ -49,7 +49,8 @@ export const SUBSCRIPTION_REQUIRED_DETAIL =
 /**
  * Authentication and the role part of each route's declared scope: a bearer token on every route that is
  * not public, the rank the scope names, READONLY accounts refused where the scope writes, a USER without a
- * subscription refused where it writes on a project, and a `self` id that must be the caller's own (admins: anyone's; others get the same 404 as for a user that does not exist).
+ * subscription refused where it writes on a project, and a `self` id that must be the caller's own
+ * (admins: anyone's; others get the same 404 as for a user that does not exist).
  */
 export function registerAuthGuard(app: FastifyInstance, config: Config, clock: Clock) {
   app.decorateRequest('user', null);
