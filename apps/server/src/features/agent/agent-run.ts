@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors';
 import { isWithinWorkingHours, nextWorkingInstant } from '../accounts';
 import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
-import { queueProjectDms } from '../sending';
+import { formatInstant, queueProjectDms } from '../sending';
 import { RUN_LEASE_MS } from './agent.presenter';
 import {
   claimRunLease,
@@ -273,7 +273,7 @@ async function send(
       projectId,
       'dm_sent',
       true,
-      `Outside the agent's working hours: DMs wait for the next run${next ? ` after ${new Date(next).toISOString()}` : ''}`,
+      `Outside the agent's working hours: DMs wait for the next run${next ? ` after ${formatInstant(next)}` : ''}`,
     );
     return;
   }

@@ -347,6 +347,21 @@ describe('execute and status', () => {
     ).toBe(true);
   });
 
+  it("says when a run outside the agent's working hours hands its DMs over", async () => {
+    const project = await newProject();
+    await post(project, 'agent-settings/toggle-mode');
+    // Saturdays only: Monday's run waits for 09:00 on Saturday 7 March.
+    expect((await post(project, 'agent-settings', { working_days: [6] })).statusCode).toBe(200);
+    for (const text of EDITS) await saveEdit(project, text);
+    expect((await post(project, 'complete')).statusCode).toBe(200);
+    clock.t += 5000;
+    expect((await post(project, 'agent-autonomous/execute')).statusCode).toBe(200);
+    const logs = (await get(project, 'agent-activity-logs?activity_type=dm_sent')).json<TAgentLogList>();
+    expect(logs.items.map((l) => l.message)).toContain(
+      "Outside the agent's working hours: DMs wait for the next run after 2026-03-07 09:00 UTC",
+    );
+  });
+
   it('pauses the agent of an owner whose subscription has ended, and takes back its queued sends', async () => {
     const project = await newProject();
     await post(project, 'agent-settings/toggle-mode');

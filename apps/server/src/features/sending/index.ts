@@ -5,3 +5,4 @@ export { reconcileDmsJob, queueReconcile } from './reconcile-dms.job';
 export { sendQueuedDm, type QueuedSendResult } from './send-queued';
 export { reconcileAccount, sweepSends } from './reconcile.service';
 export { SEND_STEPS, type SendStep, type OnSendStep } from './send-attempt';
+export { formatInstant } from './account-readiness';
