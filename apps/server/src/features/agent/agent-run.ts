@@ -6,6 +6,7 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
+import { requiresSubscription } from '../auth';
 import { isWithinWorkingHours, nextWorkingInstant } from '../accounts';
 import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
@@ -19,8 +20,8 @@ import {
   countSendingAccounts,
   countSentSince,
   findPatterns,
+  findProjectOwner,
   findProjectRow,
-  ownerHasPlan,
   releaseRunLease,
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
@@ -103,7 +104,8 @@ export async function runAgent(
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason: blocked } };
     }
-    if (!(await ownerHasPlan(ctx.db, projectId))) {
+    const owner = await findProjectOwner(ctx.db, projectId);
+    if (!owner || requiresSubscription(owner)) {
       await pauseAgent(ctx, projectId, NO_PLAN_PAUSE);
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason: NO_PLAN_PAUSE } };

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, max, or, sql } from 'drizzle-orm';
-import { highestRank, RANK_MODERATOR, type TAgentLogType, type TBehaviorAction } from '@threadreach/contract';
+import type { TAgentLogType, TBehaviorAction } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
@@ -16,18 +16,17 @@ import {
   type BehaviorLogRow,
 } from './agent.table';
 
-/**
- * Whether the project's owner may have work done on it: a plan with profiles (profiles_limit > 0), or a
- * moderator's or admin's rank, as the API's subscription check reads it (spec §5 "Subscription gate").
- */
-export async function ownerHasPlan(db: DbOrTx, projectId: string): Promise<boolean> {
+/** What the subscription gate reads of the project's owner; null when the project is gone. */
+export async function findProjectOwner(
+  db: DbOrTx,
+  projectId: string,
+): Promise<{ roles: string[]; profilesLimit: number } | null> {
   const [owner] = await db
     .select({ roles: users.roles, profilesLimit: users.profilesLimit })
     .from(projects)
     .innerJoin(users, eq(users.id, projects.userId))
     .where(eq(projects.id, projectId));
-  if (!owner) return false;
-  return owner.profilesLimit > 0 || highestRank(owner.roles) >= RANK_MODERATOR;
+  return owner ?? null;
 }
 
 export type AgentSettingsChange = Partial<Omit<AgentSettingsRow, 'projectId' | 'updatedAt'>>;

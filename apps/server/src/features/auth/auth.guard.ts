@@ -13,6 +13,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config/config';
 import { endpointOf, rawIdValue } from '../../http/endpoints';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/errors';
+import { requiresSubscription } from './auth.service';
 import { verifyAccessToken, type AuthUser } from './tokens';
 
 declare module 'fastify' {
@@ -88,8 +89,8 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, clock: C
     // A USER works on projects only while a plan gives them profiles (spec §6): without one, nothing that
     // searches, drafts or sends runs on their projects, whatever calls the API. Their token carries the
     // limit, so a lapse takes hold within one access-token lifetime.
-    if (PROJECT_SCOPES.has(scope.kind) && scope.access === 'write' && rank < RANK_MODERATOR) {
-      if (user.profilesLimit <= 0) throw forbidden(SUBSCRIPTION_REQUIRED_DETAIL, 'subscription_required');
+    if (PROJECT_SCOPES.has(scope.kind) && scope.access === 'write' && requiresSubscription(user)) {
+      throw forbidden(SUBSCRIPTION_REQUIRED_DETAIL, 'subscription_required');
     }
     if (scope.kind === 'user' && scope.self) {
       const id = rawIdValue(request, scope.self);

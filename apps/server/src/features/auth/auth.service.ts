@@ -64,8 +64,11 @@ export function presentSession(session: AccessSession): TRefreshResponse {
   };
 }
 
-/** Subscribers, moderators and admins go straight in; everyone else is sent to the plans. */
-export function requiresSubscription(user: UserRow): boolean {
+/**
+ * Subscribers, moderators and admins go straight in; everyone else is sent to the plans, and may not work
+ * on projects (spec §5 "Subscription gate").
+ */
+export function requiresSubscription(user: Pick<UserRow, 'profilesLimit' | 'roles'>): boolean {
   return user.profilesLimit <= 0 && !isModerator(user.roles);
 }
 
