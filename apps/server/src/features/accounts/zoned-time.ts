@@ -59,10 +59,11 @@ export function zonedInstant(
   const guess = Date.UTC(local.year, local.month - 1, local.day, local.hour ?? 0, local.minute ?? 0);
   const first = guess - offsetMs(guess, timeZone);
   // Across a clock change the offset at the answer differs from the one at the guess.
-  const second = guess - offsetMs(first, timeZone);
+  const firstOffset = offsetMs(first, timeZone);
+  const second = guess - firstOffset;
   // A time the clocks skip (02:30 when they go from 02:00 to 03:00) is taken an hour on, as the clock
   // reads it after the change: its hour has not come before then.
-  return offsetMs(second, timeZone) === offsetMs(first, timeZone) ? second : Math.max(first, second);
+  return second === first || offsetMs(second, timeZone) === firstOffset ? second : Math.max(first, second);
 }
 
 /** Local midnight of the day the instant falls on, in the zone. */
