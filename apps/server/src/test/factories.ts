@@ -25,6 +25,11 @@ export async function buildUser(
     roles: overrides.roles ?? ['USER'],
     profilesLimit: overrides.profilesLimit ?? 3,
   });
+  return signedIn(config, user);
+}
+
+/** The user with an access token signed for what the row says now (a changed limit, say). */
+export async function signedIn(config: Config, user: UserRow): Promise<TestUser> {
   const { token } = await signAccessToken(config, user, systemClock.now());
   return { ...user, token, auth: { authorization: `Bearer ${token}` } };
 }

@@ -3,11 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { endpointKey, fillPath, type TEndpoint, type TIdField } from '@threadreach/contract';
-import { systemClock } from '../clock';
 import type { Config } from '../config/config';
 import type { Db } from '../db/client';
-import { signAccessToken } from '../features/auth/tokens';
-import { buildProject, buildUser, type TestUser } from './factories';
+import { buildProject, buildUser, signedIn, type TestUser } from './factories';
 
 /** Creates one resource of a `child` scope's kind inside a project and returns its id. */
 export type ChildFixture = (db: Db, projectId: string) => Promise<string>;
@@ -44,7 +42,6 @@ export async function buildIsolationWorld(
     return { user: project.owner, projectId: project.id, children };
   };
   const victim = await tenant();
-  const lapsed = await signAccessToken(config, { ...victim.user, profilesLimit: 0 }, systemClock.now());
   return {
     app,
     db,
@@ -52,7 +49,7 @@ export async function buildIsolationWorld(
     attacker: await tenant(),
     readonly: await buildUser(db, config, { roles: ['READONLY'] }),
     moderator: await buildUser(db, config, { roles: ['MODERATOR'] }),
-    lapsedVictim: { ...victim.user, token: lapsed.token, auth: { authorization: `Bearer ${lapsed.token}` } },
+    lapsedVictim: await signedIn(config, { ...victim.user, profilesLimit: 0 }),
   };
 }
 

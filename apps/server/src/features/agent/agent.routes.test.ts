@@ -66,6 +66,16 @@ const EDITS = [
   'Hey, noticed you are juggling spreadsheets. Honestly, that was us a year ago. Want me to send what we use now?',
 ];
 
+/** A new project whose agent has learned from the three edits and is active, with `settings` saved first. */
+async function learnedAgent(settings?: object): Promise<Project> {
+  const project = await newProject();
+  await post(project, 'agent-settings/toggle-mode');
+  if (settings) expect((await post(project, 'agent-settings', settings)).statusCode).toBe(200);
+  for (const text of EDITS) await saveEdit(project, text);
+  expect((await post(project, 'complete')).statusCode).toBe(200);
+  return project;
+}
+
 describe('agent settings', () => {
   it("starts with spec section 9's defaults and keeps changes within bounds", async () => {
     const project = await newProject();
@@ -309,10 +319,7 @@ describe('execute and status', () => {
   });
 
   it('pauses a project whose accounts Reddit keeps refusing, and says why in its status', async () => {
-    const project = await newProject();
-    await post(project, 'agent-settings/toggle-mode');
-    for (const text of EDITS) await saveEdit(project, text);
-    expect((await post(project, 'complete')).statusCode).toBe(200);
+    const project = await learnedAgent();
     const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
     for (let i = 0; i < 3; i++) {
       await buildDm(t.ctx.db, project.id, {
@@ -348,12 +355,8 @@ describe('execute and status', () => {
   });
 
   it("says when a run outside the agent's working hours hands its DMs over", async () => {
-    const project = await newProject();
-    await post(project, 'agent-settings/toggle-mode');
     // Saturdays only: Monday's run waits for 09:00 on Saturday 7 March.
-    expect((await post(project, 'agent-settings', { working_days: [6] })).statusCode).toBe(200);
-    for (const text of EDITS) await saveEdit(project, text);
-    expect((await post(project, 'complete')).statusCode).toBe(200);
+    const project = await learnedAgent({ working_days: [6] });
     clock.t += 5000;
     expect((await post(project, 'agent-autonomous/execute')).statusCode).toBe(200);
     const logs = (await get(project, 'agent-activity-logs?activity_type=dm_sent')).json<TAgentLogList>();
@@ -363,10 +366,7 @@ describe('execute and status', () => {
   });
 
   it('pauses the agent of an owner whose subscription has ended, and takes back its queued sends', async () => {
-    const project = await newProject();
-    await post(project, 'agent-settings/toggle-mode');
-    for (const text of EDITS) await saveEdit(project, text);
-    expect((await post(project, 'complete')).statusCode).toBe(200);
+    const project = await learnedAgent();
     const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
     // The plan lapses; the owner's access token still carries the old limit until it is renewed.
     await t.ctx.db.update(users).set({ profilesLimit: 0 }).where(eq(users.id, project.owner.id));
