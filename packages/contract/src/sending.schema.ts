@@ -31,6 +31,8 @@ export const SEND_OUTCOME_CODES = [
   'user_doesnt_exist',
   'not_whitelisted',
   'compose_refused',
+  // The project's owner has no subscription: nothing is sent for them in the background.
+  'subscription_required',
   // The sending account or its capacity: the DM waits or moves to another account.
   'no_accounts',
   'account_too_young',

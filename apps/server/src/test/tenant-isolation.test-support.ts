@@ -262,8 +262,8 @@ function attacksOn(e: TEndpoint, world: IsolationWorld): Attack[] {
       why: 'a READONLY account',
     });
   }
-  // Without a plan a USER changes nothing in a project, not even their own.
-  if ((s.kind === 'project' || s.kind === 'child') && s.access === 'write') {
+  // Without a plan a USER changes nothing in a project, not even their own; only deleting stays open.
+  if ((s.kind === 'project' || s.kind === 'child') && s.access === 'write' && e.method !== 'DELETE') {
     const own: Record<string, unknown> = {};
     if (s.project) own[valueKey(s.project)] = victim.projectId;
     if (s.kind === 'child') own[valueKey(s.id)] = victim.children[s.resource];

@@ -6,10 +6,10 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
-import { requiresSubscription } from '../auth';
 import { isWithinWorkingHours, nextWorkingInstant } from '../accounts';
 import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
+import { ownerHasPlan } from '../projects';
 import { formatInstant, queueProjectDms } from '../sending';
 import { RUN_LEASE_MS } from './agent.presenter';
 import {
@@ -20,7 +20,6 @@ import {
   countSendingAccounts,
   countSentSince,
   findPatterns,
-  findProjectOwner,
   findProjectRow,
   releaseRunLease,
 } from './agent.repository';
@@ -104,8 +103,7 @@ export async function runAgent(
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason: blocked } };
     }
-    const owner = await findProjectOwner(ctx.db, projectId);
-    if (!owner || requiresSubscription(owner)) {
+    if (!(await ownerHasPlan(ctx.db, projectId))) {
       await pauseAgent(ctx, projectId, NO_PLAN_PAUSE);
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason: NO_PLAN_PAUSE } };

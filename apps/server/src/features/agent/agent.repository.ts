@@ -4,7 +4,6 @@ import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
-import { users } from '../users/users.table';
 import {
   agentLogs,
   agentPatterns,
@@ -15,19 +14,6 @@ import {
   type AgentSettingsRow,
   type BehaviorLogRow,
 } from './agent.table';
-
-/** What the subscription gate reads of the project's owner; null when the project is gone. */
-export async function findProjectOwner(
-  db: DbOrTx,
-  projectId: string,
-): Promise<{ roles: string[]; profilesLimit: number } | null> {
-  const [owner] = await db
-    .select({ roles: users.roles, profilesLimit: users.profilesLimit })
-    .from(projects)
-    .innerJoin(users, eq(users.id, projects.userId))
-    .where(eq(projects.id, projectId));
-  return owner ?? null;
-}
 
 export type AgentSettingsChange = Partial<Omit<AgentSettingsRow, 'projectId' | 'updatedAt'>>;
 

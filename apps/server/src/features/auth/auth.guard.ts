@@ -87,9 +87,15 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, clock: C
       throw forbidden('READONLY access: your account cannot modify data.', 'read_only');
     }
     // A USER works on projects only while a plan gives them profiles (spec §6): without one, nothing that
-    // searches, drafts or sends runs on their projects, whatever calls the API. Their token carries the
+    // searches, drafts or sends runs on their projects, whatever calls the API. Deleting stays open: a
+    // customer who has left may still remove their projects, accounts and DMs. Their token carries the
     // limit, so a lapse takes hold within one access-token lifetime.
-    if (PROJECT_SCOPES.has(scope.kind) && scope.access === 'write' && requiresSubscription(user)) {
+    if (
+      PROJECT_SCOPES.has(scope.kind) &&
+      scope.access === 'write' &&
+      request.method !== 'DELETE' &&
+      requiresSubscription(user)
+    ) {
       throw forbidden(SUBSCRIPTION_REQUIRED_DETAIL, 'subscription_required');
     }
     if (scope.kind === 'user' && scope.self) {

@@ -30,6 +30,19 @@ const byId = (db: Db, name: string) =>
     .limit(1)
     .prepare(name);
 
+/** What the subscription gate reads of the project's owner; null when the project is gone. */
+export async function findProjectOwnerPlan(
+  db: Db,
+  projectId: string,
+): Promise<{ roles: string[]; profilesLimit: number } | null> {
+  const [owner] = await db
+    .select({ roles: users.roles, profilesLimit: users.profilesLimit })
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.userId))
+    .where(eq(projects.id, projectId));
+  return owner ?? null;
+}
+
 export async function findProjectById(db: Db, id: string): Promise<ProjectWithOwner | null> {
   const rows = await prepared(db, 'project_by_id', byId).execute({ id });
   return rows[0] ?? null;

@@ -68,6 +68,27 @@ describe('projects', () => {
     expect(res.json().detail).toMatch(/subscription/);
   });
 
+  it('lets a customer whose plan has ended delete their project, but not change it', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const project = await buildProject(t.ctx.db, t.config, { owner: user });
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/projects/${project.id}`,
+      headers: user.auth,
+      payload: { name: 'Renamed' },
+    });
+    expect(renamed.statusCode).toBe(403);
+    expect(renamed.json().code).toBe('subscription_required');
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: user.auth,
+    });
+    expect(removed.statusCode).toBe(204);
+    const gone = await t.app.inject({ url: `/api/v1/projects/${project.id}`, headers: user.auth });
+    expect(gone.statusCode).toBe(404);
+  });
+
   it('blocks at used >= limit (403), even for concurrent creates', async () => {
     const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 2 });
     const results = await Promise.all(

@@ -11,13 +11,14 @@ import {
 } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import { AppError, forbidden, projectNotFound } from '../../http/errors';
-import type { AuthUser } from '../auth';
+import { requiresSubscription, type AuthUser } from '../auth';
 import { users } from '../users/users.table';
 import { presentProject } from './projects.presenter';
 import {
   countProjectsOfUser,
   deleteProjectRow,
   findProjectById,
+  findProjectOwnerPlan,
   insertProject,
   listProjects,
   updateProjectRow,
@@ -27,6 +28,15 @@ import {
 /** How many projects a user owns (the figure their limit is checked against). */
 export function countUserProjects(db: Db, userId: string): Promise<number> {
   return countProjectsOfUser(db, userId);
+}
+
+/**
+ * Whether the project's owner may have work done on it in the background (the agent, paced sends): a
+ * subscriber, moderator or admin. False when the project is gone.
+ */
+export async function ownerHasPlan(db: Db, projectId: string): Promise<boolean> {
+  const owner = await findProjectOwnerPlan(db, projectId);
+  return owner !== null && !requiresSubscription(owner);
 }
 
 /**

@@ -79,6 +79,32 @@ export type Rescheduled =
   /** The DM is not queued any more. */
   | { kind: 'gone' };
 
+/** A queued DM back among the unsent ones, with the reason it was not sent; false if it was not queued. */
+export async function unqueueDm(
+  db: DbOrTx,
+  target: { projectId: string; dmId: string },
+  why: { code: TSendOutcomeCode; reason: string },
+  now: Date,
+): Promise<boolean> {
+  const row = await updateDm(
+    db,
+    { ...target, from: ['queued'] },
+    {
+      state: 'approved',
+      accountId: null,
+      scheduledFor: null,
+      delayFloorMin: null,
+      delayFloorMax: null,
+      dailyCap: null,
+      claimedAt: null,
+      outcomeCode: why.code,
+      outcomeReason: `Not sent: ${why.reason}`,
+      updatedAt: now,
+    },
+  );
+  return row !== null;
+}
+
 /**
  * Plans a queued DM again, at the end of an account's chain of paced sends: on `accountId` when given
  * (a full day, outside hours, a wait), otherwise on the project's account with the most room, leaving
@@ -112,22 +138,7 @@ export async function rescheduleDm(
     const [slot] = planSends(pacing, 1, nowMs, options.random);
     if (!slot) {
       const problem = explainNoAccount(problems, 'No Reddit account of this project can send it');
-      await updateDm(
-        tx,
-        { projectId: dm.projectId, dmId: dm.id, from: ['queued'] },
-        {
-          state: 'approved',
-          accountId: null,
-          scheduledFor: null,
-          delayFloorMin: null,
-          delayFloorMax: null,
-          dailyCap: null,
-          claimedAt: null,
-          outcomeCode: problem.code,
-          outcomeReason: `Not sent: ${problem.reason}`,
-          updatedAt: now,
-        },
-      );
+      await unqueueDm(tx, target, problem, now);
       return { kind: 'unassigned', problem };
     }
     await updateDm(

@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from '../accounts';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
+import { users } from '../users/users.table';
 import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
 import { rescheduleDm } from './scheduling';
@@ -340,6 +341,45 @@ describe('Send All, paced on the simulator', () => {
       state: 'failed',
       outcomeCode: 'already_contacted',
     });
+  });
+
+  it("takes queued DMs back once the project owner's subscription has ended, and sends them after Send All again", async () => {
+    rig.clock.t = Date.UTC(2026, 1, 3, 14); // Tuesday 09:00 in New York
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    for (let i = 0; i < 3; i++) await buildDm(rig.db, project, { recipient: person() });
+    const random = seededRandom(4);
+    expect((await queueProjectDms(rig.ctx, project.id, { random })).queued).toBe(3);
+    const plan = (profilesLimit: number) =>
+      rig.db.update(users).set({ profilesLimit }).where(eq(users.id, project.userId));
+
+    const since = rig.clock.t;
+    const [first] = (await dmsOf(rig.db, project.id)).sort(
+      (a, b) => a.scheduledFor!.getTime() - b.scheduledFor!.getTime(),
+    );
+    await runQueued(project.id, random, first!.scheduledFor!.getTime());
+    expect(deliveriesFrom([account], since)).toHaveLength(1);
+
+    await plan(0);
+    await runQueued(project.id, random);
+    expect(deliveriesFrom([account], since)).toHaveLength(1);
+    const taken = (await dmsOf(rig.db, project.id)).filter((d) => d.state !== 'sent');
+    expect(taken).toHaveLength(2);
+    for (const dm of taken) {
+      expect(dm).toMatchObject({
+        state: 'approved',
+        accountId: null,
+        scheduledFor: null,
+        outcomeCode: 'subscription_required',
+        outcomeReason: "Not sent: the project owner's subscription has ended",
+      });
+    }
+
+    await plan(1);
+    expect((await queueProjectDms(rig.ctx, project.id, { random })).queued).toBe(2);
+    await runQueued(project.id, random);
+    expect((await dmsOf(rig.db, project.id)).every((d) => d.state === 'sent')).toBe(true);
+    expect(deliveriesFrom([account], since)).toHaveLength(3);
   });
 
   it('the job reschedules itself for when its DM is due, and is done once the DM is settled', async () => {

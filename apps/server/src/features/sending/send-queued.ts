@@ -1,12 +1,16 @@
 import type { AppContext } from '../../context';
 import { LASTING_PROBLEMS } from './account-readiness';
+import { ownerHasPlan } from '../projects';
 import { findProjectDm } from './claim.repository';
 import { attemptSend, type AttemptResult, type OnSendStep } from './send-attempt';
-import { rescheduleDm, type Rescheduled } from './scheduling';
+import { rescheduleDm, unqueueDm, type Rescheduled } from './scheduling';
+
+/** Why a queued DM was taken back when its project's owner no longer has a plan. */
+export const NO_PLAN_UNQUEUED = "the project owner's subscription has ended";
 
 /** What became of a paced send, and when its job should run again (null: never). */
 export interface QueuedSendResult {
-  outcome: AttemptResult['kind'] | Rescheduled['kind'];
+  outcome: AttemptResult['kind'] | Rescheduled['kind'] | 'no_plan';
   retryAtMs: number | null;
 }
 
@@ -19,7 +23,8 @@ export interface PacedSendOptions {
  * The send-dm job's work: a queued DM goes from its account when due. Every check of the claim runs
  * again, so a schedule made earlier never oversends: a full day, working hours, a delay or a wait from
  * Reddit plan the DM later on the same account; an account that cannot send any more hands it to
- * the project's account with the most room.
+ * the project's account with the most room. A DM whose project's owner no longer has a plan goes back
+ * to the unsent DMs: it was queued while they had one (spec §5, "Subscription gate").
  */
 export async function sendQueuedDm(
   ctx: AppContext,
@@ -29,9 +34,14 @@ export async function sendQueuedDm(
   const random = options.random ?? Math.random;
   const dm = await findProjectDm(ctx.db, target.projectId, { dmId: target.dmId });
   if (!dm || dm.state !== 'queued') return { outcome: 'gone', retryAtMs: null };
-  if (!dm.accountId) return rescheduled(await rescheduleDm(ctx, target, { random }));
   const due = dm.scheduledFor?.getTime() ?? 0;
-  if (due > ctx.clock.now()) return { outcome: 'not_claimable', retryAtMs: due };
+  if (dm.accountId && due > ctx.clock.now()) return { outcome: 'not_claimable', retryAtMs: due };
+  if (!(await ownerHasPlan(ctx.db, target.projectId))) {
+    const why = { code: 'subscription_required', reason: NO_PLAN_UNQUEUED } as const;
+    const taken = await unqueueDm(ctx.db, target, why, new Date(ctx.clock.now()));
+    return { outcome: taken ? 'no_plan' : 'gone', retryAtMs: null };
+  }
+  if (!dm.accountId) return rescheduled(await rescheduleDm(ctx, target, { random }));
 
   const result = await attemptSend(ctx, {
     ...target,
