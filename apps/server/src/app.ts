@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -88,6 +89,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(fastifyCookie);
+  // API answers of 1 KiB or more go gzipped to clients that take it: a page of leads or DMs shrinks 5 to 20
+  // times over a customer's connection. Level 1 compresses JSON almost as well as brotli in a third of the
+  // time (bench/api measures what it costs). The web app's files come precompressed from the build and are
+  // left as they are.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['gzip'],
+    zlibOptions: { level: 1 },
+    globalDecompression: false,
+  });
   // Security headers and per-address limits: before every route, so each one gets them.
   await registerSecurity(app, config);
   await app.register(fastifySwagger, {

@@ -50,6 +50,9 @@ export function rawIdValue(request: FastifyRequest, field: TIdField): unknown {
 }
 
 /** Registers one route from its contract declaration; a declaration without a scope stops the server. */
+/** The sign-in routes (sign-in, refresh, logout). */
+const AUTH_PREFIX = '/api/v1/auth/';
+
 export function route<E extends TEndpoint>(app: FastifyInstance, endpoint: E, handler: EndpointHandler<E>) {
   if (!endpoint.scope?.kind) throw new Error(`${endpointKey(endpoint)} declares no scope`);
   const status = successStatus(endpoint);
@@ -61,6 +64,8 @@ export function route<E extends TEndpoint>(app: FastifyInstance, endpoint: E, ha
     method: endpoint.method,
     url: endpoint.path,
     config: { endpoint },
+    // Sign-in answers carry tokens: never compressed, so their length tells nothing about them.
+    ...(endpoint.path.startsWith(AUTH_PREFIX) ? { compress: false as const } : {}),
     schema: {
       tags: [...endpoint.tags],
       summary: endpoint.summary,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProject } from '../test/factories';
+import { buildProject, buildUser } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
 import { redactSecrets, redactUrl, scrubSecrets } from './logger';
 
@@ -72,6 +72,40 @@ describe('http surface', () => {
       expect(page.body).toContain('<div id="root">');
       expect(page.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it('gzips API answers of 1 KiB or more for clients that take it, and leaves small ones as they are', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 50 });
+    for (let i = 0; i < 30; i++) await buildProject(t.ctx.db, t.config, { owner, name: `Campaign ${i}` });
+    const url = '/api/v1/projects?limit=30';
+    const plain = await t.app.inject({ url, headers: owner.auth });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+
+    const gz = await t.app.inject({
+      url,
+      headers: { ...owner.auth, 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(gz.statusCode).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toContain('accept-encoding');
+    expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+
+    const small = await t.app.inject({
+      url: '/api/v1/projects?limit=1',
+      headers: { ...owner.auth, 'accept-encoding': 'gzip' },
+    });
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('never compresses the sign-in answers, which carry tokens', () => {
+    const signIn = t.app.routeTable.filter((r) => r.url.startsWith('/api/v1/auth/'));
+    expect(signIn.length).toBeGreaterThan(5);
+    for (const r of signIn) expect((r as { compress?: unknown }).compress, r.url).toBe(false);
+    const projects = t.app.routeTable.find((r) => r.url === '/api/v1/projects');
+    expect((projects as { compress?: unknown }).compress).toBeUndefined();
   });
 
   it('serves the OpenAPI document at /api/docs', async () => {
