@@ -51,6 +51,8 @@ function Outcome({ dm }: { dm: TDmMessage }) {
   else if (dm.state === 'failed')
     text = `Not sent: ${dm.outcome_reason ?? dm.outcome_code ?? 'sending failed'}`;
   else if (dm.state === 'queued' && dm.scheduled_for) text = `Sends after ${when(dm.scheduled_for)}`;
+  // A DM taken back from the queue (no account could send it, the agent stopped, the plan ended) says why.
+  else if (dm.state === 'approved' && dm.outcome_reason) text = dm.outcome_reason;
   else if (dm.state === 'unknown') text = dm.outcome_reason ?? 'Checking whether Reddit delivered it';
   else if (dm.state === 'expired') text = 'Expired: the post is too old for a message about it';
   if (!text) return null;

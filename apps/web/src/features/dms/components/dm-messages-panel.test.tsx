@@ -242,6 +242,23 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(within(item).getByText(/^Sent .+/)).toBeTruthy();
   });
 
+  it('says why a DM taken back from the queue was not sent, and leaves it to send again', async () => {
+    mockList([
+      buildDm({
+        recipient_username: 'unqueued',
+        state: 'approved',
+        outcome_code: 'subscription_required',
+        outcome_reason: "Not sent: the project owner's subscription has ended",
+      }),
+      buildDm({ recipient_username: 'fresh', state: 'approved' }),
+    ]);
+    renderPanel({ onSend: () => {} });
+    const item = await row('unqueued');
+    expect(within(item).getByText("Not sent: the project owner's subscription has ended")).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Send' })).toBeTruthy();
+    expect(within(await row('fresh')).queryByText(/^Not sent/)).toBeNull();
+  });
+
   it('sends through onSend; without it Send stays disabled and says why', async () => {
     const dm = buildDm({ recipient_username: 'sendable' });
     mockList([dm]);
