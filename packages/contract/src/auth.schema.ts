@@ -40,7 +40,7 @@ export const ZAuthCallbackQuery = z.object({
 });
 
 /**
- * Answer of the SSO callback and of the token refreshes. `refresh_token` is always null:
+ * Answer of the SSO callback and of the token refreshes (spec §3). `refresh_token` is always null:
  * the refresh token travels only in its httpOnly cookie (docs/decisions/004-tokens.md).
  */
 export const ZAuthTokenResponse = z.object({
@@ -55,13 +55,7 @@ export const ZAuthTokenResponse = z.object({
 });
 export type TAuthTokenResponse = z.infer<typeof ZAuthTokenResponse>;
 
-export const ZRefreshResponse = ZAuthTokenResponse.pick({
-  token: true,
-  refresh_token: true,
-  user: true,
-  expires_at: true,
-  refresh_expires_at: true,
-});
+export const ZRefreshResponse = ZAuthTokenResponse;
 export type TRefreshResponse = z.infer<typeof ZRefreshResponse>;
 
 export const ZV3LoginQuery = z.object({

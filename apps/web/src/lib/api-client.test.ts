@@ -67,6 +67,9 @@ const refreshed = (token: string): TRefreshResponse => ({
   user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: 3 },
   expires_at: '2030-01-01T00:00:00Z',
   refresh_expires_at: '2030-01-02T00:00:00Z',
+  redirect_url: '/',
+  requires_subscription: false,
+  subscribe_url: '/subscribe',
 });
 
 const expired = () => errorReply(401, 'expired', 'unauthorized');

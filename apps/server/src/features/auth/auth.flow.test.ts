@@ -167,6 +167,12 @@ describe('refresh tokens', () => {
   it('refresh-after-subscription carries the limit the user has now, inside the cookie session', async () => {
     const email = `buyer-${randomUUID()}@example.com`;
     const { body, browser } = await signIn({ loginHint: email });
+    const before = await json(await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' }));
+    expect(before).toMatchObject({
+      requires_subscription: true,
+      redirect_url: '/subscribe',
+      subscribe_url: '/subscribe',
+    });
     const cookie = browser.cookie(REFRESH_COOKIE);
     await t.ctx.db.execute(sql`update users set profiles_limit = 5 where email = ${email}`);
     const res = await browser.fetch('/api/v1/auth/refresh-after-subscription', {
@@ -176,8 +182,13 @@ describe('refresh tokens', () => {
     expect(res.status).toBe(200);
     const fresh = await json(res);
     expect(fresh.user.profiles_limit).toBe(5);
+    expect(fresh).toMatchObject({
+      requires_subscription: false,
+      redirect_url: '/',
+      subscribe_url: '/subscribe',
+    });
     expect(claimsOf(fresh.token).profiles_limit).toBe(5);
-    expect(fresh.refresh_expires_at).toBe(body.refresh_expires_at);
+    expect(fresh.refresh_expires_at).toBe(before.refresh_expires_at);
     // The session goes on with the same refresh token: nothing new was minted.
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(browser.cookie(REFRESH_COOKIE)).toBe(cookie);

@@ -12,10 +12,8 @@ import {
   presentUser,
   refreshAfterSubscription,
   refreshSession,
-  requiresSubscription,
   ssoReturnLocation,
   startSso,
-  SUBSCRIBE_PATH,
   type Session,
 } from './auth.service';
 import type { SsoClient } from './sso.client';
@@ -59,12 +57,7 @@ export const authRoutes = (sso: SsoClient) =>
     route(app, e.callback, async (request, reply) => {
       const { session, redirectUrl } = await completeSso(ctx, sso, request.query.ver);
       setRefreshCookie(reply, session);
-      return {
-        ...presentSession(session),
-        redirect_url: redirectUrl,
-        requires_subscription: requiresSubscription(session.user),
-        subscribe_url: SUBSCRIBE_PATH,
-      };
+      return presentSession(session, redirectUrl);
     });
 
     route(app, e.refreshWithToken, async (request, reply) => {

@@ -54,13 +54,21 @@ export function presentUser(user: UserRow): TAuthUser {
 /** A new access token within an existing session: the refresh token stays as it is. */
 export type AccessSession = Omit<Session, 'refreshToken'>;
 
-export function presentSession(session: AccessSession): TRefreshResponse {
+/**
+ * A session as sign-in and the refreshes answer it: with where to go next (`redirect_url`, the plans page
+ * while a plan is needed first) unless sign-in names it.
+ */
+export function presentSession(session: AccessSession, redirectUrl?: string): TRefreshResponse {
+  const needsPlan = requiresSubscription(session.user);
   return {
     token: session.accessToken,
     refresh_token: null,
     user: presentUser(session.user),
     expires_at: session.expiresAt.toISOString(),
     refresh_expires_at: session.refreshExpiresAt.toISOString(),
+    redirect_url: redirectUrl ?? (needsPlan ? SUBSCRIBE_PATH : '/'),
+    requires_subscription: needsPlan,
+    subscribe_url: SUBSCRIBE_PATH,
   };
 }
 

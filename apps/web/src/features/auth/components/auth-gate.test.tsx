@@ -82,6 +82,9 @@ describe('authentication gate', () => {
       user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: 3 },
       expires_at: '2030-01-01T00:00:00Z',
       refresh_expires_at: '2030-01-02T00:00:00Z',
+      redirect_url: '/',
+      requires_subscription: false,
+      subscribe_url: '/subscribe',
     });
     renderApp('/');
     expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();

@@ -27,6 +27,9 @@ function refreshAnswer(limit: number, token = makeToken({ profiles_limit: limit 
     user: { user_id: 'user-1', email: 'user@example.com', profiles_limit: limit },
     expires_at: '2030-01-01T00:00:00Z',
     refresh_expires_at: '2030-02-01T00:00:00Z',
+    redirect_url: limit > 0 ? '/' : '/subscribe',
+    requires_subscription: limit <= 0,
+    subscribe_url: '/subscribe',
   };
 }
 
