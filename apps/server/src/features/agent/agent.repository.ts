@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
+import { unqueuedChanges } from '../sending';
 import {
   agentLogs,
   agentPatterns,
@@ -267,17 +268,7 @@ export async function cancelQueuedSends(
 ): Promise<number> {
   const rows = await db
     .update(dmMessages)
-    .set({
-      state: 'approved',
-      accountId: null,
-      scheduledFor: null,
-      delayFloorMin: null,
-      delayFloorMax: null,
-      dailyCap: null,
-      outcomeCode: null,
-      outcomeReason: reason,
-      updatedAt: now,
-    })
+    .set(unqueuedChanges(null, reason, now))
     .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued')))
     .returning({ id: dmMessages.id });
   return rows.length;

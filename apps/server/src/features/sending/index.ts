@@ -6,3 +6,4 @@ export { sendQueuedDm, type QueuedSendResult } from './send-queued';
 export { reconcileAccount, sweepSends } from './reconcile.service';
 export { SEND_STEPS, type SendStep, type OnSendStep } from './send-attempt';
 export { formatInstant } from './account-readiness';
+export { unqueuedChanges } from './scheduling';

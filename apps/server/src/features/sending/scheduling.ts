@@ -79,6 +79,22 @@ export type Rescheduled =
   /** The DM is not queued any more. */
   | { kind: 'gone' };
 
+/** What a DM taken back from the queue becomes: unsent (approved) again, off its account and plan, with why. */
+export function unqueuedChanges(code: TSendOutcomeCode | null, reason: string, now: Date) {
+  return {
+    state: 'approved',
+    accountId: null,
+    scheduledFor: null,
+    delayFloorMin: null,
+    delayFloorMax: null,
+    dailyCap: null,
+    claimedAt: null,
+    outcomeCode: code,
+    outcomeReason: reason,
+    updatedAt: now,
+  } as const;
+}
+
 /** A queued DM back among the unsent ones, with the reason it was not sent; false if it was not queued. */
 export async function unqueueDm(
   db: DbOrTx,
@@ -86,23 +102,8 @@ export async function unqueueDm(
   why: { code: TSendOutcomeCode; reason: string },
   now: Date,
 ): Promise<boolean> {
-  const row = await updateDm(
-    db,
-    { ...target, from: ['queued'] },
-    {
-      state: 'approved',
-      accountId: null,
-      scheduledFor: null,
-      delayFloorMin: null,
-      delayFloorMax: null,
-      dailyCap: null,
-      claimedAt: null,
-      outcomeCode: why.code,
-      outcomeReason: `Not sent: ${why.reason}`,
-      updatedAt: now,
-    },
-  );
-  return row !== null;
+  const changes = unqueuedChanges(why.code, `Not sent: ${why.reason}`, now);
+  return (await updateDm(db, { ...target, from: ['queued'] }, changes)) !== null;
 }
 
 /**
