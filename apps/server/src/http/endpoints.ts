@@ -49,10 +49,10 @@ export function rawIdValue(request: FastifyRequest, field: TIdField): unknown {
   );
 }
 
-/** Registers one route from its contract declaration; a declaration without a scope stops the server. */
 /** The sign-in routes (sign-in, refresh, logout). */
 const AUTH_PREFIX = '/api/v1/auth/';
 
+/** Registers one route from its contract declaration; a declaration without a scope stops the server. */
 export function route<E extends TEndpoint>(app: FastifyInstance, endpoint: E, handler: EndpointHandler<E>) {
   if (!endpoint.scope?.kind) throw new Error(`${endpointKey(endpoint)} declares no scope`);
   const status = successStatus(endpoint);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
-import { LASTING_PROBLEMS } from './account-readiness';
 import { ownerHasPlan } from '../projects';
+import { LASTING_PROBLEMS } from './account-readiness';
 import { findProjectDm } from './claim.repository';
 import { attemptSend, type AttemptResult, type OnSendStep } from './send-attempt';
 import { rescheduleDm, unqueueDm, type Rescheduled } from './scheduling';
