@@ -17,15 +17,17 @@ interface TTopBarProps {
 function ProjectsBadge() {
   const auth = useAuth();
   const me = useMe();
-  if (!me.data) return null;
   const unlimited = auth.isModerator;
-  if (!unlimited && me.data.profiles_limit <= 0) {
+  // A failed read of the subscription counts as a limit of 0 (spec §8).
+  const limitIsZero = me.isError || (me.data !== undefined && me.data.profiles_limit <= 0);
+  if (!unlimited && limitIsZero) {
     return (
       <Anchor component={Link} to="/subscribe" fw={600}>
         Subscribe
       </Anchor>
     );
   }
+  if (!me.data) return null;
   const limit = unlimited ? '∞' : String(me.data.profiles_limit);
   return (
     <Badge variant="light" size="lg" tt="none">

@@ -125,6 +125,17 @@ describe('workspace top bar', () => {
     expect(screen.getByRole('link', { name: 'Credentials' }).getAttribute('href')).toBe('/credentials');
   });
 
+  it("treats a failed read of the user's subscription as a limit of 0: Subscribe, and New Project blocked", async () => {
+    setup({ limit: 3, used: 1, projects: [project(P1, 'Alpha')] });
+    mockEndpoint(usersEndpoints.me, errorReply(500, 'Internal server error', 'internal'));
+    renderApp('/');
+    const subscribe = await screen.findByRole('link', { name: 'Subscribe' });
+    expect(subscribe.getAttribute('href')).toBe('/subscribe');
+    expect(screen.queryByText(/^Projects /)).toBeNull();
+    const button = screen.getByRole('button', { name: 'New Project' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+  });
+
   it('Logout removes the token, calls the server and reloads', async () => {
     setup({});
     const logout = mockEndpoint(authEndpoints.logout, undefined);

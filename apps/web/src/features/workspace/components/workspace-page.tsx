@@ -37,7 +37,8 @@ export function WorkspacePage() {
   const blockReason = createProjectBlockReason({
     isReadOnly: auth.isReadOnly,
     isModerator: auth.isModerator,
-    profilesLimit: me.data?.profiles_limit ?? auth.user?.profiles_limit ?? 0,
+    // Until the owner's subscription is read the token's limit stands; a failed read makes it 0 (spec §8).
+    profilesLimit: me.isError ? 0 : (me.data?.profiles_limit ?? auth.user?.profiles_limit ?? 0),
     projectsUsed: me.data?.projects_used ?? items?.length ?? 0,
   });
   // Admins may open anyone's project, but only owners may change one.
