@@ -42,7 +42,8 @@ export const ZRedditUsername = ZText()
 
 /**
  * Why a person is on the do-not-contact list: they asked (refusal), Reddit refused a DM to them
- * (user_doesnt_exist, not_whitelisted), or the customer added them (manual, import).
+ * (user_doesnt_exist, not_whitelisted), the customer added them (manual, import), or a DM reached them from
+ * a project since deleted (contacted).
  */
 export const ZSuppressionReason = z.enum([
   'refusal',
@@ -50,11 +51,15 @@ export const ZSuppressionReason = z.enum([
   'not_whitelisted',
   'manual',
   'import',
+  'contacted',
 ]);
 export type TSuppressionReason = z.infer<typeof ZSuppressionReason>;
 
-/** A refusal stays on the list forever; every other entry can be removed. */
-export const PERMANENT_SUPPRESSION_REASONS: readonly TSuppressionReason[] = ['refusal'];
+/**
+ * A refusal stays on the list forever, and so does a person a deleted project contacted (nobody is
+ * contacted twice); every other entry can be removed.
+ */
+export const PERMANENT_SUPPRESSION_REASONS: readonly TSuppressionReason[] = ['refusal', 'contacted'];
 
 export const ZDoNotContactEntry = z
   .object({
@@ -62,7 +67,7 @@ export const ZDoNotContactEntry = z
     reason: ZSuppressionReason,
     note: z.string().nullable(),
     created_at: ZIsoDateTime,
-    /** False for refusals: a person who asked not to be contacted stays on the list. */
+    /** False for refusals and contacts of deleted projects: those people stay on the list. */
     removable: z.boolean(),
   })
   .meta({ id: 'DoNotContactEntry' });

@@ -2,6 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { CONTACTED_DM_STATES, dmMessages, type DmState } from '../dms/dms.table';
 import { users } from '../users/users.table';
 import { projects, type ProjectRow } from './projects.table';
 
@@ -124,4 +125,18 @@ export async function deleteProjectRow(db: Db, id: string, userId: string): Prom
     .where(and(eq(projects.id, id), eq(projects.userId, userId)))
     .returning({ id: projects.id });
   return rows.length > 0;
+}
+
+/**
+ * Deletes every DM of a project, each after any send claim in flight on it, and returns the recipients of
+ * those that reached someone (or may have: sending, unknown).
+ */
+export async function deleteProjectDms(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db
+    .delete(dmMessages)
+    .where(eq(dmMessages.projectId, projectId))
+    .returning({ recipient: dmMessages.recipientUsername, state: dmMessages.state });
+  return rows
+    .filter((r) => (CONTACTED_DM_STATES as readonly DmState[]).includes(r.state))
+    .map((r) => r.recipient);
 }

@@ -9,13 +9,16 @@ import {
   type TProjectList,
   type TUpdateProjectRequest,
 } from '@threadreach/contract';
+import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import { AppError, forbidden, projectNotFound } from '../../http/errors';
 import { requiresSubscription, type AuthUser } from '../auth';
+import { suppressContacted } from '../suppressions';
 import { users } from '../users/users.table';
 import { presentProject } from './projects.presenter';
 import {
   countProjectsOfUser,
+  deleteProjectDms,
   deleteProjectRow,
   findProjectById,
   findProjectOwnerPlan,
@@ -128,7 +131,17 @@ export async function updateProject(
   return presentProject({ ...row, ownerEmail: project.ownerEmail }, isAdmin(caller.roles));
 }
 
-export async function deleteProject(db: Db, project: ProjectWithOwner): Promise<void> {
-  const deleted = await deleteProjectRow(db, project.id, project.userId);
-  if (!deleted) throw projectNotFound();
+/**
+ * Deletes a project and everything in it. Its DMs go first, each once any send claimed on it is committed:
+ * the one-contact rule reads them, so whoever they reached is kept on the workspace's do-not-contact list
+ * and no other project of the workspace contacts them again.
+ */
+export async function deleteProject(db: Db, clock: Clock, project: ProjectWithOwner): Promise<void> {
+  await db.transaction(async (tx) => {
+    const contacted = await deleteProjectDms(tx, project.id);
+    const note = `Contacted from the deleted project "${project.name}"`;
+    await suppressContacted(tx, project.userId, contacted, note, new Date(clock.now()));
+    const deleted = await deleteProjectRow(tx, project.id, project.userId);
+    if (!deleted) throw projectNotFound();
+  });
 }

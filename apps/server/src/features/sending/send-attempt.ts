@@ -216,9 +216,11 @@ async function recipientBlock(
   tx: Parameters<typeof lockDm>[0],
   dm: DmMessageRow,
 ): Promise<{ code: TSendOutcomeCode; reason: string } | null> {
+  // Other DMs are read before the list: a project deleted in between moves its contacts from the one to
+  // the other in one transaction, so whichever this claim reads first, it sees them in one or the other.
+  const contacted = await otherDmTo(tx, dm, CONTACTED_DM_STATES);
   const blocked = await isRecipientBlocked(tx, dm.ownerUserId, dm.recipientUsername);
   if (blocked) return blocked;
-  const contacted = await otherDmTo(tx, dm, CONTACTED_DM_STATES);
   if (contacted)
     return { code: 'already_contacted', reason: alreadyContacted(dm.recipientUsername, contacted.state) };
   return null;

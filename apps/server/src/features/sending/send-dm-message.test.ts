@@ -115,6 +115,59 @@ describe('a single Send', () => {
     expect(delivered(to)).toHaveLength(1);
   });
 
+  it('never contacts again, from another project, someone a deleted project contacted', async () => {
+    const { project, auth } = await workspace();
+    const to = person();
+    const unsent = person();
+    const first = await buildDm(rig.db, project, { recipient: to });
+    await buildDm(rig.db, project, { recipient: unsent });
+    expect((await send(auth, { project_id: project.id, dm_id: first.id })).statusCode).toBe(200);
+    // Listed by hand meanwhile: an entry the customer could remove, which the deletion makes permanent.
+    await rig.db.insert(suppressions).values({
+      ownerUserId: project.userId,
+      usernameKey: to.toLowerCase(),
+      username: to,
+      reason: 'manual',
+      createdAt: new Date(rig.clock.t),
+    });
+    const gone = await rig.t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: auth,
+    });
+    expect(gone.statusCode, gone.body).toBe(204);
+    expect(await dmById(rig.db, first.id)).toBeUndefined();
+
+    // The person stays on the do-not-contact list for good; the one never sent to is not put there.
+    const list = await rig.t.app.inject({ method: 'GET', url: '/api/v1/do-not-contact', headers: auth });
+    expect(list.json().items).toEqual([
+      expect.objectContaining({
+        username: to,
+        reason: 'contacted',
+        note: `Contacted from the deleted project "${project.name}"`,
+        removable: false,
+      }),
+    ]);
+    const remove = await rig.t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/do-not-contact/${to}`,
+      headers: auth,
+    });
+    expect(remove.json()).toMatchObject({ code: 'permanent_suppression' });
+
+    const other = await buildSendingProject(rig, project.owner);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, other);
+    const second = await buildDm(rig.db, other, { recipient: to });
+    const res = await send(auth, { project_id: other.id, dm_id: second.id });
+    expect(res.json()).toEqual({
+      code: 'suppressed',
+      detail: `u/${to} is on this workspace's do-not-contact list (contacted from a project since deleted)`,
+    });
+    const third = await buildDm(rig.db, other, { recipient: unsent });
+    expect((await send(auth, { project_id: other.id, dm_id: third.id })).statusCode).toBe(200);
+    expect(delivered(to)).toHaveLength(1);
+  });
+
   it('honours the do-not-contact list and a reply', async () => {
     const { project, auth } = await workspace();
     const suppressed = person();

@@ -1,6 +1,11 @@
 export { suppressionsRoutes } from './suppressions.routes';
 export { isRecipientBlocked, SUPPRESSED_BECAUSE, type RecipientBlock } from './suppressions.service';
-export { suppressRecipient, usernameKey, type NewSuppression } from './suppressions.repository';
+export {
+  suppressContacted,
+  suppressRecipient,
+  usernameKey,
+  type NewSuppression,
+} from './suppressions.repository';
 export {
   suppressions,
   SUPPRESSION_REASONS,

@@ -104,6 +104,42 @@ export async function suppressRecipient(
   return rows.length > 0;
 }
 
+/** Rows per insert: six parameters a row stays far below PostgreSQL's 65535. */
+const CONTACTED_CHUNK = 1000;
+
+/**
+ * Keeps people whom a project's DMs reached on the list for good once the project is deleted (its DMs, which
+ * the one-contact rule reads, go with it). An entry the customer could remove becomes permanent; a
+ * refusal stays a refusal.
+ */
+export async function suppressContacted(
+  db: DbOrTx,
+  ownerUserId: string,
+  usernames: string[],
+  note: string,
+  at: Date,
+): Promise<void> {
+  const byKey = new Map(usernames.map((u) => [usernameKey(u), u]));
+  const values = [...byKey].map(([key, username]) => ({
+    ownerUserId,
+    usernameKey: key,
+    username,
+    reason: 'contacted' as const,
+    note,
+    createdAt: at,
+  }));
+  for (let i = 0; i < values.length; i += CONTACTED_CHUNK) {
+    await db
+      .insert(suppressions)
+      .values(values.slice(i, i + CONTACTED_CHUNK))
+      .onConflictDoUpdate({
+        target: [suppressions.ownerUserId, suppressions.usernameKey],
+        set: { reason: 'contacted', note: sql`excluded.note` },
+        setWhere: sql`${suppressions.reason} not in ('refusal', 'contacted')`,
+      });
+  }
+}
+
 export async function findSuppression(
   db: DbOrTx,
   ownerUserId: string,

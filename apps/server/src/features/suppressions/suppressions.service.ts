@@ -40,6 +40,7 @@ export const SUPPRESSED_BECAUSE: Record<SuppressionReason, string> = {
   not_whitelisted: 'does not accept messages',
   manual: 'added by hand',
   import: 'imported',
+  contacted: 'contacted from a project since deleted',
 };
 
 /**
@@ -141,7 +142,10 @@ export async function importDoNotContact(
   };
 }
 
-/** Takes a name off the list; a person who asked not to be contacted stays on it (409). */
+/**
+ * Takes a name off the list; a person who asked not to be contacted, or whom a deleted project contacted,
+ * stays on it (409).
+ */
 export async function removeDoNotContact(
   ctx: AppContext,
   ownerUserId: string,
@@ -152,9 +156,13 @@ export async function removeDoNotContact(
   if (deleted) return;
   const entry = await findSuppression(ctx.db, ownerUserId, key);
   if (!entry) throw notListed();
+  const why =
+    entry.reason === 'contacted'
+      ? 'was already contacted from this workspace'
+      : 'asked not to be contacted again';
   throw new AppError(
     409,
     'permanent_suppression',
-    `u/${entry.username} asked not to be contacted again, so they stay on the do-not-contact list.`,
+    `u/${entry.username} ${why}, so they stay on the do-not-contact list.`,
   );
 }

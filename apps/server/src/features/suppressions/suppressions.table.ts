@@ -9,6 +9,7 @@ export const SUPPRESSION_REASONS = [
   'not_whitelisted',
   'manual',
   'import',
+  'contacted',
 ] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 

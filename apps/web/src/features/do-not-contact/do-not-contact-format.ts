@@ -11,6 +11,7 @@ export const REASON_LABELS: Record<TSuppressionReason, string> = {
   not_whitelisted: 'Does not accept DMs',
   manual: 'Added by hand',
   import: 'Imported',
+  contacted: 'Contacted from a deleted project',
 };
 
 export const REASON_COLORS: Record<TSuppressionReason, string> = {
@@ -19,6 +20,7 @@ export const REASON_COLORS: Record<TSuppressionReason, string> = {
   not_whitelisted: 'orange',
   manual: 'blue',
   import: 'blue',
+  contacted: 'grape',
 };
 
 /** Names typed into the add box: separated by commas, spaces or new lines, prefixes stripped. */
