@@ -83,3 +83,39 @@ test('a customer sees no administration links', async ({ page }) => {
   await signInAs(page, 'user@demo.local');
   await expect(page.getByRole('navigation', { name: 'Administration' })).toHaveCount(0);
 });
+
+test('a customer renames a project and deletes another, which frees its place under the limit', async ({
+  page,
+}) => {
+  await signInAsSubscriber(page, 'Growth');
+  await page.getByRole('button', { name: 'Create Your First Project' }).click();
+  const create = page.getByRole('dialog', { name: 'Create New Project' });
+  await create.getByLabel('Project Name').fill('Spring campaign');
+  await create.getByRole('button', { name: 'Create Project' }).click();
+  await expect(create).toBeHidden();
+  await page.getByRole('button', { name: 'New Project' }).click();
+  await create.getByLabel('Project Name').fill('Old test');
+  await create.getByRole('button', { name: 'Create Project' }).click();
+  await expect(create).toBeHidden();
+  await expect(page.getByText('Projects 2/3')).toBeVisible();
+  await expect(page.getByTestId('current-project-name')).toHaveText('Old test');
+
+  await page.getByRole('button', { name: 'Project settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Project settings' });
+  await settings.getByLabel('Project Name').fill('Old test (keep out)');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings).toBeHidden();
+  await expect(page.getByTestId('current-project-name')).toHaveText('Old test (keep out)');
+
+  await page.getByRole('button', { name: 'Project settings' }).click();
+  await settings.getByRole('button', { name: 'Delete Project' }).click();
+  await expect(settings.getByText('Delete "Old test (keep out)"? This cannot be undone.')).toBeVisible();
+  await settings.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(settings).toBeHidden();
+  await expect(page.getByText('✅ Project deleted successfully')).toBeVisible();
+  await expect(page.getByTestId('current-project-name')).toHaveText('Spring campaign');
+  await expect(page.getByText('Projects 1/3')).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByTestId('current-project-name')).toHaveText('Spring campaign');
+});

@@ -12,8 +12,6 @@ import { ApiError } from '../../lib/api-error';
 
 /** How spec section 8's delete texts name a DM. */
 export const DM_ITEM = 'DM message';
-export const deletedText = (item: string) => `✅ ${item} deleted successfully`;
-export const deleteFailedText = (item: string) => `❌ Error deleting ${item}`;
 
 export const SEND_UNAVAILABLE = 'Sending is not available yet';
 export const SAVE_BEFORE_SENDING = 'Save your edit first';

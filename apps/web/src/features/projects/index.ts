@@ -2,6 +2,7 @@ export { ProjectSelector } from './components/project-selector';
 export { LazyCreateProjectModal as CreateProjectModal } from './components/lazy-create-project-modal';
 export { NoProjectPrompt } from './components/no-project-prompt';
 export { NewProjectButton } from './components/new-project-button';
+export { ProjectSettingsButton } from './components/project-settings-button';
 export {
   useProjects,
   useCreateProject,

@@ -20,9 +20,8 @@ import {
   type TDmMessage,
 } from '@threadreach/contract';
 import { ApiError, ContractMismatchError } from '../../../lib/api-error';
+import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
 import {
-  deletedText,
-  deleteFailedText,
   DM_ITEM,
   generationFailureText,
   generationSummary,

@@ -15,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TPage } from '@threadreach/contract';
 import { useMinuteClock } from '../../../lib/clock';
+import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
 import { generationFailureText, useGenerateDm, type TDmLead } from '../../dms';
 import { localPrefs } from '../../../lib/local-prefs';
 import { HistoryList } from '../../history';
@@ -41,9 +42,6 @@ const DM_SOURCES: Record<TLeadKind, TDmLead['kind']> = {
 const MIN_SCORES = ['0', '25', '50', '75'];
 /** The results list scrolls past this height (spec section 9). */
 const LIST_MAX_HEIGHT = 720;
-
-export const deletedText = (item: string) => `✅ ${item} deleted successfully`;
-export const deleteFailedText = (item: string) => `❌ Error deleting ${item}`;
 
 function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);

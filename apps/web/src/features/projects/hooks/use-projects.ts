@@ -1,8 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PROJECT_NAME, type TCreateProjectRequest, type TProject } from '@threadreach/contract';
+import {
+  DEFAULT_PROJECT_NAME,
+  type TCreateProjectRequest,
+  type TProject,
+  type TUpdateProjectRequest,
+} from '@threadreach/contract';
 import { useState } from 'react';
 import { localPrefs } from '../../../lib/local-prefs';
-import { createProject, listProjects } from '../api/projects.api';
+import { createProject, deleteProject, listProjects, updateProject } from '../api/projects.api';
 
 /** While the user has no project, the list is fetched again this often (spec section 9). */
 export const NO_PROJECT_RETRY_MS = 10_000;
@@ -24,6 +29,26 @@ export function useCreateProject() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TCreateProjectRequest) => createProject(body),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      await queryClient.invalidateQueries({ queryKey: ['me'] });
+    },
+  });
+}
+
+export function useUpdateProject(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TUpdateProjectRequest) => updateProject(projectId, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+  });
+}
+
+/** Deletes a project; the list and the projects used are read again (the selection then moves on). */
+export function useDeleteProject() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (projectId: string) => deleteProject(projectId),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: projectKeys.all });
       await queryClient.invalidateQueries({ queryKey: ['me'] });

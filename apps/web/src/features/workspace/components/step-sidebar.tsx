@@ -1,5 +1,6 @@
 import { NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { TProject } from '@threadreach/contract';
+import { ProjectSettingsButton } from '../../projects';
 import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
 
 interface TStepSidebarProps {
@@ -8,9 +9,11 @@ interface TStepSidebarProps {
   onStep: (step: TStepNumber) => void;
   /** Admin viewing another user's project: show the owner. */
   showOwner: boolean;
+  /** The owner may rename and delete the project (not read-only users, not others' projects). */
+  canManage: boolean;
 }
 
-export function StepSidebar({ project, step, onStep, showOwner }: TStepSidebarProps) {
+export function StepSidebar({ project, step, onStep, showOwner, canManage }: TStepSidebarProps) {
   return (
     <Stack gap="md">
       <Stack gap={2}>
@@ -31,6 +34,7 @@ export function StepSidebar({ project, step, onStep, showOwner }: TStepSidebarPr
             </Text>
           </>
         )}
+        {canManage && <ProjectSettingsButton project={project} />}
       </Stack>
       <nav aria-label="Workflow steps">
         {WORKFLOW_STEPS.map((s) => (

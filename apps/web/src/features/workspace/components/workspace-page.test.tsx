@@ -308,6 +308,83 @@ describe('projects', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(expected);
   });
 
+  it('renames a project from its settings', async () => {
+    let list = [project(P1, 'Alpha'), project(P2, 'Beta')];
+    setup({ projects: list });
+    mockEndpoint(projectsEndpoints.list, () => ({ items: list, total: list.length, limit: 500, offset: 0 }));
+    const update = mockEndpoint(projectsEndpoints.update, ({ params, body }) => {
+      list = list.map((p) => (p.id === params.projectId ? { ...p, ...body } : p)) as TProject[];
+      return list.find((p) => p.id === params.projectId)!;
+    });
+    localStorage.setItem('selectedProjectId', P1);
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'Project settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Project settings' });
+    const name = within(dialog).getByLabelText('Project Name', { exact: false });
+    await userEvent.clear(name);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Project name is required')).toBeTruthy();
+    await userEvent.type(name, 'Alpha shoes');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(update.calls).toHaveLength(1);
+    expect(update.calls[0]!.rawBody).toEqual({ name: 'Alpha shoes', description: null });
+    expect(await screen.findByText('Project saved')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('current-project-name').textContent).toBe('Alpha shoes'));
+  });
+
+  it('deletes a project after a second click that names it, then shows the next one', async () => {
+    let list = [project(P1, 'Alpha'), project(P2, 'Beta')];
+    setup({ projects: list, limit: 2 });
+    mockEndpoint(projectsEndpoints.list, () => ({ items: list, total: list.length, limit: 500, offset: 0 }));
+    const remove = mockEndpoint(projectsEndpoints.delete, ({ params }) => {
+      list = list.filter((p) => p.id !== params.projectId);
+      return undefined;
+    });
+    localStorage.setItem('selectedProjectId', P1);
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'Project settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Project settings' });
+    expect(within(dialog).getByText(/People its DMs reached stay on your do-not-contact list/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete Project' }));
+    expect(within(dialog).getByText('Delete "Alpha"? This cannot be undone.')).toBeTruthy();
+    expect(remove.calls).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(remove.calls.map((c) => c.params.projectId)).toEqual([P1]);
+    expect(await screen.findByText('✅ Project deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('current-project-name').textContent).toBe('Beta'));
+  });
+
+  it('says why a project could not be deleted and keeps it', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    mockEndpoint(projectsEndpoints.delete, errorReply(403, 'Not the owner', 'forbidden'));
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'Project settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Project settings' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete Project' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      "You don't have permission to delete this project. You can only delete your own projects.",
+    );
+    expect(await screen.findByText('❌ Error deleting Project')).toBeTruthy();
+    expect(screen.getByTestId('current-project-name').textContent).toBe('Alpha');
+  });
+
+  it('offers no project settings to READONLY users or on another user’s project', async () => {
+    setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
+    const first = renderApp('/');
+    await screen.findByTestId('current-project-name');
+    expect(screen.queryByRole('button', { name: 'Project settings' })).toBeNull();
+    first.unmount();
+
+    localStorage.setItem('selectedProjectId', P2);
+    setup({ roles: ['ADMIN'], projects: [project(P2, 'Theirs', { user_id: 'user-2' })] });
+    renderApp('/');
+    await screen.findByTestId('current-project-name');
+    expect(screen.queryByRole('button', { name: 'Project settings' })).toBeNull();
+  });
+
   it("picks the saved project, then 'Default Project', then the first", async () => {
     const projects = [project(P1, 'Alpha'), project(P2, 'Default Project'), project(P3, 'Gamma')];
     setup({ projects });

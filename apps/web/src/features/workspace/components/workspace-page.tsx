@@ -132,7 +132,13 @@ export function WorkspacePage() {
             p="md"
             style={{ borderRight: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
           >
-            <StepSidebar project={selected} step={step} onStep={setStep} showOwner={showOwner} />
+            <StepSidebar
+              project={selected}
+              step={step}
+              onStep={setStep}
+              showOwner={showOwner}
+              canManage={!foreign && !auth.isReadOnly}
+            />
           </Box>
         )}
         <Box component="main" p="md" style={{ flex: 1, minWidth: 0 }}>
