@@ -3,6 +3,7 @@ export { LazyCreateProjectModal as CreateProjectModal } from './components/lazy-
 export { NoProjectPrompt } from './components/no-project-prompt';
 export { NewProjectButton } from './components/new-project-button';
 export { ProjectSettingsButton } from './components/project-settings-button';
+export { YourProjectsCard } from './components/your-projects-card';
 export {
   useProjects,
   useCreateProject,

@@ -8,15 +8,10 @@ import {
   type TProject,
 } from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
-import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
-import { useDeleteProject, useUpdateProject } from '../hooks/use-projects';
+import { useUpdateProject } from '../hooks/use-projects';
+import { DELETE_PROJECT_EXPLAINED, DeleteProjectButton } from './delete-project-button';
 
-/** How the delete texts of spec section 8 name a project. */
-export const PROJECT_ITEM = 'Project';
 export const PROJECT_SAVED = 'Project saved';
-export const DELETE_PROJECT_EXPLAINED =
-  'Deletes the project with its keywords, subreddits, results, DMs and connected accounts. ' +
-  'People its DMs reached stay on your do-not-contact list, so no other project contacts them again.';
 
 interface TProjectSettingsModalProps {
   project: TProject;
@@ -27,19 +22,16 @@ interface TProjectSettingsModalProps {
 /** The project's name and description, and deleting it (after a second click that names it). */
 export function ProjectSettingsModal({ project, opened, onClose }: TProjectSettingsModalProps) {
   const update = useUpdateProject(project.id);
-  const remove = useDeleteProject();
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description ?? '');
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
 
   const close = () => {
     setName(project.name);
     setDescription(project.description ?? '');
     setNameError(null);
     setError(null);
-    setConfirming(false);
     onClose();
   };
 
@@ -59,20 +51,6 @@ export function ProjectSettingsModal({ project, opened, onClose }: TProjectSetti
         close();
       },
       onError: (failure) => setError(errorMessage(failure, 'Error saving project')),
-    });
-  };
-
-  const deleteProject = () => {
-    setError(null);
-    remove.mutate(project.id, {
-      onSuccess: () => {
-        notifications.show({ color: 'green', message: deletedText(PROJECT_ITEM) });
-        close();
-      },
-      onError: (failure) => {
-        notifications.show({ color: 'red', message: deleteFailedText(PROJECT_ITEM) });
-        setError(errorMessage(failure, deleteFailedText(PROJECT_ITEM)));
-      },
     });
   };
 
@@ -124,27 +102,9 @@ export function ProjectSettingsModal({ project, opened, onClose }: TProjectSetti
           <Text size="sm" c="dimmed">
             {DELETE_PROJECT_EXPLAINED}
           </Text>
-          {confirming ? (
-            <Group justify="space-between" wrap="nowrap">
-              <Text size="sm" fw={600}>
-                {`Delete "${project.name}"? This cannot be undone.`}
-              </Text>
-              <Group gap="xs" wrap="nowrap">
-                <Button variant="default" size="xs" onClick={() => setConfirming(false)}>
-                  Keep
-                </Button>
-                <Button color="red" size="xs" loading={remove.isPending} onClick={deleteProject}>
-                  Delete
-                </Button>
-              </Group>
-            </Group>
-          ) : (
-            <Group justify="flex-end">
-              <Button color="red" variant="light" onClick={() => setConfirming(true)}>
-                Delete Project
-              </Button>
-            </Group>
-          )}
+          <Group justify="flex-end">
+            <DeleteProjectButton project={project} onDeleted={close} onFailed={setError} />
+          </Group>
         </Stack>
       </Stack>
     </Modal>

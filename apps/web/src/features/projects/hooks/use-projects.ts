@@ -16,12 +16,14 @@ export const projectKeys = {
   all: ['projects'] as const,
 };
 
-export function useProjects(enabled = true) {
+/** The user's projects; while there are none, the workspace asks again now and then (spec section 9). */
+export function useProjects(enabled = true, { pollWhileEmpty = true } = {}) {
   return useQuery({
     queryKey: projectKeys.all,
     queryFn: () => listProjects(),
     enabled,
-    refetchInterval: (query) => (query.state.data?.items.length ? false : NO_PROJECT_RETRY_MS),
+    refetchInterval: (query) =>
+      pollWhileEmpty && !query.state.data?.items.length ? NO_PROJECT_RETRY_MS : false,
   });
 }
 

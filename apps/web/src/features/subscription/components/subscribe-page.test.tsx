@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event';
 import {
   authEndpoints,
   billingEndpoints,
+  projectsEndpoints,
   systemEndpoints,
+  type TProject,
   type TSubscriptionPlan,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
@@ -66,6 +68,7 @@ function mockPlansPage() {
     support_chat_script_url: null,
   });
   mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'No refresh token.', 'unauthorized'));
+  mockEndpoint(projectsEndpoints.list, { items: [], total: 0, limit: 500, offset: 0 });
   return mockEndpoint(billingEndpoints.availablePlans, PLANS);
 }
 
@@ -226,5 +229,59 @@ describe('/subscribe account bar', () => {
     await screen.findByRole('region', { name: 'Starter' });
     expect(screen.queryByRole('navigation', { name: 'Account' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+  });
+});
+
+describe('/subscribe for a customer whose plan has ended', () => {
+  const P1 = '11111111-1111-4111-8111-111111111111';
+  const P2 = '22222222-2222-4222-8222-222222222222';
+  const project = (id: string, name: string): TProject => ({
+    id,
+    user_id: 'user-1',
+    name,
+    description: null,
+    without_keywords: false,
+    created_at: '2030-01-01T00:00:00Z',
+    updated_at: '2030-01-01T00:00:00Z',
+  });
+
+  it('lists their projects, and deletes one after a second click that names it', async () => {
+    setToken(makeToken({ sub: 'user-1', profiles_limit: 0 }));
+    mockPlansPage();
+    let list = [project(P1, 'Spring campaign'), project(P2, 'Old test')];
+    mockEndpoint(projectsEndpoints.list, () => ({ items: list, total: list.length, limit: 500, offset: 0 }));
+    const remove = mockEndpoint(projectsEndpoints.delete, ({ params }) => {
+      list = list.filter((p) => p.id !== params.projectId);
+      return undefined;
+    });
+    renderApp('/subscribe');
+    const card = await screen.findByRole('region', { name: 'Your projects' });
+    expect(within(card).getByText('Spring campaign')).toBeTruthy();
+    const row = within(card).getByText('Old test').parentElement!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Delete Project' }));
+    expect(within(row).getByText('Delete "Old test"? This cannot be undone.')).toBeTruthy();
+    await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('✅ Project deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(within(card).queryByText('Old test')).toBeNull());
+    expect(remove.calls.map((c) => c.params.projectId)).toEqual([P2]);
+    expect(within(card).getByText('Spring campaign')).toBeTruthy();
+  });
+
+  it('shows no project list to subscribers, or to a customer without projects', async () => {
+    setToken(makeToken({ sub: 'user-1', profiles_limit: 3 }));
+    mockPlansPage();
+    mockEndpoint(projectsEndpoints.list, { items: [project(P1, 'A')], total: 1, limit: 500, offset: 0 });
+    const first = renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(screen.queryByRole('region', { name: 'Your projects' })).toBeNull();
+    first.unmount();
+
+    setToken(makeToken({ sub: 'user-1', profiles_limit: 0 }));
+    mockPlansPage();
+    const list = mockEndpoint(projectsEndpoints.list, { items: [], total: 0, limit: 500, offset: 0 });
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    await waitFor(() => expect(list.calls.length).toBeGreaterThan(0));
+    expect(screen.queryByRole('region', { name: 'Your projects' })).toBeNull();
   });
 });

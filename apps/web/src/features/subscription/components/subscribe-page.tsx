@@ -3,6 +3,8 @@ import { Alert, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Ti
 import type { TSubscriptionPlan } from '@threadreach/contract';
 import { useNavigate } from 'react-router';
 import { navigateTo } from '../../../lib/navigation';
+import { useAuth } from '../../auth';
+import { YourProjectsCard } from '../../projects';
 import { SubscriptionError } from '../api/billing.api';
 import { useAvailablePlans, useCreateCheckoutSession } from '../hooks/use-billing';
 import { PLAN_MESSAGES } from '../messages';
@@ -60,6 +62,7 @@ function asSubscriptionError(error: unknown, fallback: string): SubscriptionErro
 /** /subscribe: a card per plan; 'Select Plan' goes to the payment provider's checkout. */
 export function SubscribePage() {
   const navigate = useNavigate();
+  const auth = useAuth();
   const plans = useAvailablePlans();
   const checkout = useCreateCheckoutSession();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -135,6 +138,9 @@ export function SubscribePage() {
         </Alert>
       )}
       {content}
+      {auth.user && !auth.hasActiveSubscription && !auth.isModerator && (
+        <YourProjectsCard ownerId={auth.user.user_id} />
+      )}
       <Text size="sm" c="dimmed" ta="center" component="footer">
         {SUBSCRIBE_FOOTER}
       </Text>

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { Button, Group, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { TProject } from '@threadreach/contract';
+import { errorMessage } from '../../../lib/api-error';
+import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
+import { useDeleteProject } from '../hooks/use-projects';
+
+/** How the delete texts of spec section 8 name a project. */
+export const PROJECT_ITEM = 'Project';
+export const DELETE_PROJECT_EXPLAINED =
+  'Deleting a project deletes its keywords, subreddits, results, DMs and connected accounts. ' +
+  'People its DMs reached stay on your do-not-contact list, so no other project contacts them again.';
+
+interface TDeleteProjectButtonProps {
+  project: TProject;
+  onDeleted?: () => void;
+  /** The reason it failed, to show beside the button; a toast says that it failed in any case. */
+  onFailed?: (message: string) => void;
+}
+
+/** 'Delete Project', then a second click on a question that names the project. */
+export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeleteProjectButtonProps) {
+  const remove = useDeleteProject();
+  const [confirming, setConfirming] = useState(false);
+
+  const confirm = () => {
+    remove.mutate(project.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'green', message: deletedText(PROJECT_ITEM) });
+        onDeleted?.();
+      },
+      onError: (failure) => {
+        notifications.show({ color: 'red', message: deleteFailedText(PROJECT_ITEM) });
+        onFailed?.(errorMessage(failure, deleteFailedText(PROJECT_ITEM)));
+      },
+    });
+  };
+
+  if (!confirming) {
+    return (
+      <Button color="red" variant="light" size="xs" onClick={() => setConfirming(true)}>
+        Delete Project
+      </Button>
+    );
+  }
+  return (
+    <Group gap="xs" wrap="nowrap" justify="flex-end">
+      <Text size="sm" fw={600}>
+        {`Delete "${project.name}"? This cannot be undone.`}
+      </Text>
+      <Button variant="default" size="xs" onClick={() => setConfirming(false)}>
+        Keep
+      </Button>
+      <Button color="red" size="xs" loading={remove.isPending} onClick={confirm}>
+        Delete
+      </Button>
+    </Group>
+  );
+}
