@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Directory for PGlite's files; without it PGlite lives in memory. */
   dataDir?: string | undefined;
+  /** In memory: a PGlite data directory (`dumpDataDir`) to start from, skipping the empty cluster's setup. */
+  pgliteTemplate?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -56,7 +58,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // pg_trgm indexes the system log's free-text search, as on PostgreSQL.
   const extensions = { pg_trgm };
-  const client = options.dataDir ? new PGlite(options.dataDir, { extensions }) : new PGlite({ extensions });
+  const client = options.dataDir
+    ? new PGlite(options.dataDir, { extensions })
+    : new PGlite({ extensions, loadDataDir: options.pgliteTemplate });
   await client.waitReady;
   const db = drizzlePglite(client);
   return {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,10 +25,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Where the test run's global setup left a migrated PGlite cluster (a `dumpDataDir` file), if it did. */
+export const PGLITE_TEMPLATE_ENV = 'THREADREACH_TEST_PGLITE_TEMPLATE';
+
 /** The database of a test file: PostgreSQL when DATABASE_URL is set, otherwise a fresh in-memory PGlite. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
-  const database = await openDatabase({ url });
+  const templateFile = url ? undefined : process.env[PGLITE_TEMPLATE_ENV];
+  const pgliteTemplate = templateFile ? new Blob([readFileSync(templateFile)]) : undefined;
+  const database = await openDatabase({ url, pgliteTemplate });
   if (!url) await database.migrate();
   return database;
 }
