@@ -24,17 +24,18 @@ export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeletePro
   const remove = useDeleteProject();
   const [confirming, setConfirming] = useState(false);
 
-  const confirm = () => {
-    remove.mutate(project.id, {
-      onSuccess: () => {
-        notifications.show({ color: 'green', message: deletedText(PROJECT_ITEM) });
-        onDeleted?.();
-      },
-      onError: (failure) => {
-        notifications.show({ color: 'red', message: deleteFailedText(PROJECT_ITEM) });
-        onFailed?.(errorMessage(failure, deleteFailedText(PROJECT_ITEM)));
-      },
-    });
+  // Awaited rather than mutate()'s callbacks: once the list is read again this button may be gone (its
+  // project with it), and the outcome must still be told.
+  const confirm = async () => {
+    try {
+      await remove.mutateAsync(project.id);
+    } catch (failure) {
+      notifications.show({ color: 'red', message: deleteFailedText(PROJECT_ITEM) });
+      onFailed?.(errorMessage(failure, deleteFailedText(PROJECT_ITEM)));
+      return;
+    }
+    notifications.show({ color: 'green', message: deletedText(PROJECT_ITEM) });
+    onDeleted?.();
   };
 
   if (!confirming) {
@@ -52,7 +53,7 @@ export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeletePro
       <Button variant="default" size="xs" onClick={() => setConfirming(false)}>
         Keep
       </Button>
-      <Button color="red" size="xs" loading={remove.isPending} onClick={confirm}>
+      <Button color="red" size="xs" loading={remove.isPending} onClick={() => void confirm()}>
         Delete
       </Button>
     </Group>

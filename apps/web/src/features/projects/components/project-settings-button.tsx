@@ -6,7 +6,10 @@ const ProjectSettingsModal = lazy(() =>
   import('./project-settings-modal').then((m) => ({ default: m.ProjectSettingsModal })),
 );
 
-/** 'Project settings': renaming and deleting the project, in a dialog loaded the first time it opens. */
+/**
+ * 'Project settings': renaming and deleting the project, in a dialog loaded the first time it opens. Its
+ * user keys it by project, so the dialog belongs to the project it was opened on.
+ */
 export function ProjectSettingsButton({ project }: { project: TProject }) {
   const [opened, setOpened] = useState(false);
   return (
@@ -16,8 +19,7 @@ export function ProjectSettingsButton({ project }: { project: TProject }) {
       </Button>
       {opened && (
         <Suspense fallback={null}>
-          {/* Keyed by project: the form starts from the project it was opened on. */}
-          <ProjectSettingsModal key={project.id} project={project} opened onClose={() => setOpened(false)} />
+          <ProjectSettingsModal project={project} opened onClose={() => setOpened(false)} />
         </Suspense>
       )}
     </>

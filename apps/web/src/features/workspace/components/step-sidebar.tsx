@@ -34,7 +34,8 @@ export function StepSidebar({ project, step, onStep, showOwner, canManage }: TSt
             </Text>
           </>
         )}
-        {canManage && <ProjectSettingsButton project={project} />}
+        {/* Keyed by project: its dialog never stays open on the next project (after a delete, say). */}
+        {canManage && <ProjectSettingsButton key={project.id} project={project} />}
       </Stack>
       <nav aria-label="Workflow steps">
         {WORKFLOW_STEPS.map((s) => (
