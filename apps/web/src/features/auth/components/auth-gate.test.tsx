@@ -120,6 +120,27 @@ describe('authentication gate', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Server Error: OIDC issuer unreachable');
   });
 
+  it.each([
+    [
+      'no SSO address',
+      () => ({ sso_url: '', callback_url: '' }),
+      'Server Error: No SSO URL returned from backend.',
+    ],
+    [
+      'a refused request',
+      () => errorReply(400, 'redirect_to must be a path', 'bad_request'),
+      'redirect_to must be a path',
+    ],
+    ['no network', () => Response.error(), 'Network Error'],
+  ])('on %s says so, with Server Error only for the server', async (_case, answer, expected) => {
+    mockSignedOutApp();
+    mockEndpoint(authEndpoints.ssoStart, answer);
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(expected);
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
+  });
+
   it("goes to the main app's login when SSO cannot start and main_app_url is set", async () => {
     mockSignedOutApp();
     mockEndpoint(systemEndpoints.publicConfig, { ...CONFIG, main_app_url: 'https://main.test/' });

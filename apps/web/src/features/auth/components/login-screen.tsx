@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { CenteredStatus } from '../../../components/ui/centered-status';
 import { DemoModeBadge } from '../../../components/ui/demo-mode-badge';
-import { errorMessage } from '../../../lib/api-error';
+import { ApiError, errorMessage } from '../../../lib/api-error';
 import { navigateTo } from '../../../lib/navigation';
 import { startSso } from '../api/auth.api';
 import { usePublicConfig } from '../hooks/use-auth-queries';
@@ -12,6 +12,19 @@ interface TLoginScreenProps {
   notice?: string | null;
   /** Where the sign-in should return to; undefined for the root page. */
   redirectTo?: string;
+}
+
+/**
+ * Why sign-in could not start (spec section 8): the server failing or sending no SSO address is its
+ * configuration ('Server Error: …'); anything else (no network, a refused request) is said as it is.
+ */
+function signInStartFailure(failure: unknown): string {
+  const message = errorMessage(failure, 'Authentication failed');
+  const cause = failure instanceof Error ? failure.cause : null;
+  const answer = failure instanceof ApiError ? failure : cause instanceof ApiError ? cause : null;
+  // No answer at all (status 0) or a refused request (4xx) is not the server's configuration.
+  const configuration = answer === null || answer.status >= 500;
+  return configuration ? `Server Error: ${message}` : message;
 }
 
 /** 'Authentication Required' with a 'Log In' button that starts single sign-on. */
@@ -36,7 +49,7 @@ export function LoginScreen({ notice, redirectTo }: TLoginScreenProps) {
         navigateTo(`${mainAppUrl.replace(/\/+$/, '')}/login?redirect=${redirect}`);
         return;
       }
-      setError(`Server Error: ${errorMessage(failure, 'Authentication failed')}`);
+      setError(signInStartFailure(failure));
     } finally {
       setPending(false);
     }
