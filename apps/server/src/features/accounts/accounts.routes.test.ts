@@ -547,6 +547,50 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
   });
 });
 
+describe('DELETE /projects/:id with connected accounts', () => {
+  it('deletes the accounts with the project and revokes their grants at Reddit', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const row = await rowOf((await accountsOf(project)).items[0]!.id);
+    const refreshToken = t.ctx.secrets.decrypt(row.refreshTokenCiphertext!, refreshTokenRef(row.id));
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(204);
+    const stored = await t.ctx.db.select().from(redditAccounts).where(eq(redditAccounts.id, row.id));
+    expect(stored).toHaveLength(0);
+    const refresh = await fetch(new URL('/api/v1/access_token', t.sim!.url), {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      headers: {
+        'user-agent': UA,
+        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+      },
+    });
+    expect(refresh.status).toBe(400);
+  });
+
+  it('deletes the project even when Reddit fails to revoke', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/api/v1/revoke_token' });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(204);
+    const gone = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(gone.statusCode).toBe(404);
+  });
+});
+
 describe('admins on a customer’s project', () => {
   it('connect, configure, re-authenticate and remove accounts, exempt from the limit', async () => {
     const admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'], profilesLimit: 0 });

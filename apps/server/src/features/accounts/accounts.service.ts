@@ -103,6 +103,17 @@ export async function removeAccount(ctx: AppContext, projectId: string, accountI
   const row = await deleteProjectAccount(ctx.db, projectId, accountId);
   if (!row) throw notFound(ACCOUNT_NOT_FOUND);
   ctx.log.info({ accountId, projectId }, 'Reddit account removed');
+  await revokeRemovedAccount(ctx, row);
+}
+
+/**
+ * Gives up the grant of an account already deleted here (removed, or gone with its project) at Reddit:
+ * best effort within REVOKE_TIMEOUT_MS; a failure is logged, never thrown.
+ */
+export async function revokeRemovedAccount(
+  ctx: AppContext,
+  row: Pick<RedditAccountRow, 'id' | 'credentialId' | 'refreshTokenCiphertext'>,
+): Promise<void> {
   if (!row.credentialId || !row.refreshTokenCiphertext) return;
   try {
     const refreshToken = ctx.secrets.decrypt(row.refreshTokenCiphertext, refreshTokenRef(row.id));
@@ -111,9 +122,9 @@ export async function removeAccount(ctx: AppContext, projectId: string, accountI
       { id: row.id, refreshToken },
       { timeoutMs: REVOKE_TIMEOUT_MS },
     );
-    if (!revoked) ctx.log.warn({ accountId }, 'Reddit did not confirm revoking a removed account');
+    if (!revoked) ctx.log.warn({ accountId: row.id }, 'Reddit did not confirm revoking a removed account');
   } catch (error) {
-    ctx.log.warn({ err: error, accountId }, 'could not revoke a removed account at Reddit');
+    ctx.log.warn({ err: error, accountId: row.id }, 'could not revoke a removed account at Reddit');
   }
 }
 

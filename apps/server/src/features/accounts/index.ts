@@ -1,6 +1,11 @@
 export { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
 export { accountsRoutes } from './accounts.routes';
-export { accountChildResources, listReadyAccounts, requireAccount } from './accounts.service';
+export {
+  accountChildResources,
+  listReadyAccounts,
+  requireAccount,
+  revokeRemovedAccount,
+} from './accounts.service';
 export { checkAccountAuthJob } from './check-account-auth.job';
 export {
   AccountAuthRequiredError,

@@ -2,6 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { CONTACTED_DM_STATES, dmMessages, type DmState } from '../dms/dms.table';
 import { users } from '../users/users.table';
 import { projects, type ProjectRow } from './projects.table';
@@ -139,4 +140,16 @@ export async function deleteProjectDms(db: Db, projectId: string): Promise<strin
   return rows
     .filter((r) => (CONTACTED_DM_STATES as readonly DmState[]).includes(r.state))
     .map((r) => r.recipient);
+}
+
+/** Deletes a project's connected accounts, returning what revoking their grants at Reddit needs. */
+export async function deleteProjectAccounts(
+  db: Db,
+  projectId: string,
+): Promise<Pick<RedditAccountRow, 'id' | 'credentialId' | 'refreshTokenCiphertext'>[]> {
+  return db.delete(redditAccounts).where(eq(redditAccounts.projectId, projectId)).returning({
+    id: redditAccounts.id,
+    credentialId: redditAccounts.credentialId,
+    refreshTokenCiphertext: redditAccounts.refreshTokenCiphertext,
+  });
 }

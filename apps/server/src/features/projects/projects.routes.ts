@@ -12,7 +12,7 @@ import {
 } from './projects.service';
 
 export async function projectsRoutes(app: FastifyInstance) {
-  const { db, clock } = app.ctx;
+  const { db } = app.ctx;
   route(app, e.list, async (request) => listProjectsFor(db, requireUser(request), request.query));
   route(app, e.create, async (request) => createProject(db, requireUser(request), request.body));
   route(app, e.get, async (request) =>
@@ -22,6 +22,6 @@ export async function projectsRoutes(app: FastifyInstance) {
     updateProject(db, requireUser(request), requireProject(request), request.body),
   );
   route(app, e.delete, async (request) => {
-    await deleteProject(db, clock, requireProject(request));
+    await deleteProject(app.ctx, requireProject(request));
   });
 }

@@ -9,15 +9,17 @@ import {
   type TProjectList,
   type TUpdateProjectRequest,
 } from '@threadreach/contract';
-import type { Clock } from '../../clock';
+import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { AppError, forbidden, projectNotFound } from '../../http/errors';
+import { revokeRemovedAccount } from '../accounts';
 import { requiresSubscription, type AuthUser } from '../auth';
 import { suppressContacted } from '../suppressions';
 import { users } from '../users/users.table';
 import { presentProject } from './projects.presenter';
 import {
   countProjectsOfUser,
+  deleteProjectAccounts,
   deleteProjectDms,
   deleteProjectRow,
   findProjectById,
@@ -134,14 +136,19 @@ export async function updateProject(
 /**
  * Deletes a project and everything in it. Its DMs go first, each once any send claimed on it is committed:
  * the one-contact rule reads them, so whoever they reached is kept on the workspace's do-not-contact list
- * and no other project of the workspace contacts them again.
+ * and no other project of the workspace contacts them again. Its accounts' grants are then given up at
+ * Reddit, as when an account is removed.
  */
-export async function deleteProject(db: Db, clock: Clock, project: ProjectWithOwner): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteProject(ctx: AppContext, project: ProjectWithOwner): Promise<void> {
+  const accounts = await ctx.db.transaction(async (tx) => {
     const contacted = await deleteProjectDms(tx, project.id);
     const note = `Contacted from the deleted project "${project.name}"`;
-    await suppressContacted(tx, project.userId, contacted, note, new Date(clock.now()));
+    await suppressContacted(tx, project.userId, contacted, note, new Date(ctx.clock.now()));
+    const removed = await deleteProjectAccounts(tx, project.id);
     const deleted = await deleteProjectRow(tx, project.id, project.userId);
     if (!deleted) throw projectNotFound();
+    return removed;
   });
+  ctx.log.info({ projectId: project.id, accounts: accounts.length }, 'project deleted');
+  await Promise.all(accounts.map((account) => revokeRemovedAccount(ctx, account)));
 }
