@@ -103,6 +103,19 @@ async function rowOf(id: string): Promise<RedditAccountRow> {
   return row!;
 }
 
+/** What Reddit answers a refresh with this token: 400 once its grant is revoked. */
+async function refreshStatus(refreshToken: string): Promise<number> {
+  const refresh = await fetch(new URL('/api/v1/access_token', t.sim!.url), {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    headers: {
+      'user-agent': UA,
+      authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+    },
+  });
+  return refresh.status;
+}
+
 describe('GET /auth/reddit/login', () => {
   it("answers Reddit's authorize URL for a permanent grant with the account scopes, and keeps the state", async () => {
     const project = await buildProject(t.ctx.db, t.config);
@@ -515,15 +528,7 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     const revoked = t.sim!.inspect.requestLog().filter((r) => r.endpoint.includes('revoke_token'));
     expect(revoked.at(-1)).toMatchObject({ status: 204 });
     // The refresh token no longer works.
-    const refresh = await fetch(new URL('/api/v1/access_token', t.sim!.url), {
-      method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-      headers: {
-        'user-agent': UA,
-        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
-      },
-    });
-    expect(refresh.status).toBe(400);
+    expect(await refreshStatus(refreshToken)).toBe(400);
     const again = await t.app.inject({
       method: 'DELETE',
       url: accountUrl(project, row.id),
@@ -561,15 +566,7 @@ describe('DELETE /projects/:id with connected accounts', () => {
     expect(res.statusCode).toBe(204);
     const stored = await t.ctx.db.select().from(redditAccounts).where(eq(redditAccounts.id, row.id));
     expect(stored).toHaveLength(0);
-    const refresh = await fetch(new URL('/api/v1/access_token', t.sim!.url), {
-      method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-      headers: {
-        'user-agent': UA,
-        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
-      },
-    });
-    expect(refresh.status).toBe(400);
+    expect(await refreshStatus(refreshToken)).toBe(400);
   });
 
   it('deletes the project even when Reddit fails to revoke', async () => {

@@ -1,13 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
-import {
-  PROJECT_DESCRIPTION_MAX,
-  PROJECT_NAME_MAX,
-  ZCreateProjectRequest,
-  type TProject,
-} from '@threadreach/contract';
+import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { ZCreateProjectRequest, type TProject } from '@threadreach/contract';
 import { createProjectErrorMessage } from '../create-project-errors';
 import { useCreateProject } from '../hooks/use-projects';
+import { ProjectFields } from './project-fields';
 
 interface TCreateProjectModalProps {
   opened: boolean;
@@ -66,25 +62,15 @@ export function CreateProjectModal({ opened, onClose, onCreated, blockReason }: 
               {formError}
             </Alert>
           )}
-          <TextInput
-            label="Project Name"
-            required
-            value={name}
-            maxLength={PROJECT_NAME_MAX}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
+          <ProjectFields
+            name={name}
+            description={description}
+            nameError={nameError}
+            onName={(value) => {
+              setName(value);
               if (nameError) setNameError(null);
             }}
-            error={nameError}
-            data-autofocus
-          />
-          <Textarea
-            label="Description"
-            value={description}
-            maxLength={PROJECT_DESCRIPTION_MAX}
-            resize="vertical"
-            rows={3}
-            onChange={(e) => setDescription(e.currentTarget.value)}
+            onDescription={setDescription}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} type="button">

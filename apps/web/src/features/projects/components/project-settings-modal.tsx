@@ -1,14 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  PROJECT_DESCRIPTION_MAX,
-  PROJECT_NAME_MAX,
-  ZUpdateProjectRequest,
-  type TProject,
-} from '@threadreach/contract';
+import { ZUpdateProjectRequest, type TProject } from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
 import { useUpdateProject } from '../hooks/use-projects';
+import { ProjectFields } from './project-fields';
 import { DELETE_PROJECT_EXPLAINED, DeleteProjectButton } from './delete-project-button';
 
 export const PROJECT_SAVED = 'Project saved';
@@ -64,25 +60,15 @@ export function ProjectSettingsModal({ project, opened, onClose }: TProjectSetti
         )}
         <form onSubmit={save} noValidate>
           <Stack gap="md">
-            <TextInput
-              label="Project Name"
-              required
-              value={name}
-              maxLength={PROJECT_NAME_MAX}
-              onChange={(e) => {
-                setName(e.currentTarget.value);
+            <ProjectFields
+              name={name}
+              description={description}
+              nameError={nameError}
+              onName={(value) => {
+                setName(value);
                 if (nameError) setNameError(null);
               }}
-              error={nameError}
-              data-autofocus
-            />
-            <Textarea
-              label="Description"
-              value={description}
-              maxLength={PROJECT_DESCRIPTION_MAX}
-              resize="vertical"
-              rows={3}
-              onChange={(e) => setDescription(e.currentTarget.value)}
+              onDescription={setDescription}
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={close} type="button">

@@ -6,11 +6,11 @@ import {
   billingEndpoints,
   projectsEndpoints,
   systemEndpoints,
-  type TProject,
   type TSubscriptionPlan,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
+import { buildProject } from '../../../test/projects.test-support';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
@@ -235,15 +235,7 @@ describe('/subscribe account bar', () => {
 describe('/subscribe for a customer whose plan has ended', () => {
   const P1 = '11111111-1111-4111-8111-111111111111';
   const P2 = '22222222-2222-4222-8222-222222222222';
-  const project = (id: string, name: string): TProject => ({
-    id,
-    user_id: 'user-1',
-    name,
-    description: null,
-    without_keywords: false,
-    created_at: '2030-01-01T00:00:00Z',
-    updated_at: '2030-01-01T00:00:00Z',
-  });
+  const project = buildProject;
 
   it('lists their projects, and deletes one after a second click that names it', async () => {
     setToken(makeToken({ sub: 'user-1', profiles_limit: 0 }));

@@ -22,6 +22,7 @@ import {
   runningAgentSettings,
 } from '../../../test/agent.test-support';
 import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
+import { buildProject } from '../../../test/projects.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
@@ -33,18 +34,7 @@ vi.mock('../../../lib/navigation', async (importOriginal) => {
   return { ...real, reloadPage: navigation.reloadPage };
 });
 
-function project(id: string, name: string, extra: Partial<TProject> = {}): TProject {
-  return {
-    id,
-    user_id: 'user-1',
-    name,
-    description: null,
-    without_keywords: false,
-    created_at: '2030-01-01T00:00:00Z',
-    updated_at: '2030-01-01T00:00:00Z',
-    ...extra,
-  };
-}
+const project = buildProject;
 
 const P1 = '11111111-1111-4111-8111-111111111111';
 const P2 = '22222222-2222-4222-8222-222222222222';
