@@ -138,7 +138,7 @@ export function SubscribePage() {
         </Alert>
       )}
       {content}
-      {auth.user && !auth.hasActiveSubscription && !auth.isModerator && (
+      {auth.user && !auth.hasActiveSubscription && !auth.isModerator && !auth.isReadOnly && (
         <YourProjectsCard ownerId={auth.user.user_id} />
       )}
       <Text size="sm" c="dimmed" ta="center" component="footer">
