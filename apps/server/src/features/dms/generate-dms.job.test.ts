@@ -140,6 +140,20 @@ describe('Generate All DMs, one batch per job run', () => {
     expect((await dmsOf(t, project)).length).toBe(dms.length);
   });
 
+  it('ends quietly when the project was deleted while its run was queued', async () => {
+    const project = await newProject(t);
+    await buildLead(t.ctx.db, project.id, { author: redditName('late') });
+    expect((await startAll(t, project)).statusCode).toBe(200);
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(gone.statusCode).toBe(204);
+    await expect(generateDmsJob.handler(t.ctx, { projectId: project.id })).resolves.toBeUndefined();
+    expect(await dmsOf(t, project)).toEqual([]);
+  });
+
   it('completes at once when every author already has a DM, and refuses without product information', async () => {
     const project = await newProject(t);
     const author = redditName('only');

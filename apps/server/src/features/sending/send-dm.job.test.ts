@@ -382,6 +382,26 @@ describe('Send All, paced on the simulator', () => {
     expect(deliveriesFrom([account], since)).toHaveLength(3);
   });
 
+  it('sends nothing once the project is deleted: its queued jobs find no DM and end', async () => {
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project);
+    const to = person();
+    const dm = await buildDm(rig.db, project, {
+      recipient: to,
+      state: 'queued',
+      accountId: account.id,
+      scheduledFor: new Date(rig.clock.t),
+    });
+    const gone = await rig.t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(gone.statusCode).toBe(204);
+    await expect(sendDmJob.handler(rig.ctx, { projectId: project.id, dmId: dm.id })).resolves.toBeUndefined();
+    expect(rig.sim.inspect.messages({ to })).toHaveLength(0);
+  });
+
   it('the job reschedules itself for when its DM is due, and is done once the DM is settled', async () => {
     const project = await buildSendingProject(rig);
     const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project);
