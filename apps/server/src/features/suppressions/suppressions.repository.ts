@@ -1,5 +1,5 @@
 import { and, count, desc, asc, eq, isNotNull, like, sql } from 'drizzle-orm';
-import type { TPageQuery } from '@threadreach/contract';
+import { PERMANENT_SUPPRESSION_REASONS, type TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmMessages } from '../dms/dms.table';
 import { suppressions, type SuppressionReason, type SuppressionRow } from './suppressions.table';
@@ -12,6 +12,25 @@ export interface NewSuppression {
 
 /** lower(name): what the list and the DM recipients compare. */
 export const usernameKey = (username: string) => username.toLowerCase();
+
+function suppressionRow(ownerUserId: string, entry: NewSuppression, at: Date) {
+  return {
+    ownerUserId,
+    usernameKey: usernameKey(entry.username),
+    username: entry.username,
+    reason: entry.reason,
+    note: entry.note,
+    createdAt: at,
+  };
+}
+
+/** The entries whose reason is none of these. */
+function reasonNotIn(reasons: readonly SuppressionReason[]) {
+  return sql`${suppressions.reason} not in (${sql.join(
+    reasons.map((r) => sql`${r}`),
+    sql`, `,
+  )})`;
+}
 
 function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -50,16 +69,7 @@ export async function insertSuppressions(
   if (entries.length === 0) return new Set();
   const rows = await db
     .insert(suppressions)
-    .values(
-      entries.map((e) => ({
-        ownerUserId,
-        usernameKey: usernameKey(e.username),
-        username: e.username,
-        reason: e.reason,
-        note: e.note,
-        createdAt: at,
-      })),
-    )
+    .values(entries.map((e) => suppressionRow(ownerUserId, e, at)))
     .onConflictDoNothing()
     .returning({ key: suppressions.usernameKey });
   return new Set(rows.map((r) => r.key));
@@ -76,14 +86,7 @@ export async function suppressRecipient(
   entry: NewSuppression,
   at: Date,
 ): Promise<boolean> {
-  const values = {
-    ownerUserId,
-    usernameKey: usernameKey(entry.username),
-    username: entry.username,
-    reason: entry.reason,
-    note: entry.note,
-    createdAt: at,
-  };
+  const values = suppressionRow(ownerUserId, entry, at);
   const target = [suppressions.ownerUserId, suppressions.usernameKey];
   const rows =
     entry.reason === 'refusal'
@@ -120,14 +123,9 @@ export async function suppressContacted(
   at: Date,
 ): Promise<void> {
   const byKey = new Map(usernames.map((u) => [usernameKey(u), u]));
-  const values = [...byKey].map(([key, username]) => ({
-    ownerUserId,
-    usernameKey: key,
-    username,
-    reason: 'contacted' as const,
-    note,
-    createdAt: at,
-  }));
+  const values = [...byKey.values()].map((username) =>
+    suppressionRow(ownerUserId, { username, reason: 'contacted', note }, at),
+  );
   for (let i = 0; i < values.length; i += CONTACTED_CHUNK) {
     await db
       .insert(suppressions)
@@ -135,7 +133,7 @@ export async function suppressContacted(
       .onConflictDoUpdate({
         target: [suppressions.ownerUserId, suppressions.usernameKey],
         set: { reason: 'contacted', note: sql`excluded.note` },
-        setWhere: sql`${suppressions.reason} not in ('refusal', 'contacted')`,
+        setWhere: reasonNotIn(PERMANENT_SUPPRESSION_REASONS),
       });
   }
 }
@@ -165,12 +163,7 @@ export async function deleteSuppression(
       and(
         eq(suppressions.ownerUserId, ownerUserId),
         eq(suppressions.usernameKey, key),
-        keep.length > 0
-          ? sql`${suppressions.reason} not in (${sql.join(
-              keep.map((r) => sql`${r}`),
-              sql`, `,
-            )})`
-          : undefined,
+        keep.length > 0 ? reasonNotIn(keep) : undefined,
       ),
     )
     .returning();
