@@ -19,7 +19,7 @@ export function ProjectSettingsButton({ project }: { project: TProject }) {
       </Button>
       {opened && (
         <Suspense fallback={null}>
-          <ProjectSettingsModal project={project} opened onClose={() => setOpened(false)} />
+          <ProjectSettingsModal project={project} onClose={() => setOpened(false)} />
         </Suspense>
       )}
     </>

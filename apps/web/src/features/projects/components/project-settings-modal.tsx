@@ -11,25 +11,19 @@ export const PROJECT_SAVED = 'Project saved';
 
 interface TProjectSettingsModalProps {
   project: TProject;
-  opened: boolean;
   onClose: () => void;
 }
 
-/** The project's name and description, and deleting it (after a second click that names it). */
-export function ProjectSettingsModal({ project, opened, onClose }: TProjectSettingsModalProps) {
+/**
+ * The project's name and description, and deleting it (after a second click that names it). Shown while
+ * mounted: each opening starts from the project as it is.
+ */
+export function ProjectSettingsModal({ project, onClose }: TProjectSettingsModalProps) {
   const update = useUpdateProject(project.id);
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description ?? '');
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  const close = () => {
-    setName(project.name);
-    setDescription(project.description ?? '');
-    setNameError(null);
-    setError(null);
-    onClose();
-  };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -44,14 +38,14 @@ export function ProjectSettingsModal({ project, opened, onClose }: TProjectSetti
     update.mutate(parsed.data, {
       onSuccess: () => {
         notifications.show({ color: 'green', message: PROJECT_SAVED });
-        close();
+        onClose();
       },
       onError: (failure) => setError(errorMessage(failure, 'Error saving project')),
     });
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Project settings" centered>
+    <Modal opened onClose={onClose} title="Project settings" centered>
       <Stack gap="md">
         {error && (
           <Alert color="red" role="alert">
@@ -71,7 +65,7 @@ export function ProjectSettingsModal({ project, opened, onClose }: TProjectSetti
               onDescription={setDescription}
             />
             <Group justify="flex-end">
-              <Button variant="default" onClick={close} type="button">
+              <Button variant="default" onClick={onClose} type="button">
                 Cancel
               </Button>
               <Button type="submit" loading={update.isPending}>
@@ -89,7 +83,7 @@ export function ProjectSettingsModal({ project, opened, onClose }: TProjectSetti
             {DELETE_PROJECT_EXPLAINED}
           </Text>
           <Group justify="flex-end">
-            <DeleteProjectButton project={project} onDeleted={close} onFailed={setError} />
+            <DeleteProjectButton project={project} onDeleted={onClose} onFailed={setError} />
           </Group>
         </Stack>
       </Stack>
