@@ -144,9 +144,14 @@ export const ZSendingCounts = z.object({
 });
 export type TSendingCounts = z.infer<typeof ZSendingCounts>;
 
-/** GET dm-sending-status: counts by state, when the next queued DM goes, and one page of DMs. */
+/** GET dm-sending-status: counts by state, when the next queued DM goes and why not sooner, and one page of DMs. */
 export const ZSendingStatus = ZPage(ZSendingItem).extend({
   counts: ZSendingCounts,
   next_scheduled_for: ZIsoDateTime.nullable(),
+  /**
+   * Why the next queued DM is not going yet: its account and the account's reason (outside working hours,
+   * daily limit reached, waiting between messages…). Null when none is queued or it is due.
+   */
+  next_wait: z.object({ account_username: z.string(), reason: z.string() }).nullable(),
 });
 export type TSendingStatus = z.infer<typeof ZSendingStatus>;

@@ -219,7 +219,8 @@ export function sendingStatus(items: TSendingItem[] = [], total = items.length):
   const counts = { queued: 0, sending: 0, sent: 0, failed: 0, unknown: 0 };
   for (const item of items) counts[item.state]++;
   const queued = items.filter((i) => i.state === 'queued' && i.scheduled_for).map((i) => i.scheduled_for!);
-  return { items, total, limit: 20, offset: 0, counts, next_scheduled_for: queued.sort()[0] ?? null };
+  const next_scheduled_for = queued.sort()[0] ?? null;
+  return { items, total, limit: 20, offset: 0, counts, next_scheduled_for, next_wait: null };
 }
 
 export function page<T>(items: T[], total = items.length, limit = 20, offset = 0) {

@@ -14,7 +14,13 @@ export {
   redditApiForAccount,
   refreshTokenRef,
 } from './account-client';
-export { accountCapacity, capacityAt, type AccountCapacity, type CapacityAccount } from './account-capacity';
+export {
+  PACING_REASON,
+  accountCapacity,
+  capacityAt,
+  type AccountCapacity,
+  type CapacityAccount,
+} from './account-capacity';
 export {
   MIN_SENDING_AGE_DAYS,
   WARM_UP_DAYS,

@@ -311,6 +311,18 @@ export async function sendingCounts(
   return { counts, nextScheduledFor };
 }
 
+/** The account of the scope's next queued DM (the earliest planned), or null when none is queued. */
+export async function nextQueuedAccount(db: DbOrTx, scope: SendingScope): Promise<RedditAccountRow | null> {
+  const [row] = await db
+    .select({ account: redditAccounts })
+    .from(dmMessages)
+    .innerJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
+    .where(and(inScope(scope), eq(dmMessages.state, 'queued')))
+    .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id))
+    .limit(1);
+  return row?.account ?? null;
+}
+
 export interface SendingRow {
   dm: DmMessageRow;
   accountUsername: string | null;

@@ -430,6 +430,7 @@ describe('dm-sending-status', () => {
     const body = res.json();
     expect(body.counts).toEqual({ queued: 1, sending: 0, sent: 1, failed: 1, unknown: 0 });
     expect(body.next_scheduled_for).toBe(queuedAt.toISOString());
+    expect(body.next_wait).toBeNull(); // planned on no account
     expect(body.total).toBe(3);
     // On their way first, then the rest.
     expect(body.items.map((i: { state: string }) => i.state)).toEqual([
@@ -450,6 +451,50 @@ describe('dm-sending-status', () => {
     expect(onePage.items).toHaveLength(1);
     const failedOnly = (await status(auth, `?project_id=${project.id}&state=failed`)).json();
     expect(failedOnly.items.map((i: { id: string }) => i.id)).toEqual([refused.id]);
+  });
+
+  it('says why the next queued DM waits: its account is outside working hours, or pacing', async () => {
+    const weekday = new Date(rig.clock.t).getUTCDay() || 7;
+    const { project, accounts, auth } = await workspace([
+      { username: 'demo_founder', workingDays: [1, 2, 3, 4, 5, 6, 7].filter((d) => d !== weekday) },
+      { username: 'growth_marketer' },
+    ]);
+    const [offToday, open] = accounts;
+    const hourAhead = new Date(rig.clock.t + 3_600_000);
+    await buildDm(rig.db, project, {
+      recipient: person(),
+      state: 'queued',
+      accountId: offToday!.id,
+      scheduledFor: hourAhead,
+    });
+    await buildDm(rig.db, project, {
+      recipient: person(),
+      state: 'queued',
+      accountId: open!.id,
+      scheduledFor: new Date(hourAhead.getTime() + 60_000),
+    });
+    const statusNow = async () => (await status(auth, `?project_id=${project.id}`)).json();
+
+    expect((await statusNow()).next_wait).toEqual({
+      account_username: 'demo_founder',
+      reason: 'Outside working hours.',
+    });
+
+    await rig.db
+      .update(dmMessages)
+      .set({ scheduledFor: new Date(hourAhead.getTime() + 120_000) })
+      .where(eq(dmMessages.accountId, offToday!.id));
+    expect((await statusNow()).next_wait).toEqual({
+      account_username: 'growth_marketer',
+      reason: 'Waiting between messages.',
+    });
+
+    // Due now: it is not waiting for anything.
+    await rig.db
+      .update(dmMessages)
+      .set({ scheduledFor: new Date(rig.clock.t) })
+      .where(eq(dmMessages.accountId, open!.id));
+    expect((await statusNow()).next_wait).toBeNull();
   });
 
   it("without a project covers all of one's own projects and nobody else's", async () => {

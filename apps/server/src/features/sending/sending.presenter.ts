@@ -25,7 +25,7 @@ export function presentSendingItem({ dm, accountUsername }: SendingRow): TSendin
 export function presentSendingStatus(
   page: { rows: SendingRow[]; total: number; limit: number; offset: number },
   counts: Record<SendingState, number>,
-  nextScheduledFor: Date | null,
+  next: { at: Date | null; wait: TSendingStatus['next_wait'] },
 ): TSendingStatus {
   return {
     items: page.rows.map(presentSendingItem),
@@ -33,6 +33,7 @@ export function presentSendingStatus(
     limit: page.limit,
     offset: page.offset,
     counts,
-    next_scheduled_for: iso(nextScheduledFor),
+    next_scheduled_for: iso(next.at),
+    next_wait: next.wait,
   };
 }

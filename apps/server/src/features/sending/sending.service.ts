@@ -6,13 +6,14 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../http/errors';
-import { quotaWindowStart, type RedditAccountRow } from '../accounts';
+import { accountCapacity, PACING_REASON, quotaWindowStart, type RedditAccountRow } from '../accounts';
 import type { DmMessageRow } from '../dms/dms.table';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
   countClaimsSince,
   findProjectDm,
   listSending,
+  nextQueuedAccount,
   projectAccounts,
   sendingCounts,
   type SendingScope,
@@ -278,7 +279,7 @@ function bulkMessage(
   return parts.join(' ');
 }
 
-/** Counts by state, when the next queued DM goes, and one page of DMs with their reasons. */
+/** Counts by state, when the next queued DM goes and why not sooner, and one page of DMs with their reasons. */
 export async function getSendingStatus(
   ctx: AppContext,
   scope: SendingScope,
@@ -286,9 +287,26 @@ export async function getSendingStatus(
 ): Promise<TSendingStatus> {
   const { counts, nextScheduledFor } = await sendingCounts(ctx.db, scope);
   const page = await listSending(ctx.db, scope, query);
-  return presentSendingStatus(
-    { ...page, limit: query.limit, offset: query.offset },
-    counts,
-    nextScheduledFor,
-  );
+  const wait = nextScheduledFor ? await whyNotYet(ctx, scope, nextScheduledFor) : null;
+  return presentSendingStatus({ ...page, limit: query.limit, offset: query.offset }, counts, {
+    at: nextScheduledFor,
+    wait,
+  });
+}
+
+/**
+ * Why the next queued DM waits until its time: its account's reason (outside working hours, a full day,
+ * Reddit's wait), or the pause paced between two sends when the account could send now.
+ */
+async function whyNotYet(
+  ctx: AppContext,
+  scope: SendingScope,
+  at: Date,
+): Promise<TSendingStatus['next_wait']> {
+  const nowMs = ctx.clock.now();
+  if (at.getTime() <= nowMs) return null;
+  const account = await nextQueuedAccount(ctx.db, scope);
+  if (!account) return null;
+  const capacity = await accountCapacity(ctx.db, account, nowMs);
+  return { account_username: account.redditUsername, reason: capacity.reason ?? PACING_REASON };
 }

@@ -32,7 +32,7 @@ export interface TSendingStatusPanelProps {
 
 /**
  * What sending is doing for the project: how many DMs are queued, sending, sent, failed or being checked,
- * when the next one goes, and each DM with its account and reason. Refreshed while any is on its way.
+ * when the next one goes and what it waits for, and each DM with its account and reason. Refreshed while any is on its way.
  */
 export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
   const [page, setPage] = useState(1);
@@ -64,6 +64,7 @@ export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
             {data.next_scheduled_for && (
               <Text size="sm" c="dimmed">
                 Next DM goes at {when(data.next_scheduled_for)}
+                {data.next_wait && ` · u/${data.next_wait.account_username}: ${data.next_wait.reason}`}
               </Text>
             )}
             {data.items.length === 0 ? (

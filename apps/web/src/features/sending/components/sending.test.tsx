@@ -209,6 +209,16 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(within(failed).getByText('u/demo_founder')).toBeTruthy();
   });
 
+  it('says what the next DM waits for', async () => {
+    mockEndpoint(sendingEndpoints.status, {
+      ...sendingStatus([buildSendingItem({ state: 'queued' })]),
+      next_wait: { account_username: 'demo_founder', reason: 'Outside working hours.' },
+    });
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    await advance();
+    expect(screen.getByText(/^Next DM goes at .+ · u\/demo_founder: Outside working hours\.$/)).toBeTruthy();
+  });
+
   it('refreshes every 30 s while any DM is on its way, and stops once none is', async () => {
     const answers = [
       sendingStatus([buildSendingItem({ state: 'queued' })]),
