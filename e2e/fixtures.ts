@@ -41,10 +41,10 @@ export async function signInAsSubscriber(page: Page, plan: 'Starter' | 'Growth' 
   return email;
 }
 
-/** Signs in and waits for the workspace. */
+/** Signs in and waits for the workspace (Logout, or on a narrower window the menu that holds it). */
 export async function signInAs(page: Page, email: string) {
   await pickAccount(page, email);
-  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('button', { name: /^(Logout|Menu)$/ })).toBeVisible();
 }
 
 export const PRODUCT_INFO = {

@@ -123,3 +123,54 @@ test('an admin opens on their own project, sees another user’s read-only under
       .getByRole('button', { name: 'Save', exact: true }),
   ).toBeEnabled();
 });
+
+/** True when the element or anything inside it shows only part of its content. */
+function isCutOff(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) =>
+    [el, ...el.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth),
+  );
+}
+
+test('on a laptop half-screen and on a phone, the top bar keeps every control whole and on screen; the admin pages and Logout are in its menu', async ({
+  page,
+}) => {
+  await signInAs(page, 'admin@demo.local');
+  await createProject(page, `Narrow screens ${randomUUID().slice(0, 8)}`, 'top bar');
+  const header = page.getByRole('banner');
+  const menu = header.getByRole('button', { name: 'Menu' });
+  await expect(menu).toBeHidden();
+  for (const width of [1024, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect(header.getByRole('button', { name: 'Logout' })).toBeHidden();
+    expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(width);
+    for (const control of [
+      header.getByRole('heading', { name: 'Threadreach' }),
+      header.getByText('Demo mode — simulated Reddit'),
+      header.getByRole('button', { name: 'New Project' }),
+      header.getByText(/^Projects \d+\/∞$/),
+      menu,
+    ]) {
+      const box = (await control.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      expect(await isCutOff(control)).toBe(false);
+    }
+  }
+
+  // On the phone the steps sit above the step they open, as wide as the screen.
+  const sidebar = page.getByRole('complementary', { name: 'Project steps' });
+  expect((await sidebar.boundingBox())!.width).toBe(390);
+
+  await menu.click();
+  const panel = page.getByRole('navigation', { name: 'Administration' });
+  await panel.getByRole('link', { name: 'Statistics' }).click();
+  await expect(page.getByRole('heading', { name: 'All Projects Statistics' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+  await menu.click();
+  await expect(panel.getByRole('link', { name: 'System Logs' })).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'Credentials' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await menu.click();
+  await header.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByText('Authentication Required')).toBeVisible();
+});

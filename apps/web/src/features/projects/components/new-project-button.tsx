@@ -8,6 +8,9 @@ interface TNewProjectButtonProps extends Pick<ButtonProps, 'variant' | 'size'> {
   onClick: () => void;
 }
 
+/** In a row that runs out of room (the top bar), the label stays whole. */
+const NO_SHRINK = { flexShrink: 0 } as const;
+
 /**
  * A create-project button that is disabled, with its reason, before any form is filled in. It stays
  * focusable while disabled so the reason can be read by hovering, focusing or tapping it.
@@ -16,7 +19,7 @@ export function NewProjectButton({ label, blockReason, onClick, variant, size }:
   const reasonId = useId();
   if (!blockReason) {
     return (
-      <Button variant={variant} size={size} onClick={onClick}>
+      <Button variant={variant} size={size} onClick={onClick} style={NO_SHRINK}>
         {label}
       </Button>
     );
@@ -38,6 +41,7 @@ export function NewProjectButton({ label, blockReason, onClick, variant, size }:
           data-disabled
           aria-disabled
           aria-describedby={reasonId}
+          style={NO_SHRINK}
           onClick={(event) => event.preventDefault()}
         >
           {label}

@@ -25,7 +25,10 @@ export function ProjectSelector({ projects, value, onChange, showOwner = false }
         const id = event.currentTarget.value;
         if (id) onChange(id);
       }}
-      w={260}
+      // 260px where there is room; in a row that runs out of it, it gives way first, down to 140px.
+      maw={260}
+      miw={140}
+      style={{ flex: '1 1 140px' }}
       // A long name ends in an ellipsis; hovering shows it whole.
       title={current ? optionLabel(current, showOwner) : PROJECT_SELECTOR_PLACEHOLDER}
       styles={{ input: { textOverflow: 'ellipsis', overflow: 'hidden', whiteSpace: 'nowrap' } }}

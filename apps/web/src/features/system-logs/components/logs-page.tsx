@@ -197,33 +197,36 @@ function SystemLogs() {
         ) : rows.length === 0 ? (
           !logs.isError && <Text c="dimmed">{LOGS_EMPTY_TEXT}</Text>
         ) : (
-          <Table striped highlightOnHover aria-label="System logs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Level</Table.Th>
-                <Table.Th>Logger</Table.Th>
-                <Table.Th>Message</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((log) => (
-                <Table.Tr key={log.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLogTime(log.timestamp)}</Table.Td>
-                  <Table.Td>
-                    {/* A badge clips its text to fit; beside a long message the table would let it. */}
-                    <Badge color={LEVEL_COLORS[log.level]} variant="light" miw="max-content">
-                      {log.level}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{log.logger_name}</Table.Td>
-                  <Table.Td style={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>
-                    {log.message}
-                  </Table.Td>
+          // On a narrow screen the table scrolls sideways rather than squeezing the message to a sliver.
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped highlightOnHover aria-label="System logs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Time</Table.Th>
+                  <Table.Th>Level</Table.Th>
+                  <Table.Th>Logger</Table.Th>
+                  <Table.Th>Message</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((log) => (
+                  <Table.Tr key={log.id}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLogTime(log.timestamp)}</Table.Td>
+                    <Table.Td>
+                      {/* A badge clips its text to fit; beside a long message the table would let it. */}
+                      <Badge color={LEVEL_COLORS[log.level]} variant="light" miw="max-content">
+                        {log.level}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{log.logger_name}</Table.Td>
+                    <Table.Td style={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>
+                      {log.message}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
 
         <Group justify="space-between">

@@ -1,4 +1,6 @@
-import { Anchor, Badge, Button, Group, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Burger, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { useClickOutside, useDisclosure, useWindowEvent } from '@mantine/hooks';
+import { useId } from 'react';
 import type { TProject } from '@threadreach/contract';
 import { Link } from 'react-router';
 import { DemoModeBadge } from '../../../components/ui/demo-mode-badge';
@@ -30,30 +32,94 @@ function ProjectsBadge() {
   if (!me.data) return null;
   const limit = unlimited ? '∞' : String(me.data.profiles_limit);
   return (
-    <Badge variant="light" size="lg" tt="none">
+    <Badge variant="light" size="lg" tt="none" style={{ flexShrink: 0 }}>
       {`Projects ${me.data.projects_used}/${limit}`}
     </Badge>
   );
 }
 
-/** Moderators reach credentials and statistics; admins also the system logs (spec section 6). */
-function AdminLinks() {
+/** The administration pages a moderator reaches; admins also the system logs (spec section 6). */
+function adminPages(isAdmin: boolean): { to: string; label: string }[] {
+  return [
+    ...(isAdmin ? [{ to: '/logs', label: 'System Logs' }] : []),
+    { to: '/stats', label: 'Statistics' },
+    { to: '/credentials', label: 'Credentials' },
+  ];
+}
+
+/** Wide screens: the administration links and Logout side by side. */
+function InlineAccountLinks() {
   const auth = useAuth();
-  if (!auth.isModerator) return null;
   return (
-    <Group gap="xs" component="nav" aria-label="Administration" wrap="nowrap">
-      {auth.isAdmin && (
-        <Anchor component={Link} to="/logs">
-          System Logs
-        </Anchor>
+    <Group gap="sm" wrap="nowrap" visibleFrom="lg">
+      {auth.isModerator && (
+        <Group gap="xs" component="nav" aria-label="Administration" wrap="nowrap">
+          {adminPages(auth.isAdmin).map((page) => (
+            <Anchor key={page.to} component={Link} to={page.to} style={{ whiteSpace: 'nowrap' }}>
+              {page.label}
+            </Anchor>
+          ))}
+        </Group>
       )}
-      <Anchor component={Link} to="/stats">
-        Statistics
-      </Anchor>
-      <Anchor component={Link} to="/credentials">
-        Credentials
-      </Anchor>
+      <Button variant="default" onClick={() => void logout()}>
+        Logout
+      </Button>
     </Group>
+  );
+}
+
+/**
+ * Narrower screens: the same links and Logout behind a menu button, so none is cut off or pushed off
+ * screen. A plain disclosure rather than Mantine's Menu, whose popover would weigh on every page's load.
+ */
+function AccountMenu() {
+  const auth = useAuth();
+  const panelId = useId();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const ref = useClickOutside(close);
+  useWindowEvent('keydown', (event) => {
+    if (event.key === 'Escape') close();
+  });
+  return (
+    <Box pos="relative" hiddenFrom="lg" ref={ref}>
+      <Burger
+        opened={opened}
+        onClick={toggle}
+        size="sm"
+        aria-label="Menu"
+        aria-expanded={opened}
+        aria-controls={panelId}
+      />
+      {opened && (
+        <Paper
+          id={panelId}
+          withBorder
+          shadow="md"
+          p="sm"
+          pos="absolute"
+          right={0}
+          top="100%"
+          mt={4}
+          miw={180}
+          style={{ zIndex: 200 }}
+        >
+          <Stack gap="sm">
+            {auth.isModerator && (
+              <Stack gap={6} component="nav" aria-label="Administration">
+                {adminPages(auth.isAdmin).map((page) => (
+                  <Anchor key={page.to} component={Link} to={page.to}>
+                    {page.label}
+                  </Anchor>
+                ))}
+              </Stack>
+            )}
+            <Button variant="default" onClick={() => void logout()}>
+              Logout
+            </Button>
+          </Stack>
+        </Paper>
+      )}
+    </Box>
   );
 }
 
@@ -66,20 +132,22 @@ export function TopBar({
 }: TTopBarProps) {
   const auth = useAuth();
   const config = usePublicConfig();
+  // Everything keeps its width but the project selector; what does not fit on a narrow screen wraps
+  // onto a row of its own.
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
-      <Group gap="sm" wrap="nowrap">
+    <Group mih={64} px="md" py={8} justify="space-between" gap="sm">
+      <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
         <Title order={1} size="h3">
           Threadreach
         </Title>
         {config.data?.demo_mode && <DemoModeBadge />}
         {auth.isReadOnly && (
-          <Badge color="gray" variant="outline" tt="none">
+          <Badge color="gray" variant="outline" tt="none" style={{ flexShrink: 0 }}>
             {READ_ONLY_FLAG}
           </Badge>
         )}
       </Group>
-      <Group gap="sm" wrap="nowrap">
+      <Group gap="sm" style={{ flex: '1 1 auto', justifyContent: 'flex-end' }}>
         {projects.length > 0 && (
           <ProjectSelector
             projects={projects}
@@ -95,10 +163,8 @@ export function TopBar({
           onClick={onNewProject}
         />
         <ProjectsBadge />
-        <AdminLinks />
-        <Button variant="default" onClick={() => void logout()}>
-          Logout
-        </Button>
+        <InlineAccountLinks />
+        <AccountMenu />
       </Group>
     </Group>
   );

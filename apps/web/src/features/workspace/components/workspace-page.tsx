@@ -14,6 +14,7 @@ import { ForeignProjectBanner } from './foreign-project-banner';
 import { StepContent } from './step-content';
 import { StepSidebar } from './step-sidebar';
 import { TopBar } from './top-bar';
+import layout from './workspace-layout.module.css';
 
 // Loaded beside the first step, so the first page stays small.
 const AccountsPanel = lazy(() => import('../../accounts').then((m) => ({ default: m.AccountsPanel })));
@@ -112,7 +113,6 @@ export function WorkspacePage() {
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Box
         component="header"
-        h={64}
         style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
       >
         <TopBar
@@ -123,15 +123,9 @@ export function WorkspacePage() {
           newProjectBlockReason={blockReason}
         />
       </Box>
-      <Box style={{ display: 'flex', flex: 1, minHeight: 0 }}>
+      <Box className={layout.body}>
         {selected && (
-          <Box
-            component="aside"
-            aria-label="Project steps"
-            w={260}
-            p="md"
-            style={{ borderRight: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
-          >
+          <Box component="aside" aria-label="Project steps" p="md" className={layout.steps}>
             <StepSidebar
               project={selected}
               step={step}
@@ -141,7 +135,7 @@ export function WorkspacePage() {
             />
           </Box>
         )}
-        <Box component="main" p="md" style={{ flex: 1, minWidth: 0 }}>
+        <Box component="main" p="md" className={layout.main}>
           {main}
         </Box>
       </Box>
