@@ -13,7 +13,7 @@ async function newCustomerWithProject(page: Page) {
   return panel;
 }
 
-test('a customer connects the simulated demo_founder in two clicks, configures it and removes it', async ({
+test('a customer connects the simulated demo_founder in two clicks, configures it and removes it (on a phone)', async ({
   page,
 }) => {
   // A sign-up with checkout, then a round trip through the simulator's consent page.
@@ -36,6 +36,10 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   await expect(row.getByText('10/10')).toBeVisible();
   // Ready inside the default working hours (Monday to Friday, 9-17 UTC), a countdown outside them.
   await expect(row.getByLabel(/^Status: (Ready|\d+:\d\d(:\d\d)?)$/)).toBeVisible();
+
+  // The rest on a phone: the table scrolls inside its panel, the page does not, and all of it still works.
+  await page.setViewportSize({ width: 390, height: 800 });
+  expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
 
   await row.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings of u/demo_founder' });

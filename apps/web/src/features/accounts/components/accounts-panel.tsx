@@ -187,32 +187,34 @@ function ProjectAccounts({ projectId, readOnly }: { projectId: string; readOnly:
         </Text>
       )}
       {items.length > 0 && (
-        <Table verticalSpacing="xs" aria-label="Reddit accounts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Account</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Remaining today</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((account) => (
-              <AccountRow
-                key={account.id}
-                account={account}
-                now={now}
-                readOnly={readOnly}
-                reauthenticating={signIn.isPending && signIn.variables === account.id}
-                onReauthenticate={() => startSignIn(account.id)}
-                onSettings={() => setSettingsOf(account)}
-                onRemove={() => setRemoving(account)}
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="xs" aria-label="Reddit accounts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Account</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Remaining today</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((account) => (
+                <AccountRow
+                  key={account.id}
+                  account={account}
+                  now={now}
+                  readOnly={readOnly}
+                  reauthenticating={signIn.isPending && signIn.variables === account.id}
+                  onReauthenticate={() => startSignIn(account.id)}
+                  onSettings={() => setSettingsOf(account)}
+                  onRemove={() => setRemoving(account)}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <AccountSettingsDialog
         projectId={projectId}

@@ -282,22 +282,24 @@ export function DoNotContactModal({ opened, onClose, readOnly }: TDoNotContactMo
               {DNC_TEXTS.empty}
             </Text>
           ) : (
-            <Table striped aria-label="Do-not-contact list">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>User</Table.Th>
-                  <Table.Th>Reason</Table.Th>
-                  <Table.Th>Note</Table.Th>
-                  <Table.Th>Added</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.items.map((entry) => (
-                  <EntryRow key={entry.username} entry={entry} readOnly={readOnly} />
-                ))}
-              </Table.Tbody>
-            </Table>
+            <Table.ScrollContainer minWidth={520}>
+              <Table striped aria-label="Do-not-contact list">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>User</Table.Th>
+                    <Table.Th>Reason</Table.Th>
+                    <Table.Th>Note</Table.Th>
+                    <Table.Th>Added</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.data.items.map((entry) => (
+                    <EntryRow key={entry.username} entry={entry} readOnly={readOnly} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           )}
           {pages > 1 && (
             <Group justify="center">

@@ -72,32 +72,34 @@ export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
                 No DM has been sent or queued yet.
               </Text>
             ) : (
-              <Table striped withTableBorder fz="sm" aria-label="Sending DMs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>To</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th>Account</Table.Th>
-                    <Table.Th>When</Table.Th>
-                    <Table.Th>Reason</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.items.map((item) => (
-                    <Table.Tr key={item.id}>
-                      <Table.Td>u/{item.recipient_username}</Table.Td>
-                      <Table.Td>
-                        <Badge size="sm" variant="light" color={STATE_LABELS[item.state].color}>
-                          {STATE_LABELS[item.state].label}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{item.account_username ? `u/${item.account_username}` : ''}</Table.Td>
-                      <Table.Td>{instantOf(item)}</Table.Td>
-                      <Table.Td>{item.state === 'sent' ? '' : (item.outcome_reason ?? '')}</Table.Td>
+              <Table.ScrollContainer minWidth={600}>
+                <Table striped withTableBorder fz="sm" aria-label="Sending DMs">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>To</Table.Th>
+                      <Table.Th>State</Table.Th>
+                      <Table.Th>Account</Table.Th>
+                      <Table.Th>When</Table.Th>
+                      <Table.Th>Reason</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.items.map((item) => (
+                      <Table.Tr key={item.id}>
+                        <Table.Td>u/{item.recipient_username}</Table.Td>
+                        <Table.Td>
+                          <Badge size="sm" variant="light" color={STATE_LABELS[item.state].color}>
+                            {STATE_LABELS[item.state].label}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>{item.account_username ? `u/${item.account_username}` : ''}</Table.Td>
+                        <Table.Td>{instantOf(item)}</Table.Td>
+                        <Table.Td>{item.state === 'sent' ? '' : (item.outcome_reason ?? '')}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
             )}
             {pages > 1 && (
               <Group justify="center">
