@@ -25,15 +25,16 @@ function layout(title: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
 <style>
+/* Text colours read at WCAG AA contrast (4.5:1) on their backgrounds. */
 body{font-family:system-ui,sans-serif;background:#f1f3f5;margin:0;display:flex;justify-content:center}
 main{background:#fff;margin:48px 16px;padding:32px;border-radius:12px;max-width:460px;width:100%;box-shadow:0 1px 4px #0002}
 h1{font-size:22px;margin:0 0 12px}.note{color:#495057;margin:0 0 20px;font-size:14px}
-.badge{display:inline-block;background:#fff3bf;color:#e67700;border-radius:4px;padding:4px 10px;font-size:14px;font-weight:600;margin-bottom:16px}
+.badge{display:inline-block;background:#fff3bf;color:#8f4d00;border-radius:4px;padding:4px 10px;font-size:14px;font-weight:600;margin-bottom:16px}
 .plan{border:1px solid #dee2e6;border-radius:8px;padding:16px;margin-bottom:20px}
-.plan strong{font-size:18px}.price{font-size:24px;font-weight:700;margin:8px 0 4px}.muted{color:#868e96;font-size:14px}
+.plan strong{font-size:18px}.price{font-size:24px;font-weight:700;margin:8px 0 4px}.muted{color:#5c636a;font-size:14px}
 .actions{display:flex;gap:8px}.actions form{flex:1;margin:0}
 button{width:100%;padding:12px;border-radius:8px;font-size:15px;cursor:pointer;border:1px solid #dee2e6;background:#fff}
-button.primary{background:#4c6ef5;border-color:#4c6ef5;color:#fff;font-weight:600}
+button.primary{background:#4263eb;border-color:#4263eb;color:#fff;font-weight:600}
 </style></head>
 <body><main>
 ${body}

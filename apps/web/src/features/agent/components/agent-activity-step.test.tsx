@@ -103,7 +103,7 @@ describe('step 5 agent activity', { timeout: 15_000 }, () => {
     );
     renderStep();
     expect(await screen.findByText('Recent activity (45)')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: '3' }));
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(await screen.findByText('Searched 4 subreddits (41)')).toBeTruthy();
     expect(logs.calls.at(-1)!.query).toMatchObject({ limit: 20, offset: 40 });
   });

@@ -257,7 +257,7 @@ describe('/credentials', () => {
     renderApp('/credentials');
     await screen.findByText('bot_0');
     expect(screen.getByRole('tab', { name: 'Credentials (45)' })).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: '3' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(await screen.findByText('bot_40')).toBeTruthy();
     expect(screen.queryByText('bot_0')).toBeNull();
     expect(list.calls.at(-1)!.query.offset).toBe(40);

@@ -66,7 +66,7 @@ describe('History tab', { timeout: 15_000 }, () => {
     );
     renderScreen(<HistoryList projectId={PROJECT_ID} />);
     await screen.findByRole('article', { name: 'u/pixel_pat' });
-    await user.click(screen.getByRole('button', { name: '2' }));
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(list.calls.at(-1)!.query).toMatchObject({ offset: 20, limit: 20 }));
 
     await user.click(screen.getByText('Refused'));

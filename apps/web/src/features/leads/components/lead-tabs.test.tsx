@@ -177,7 +177,7 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     );
     renderTabs();
     expect(await screen.findByRole('article', { name: 'Post at 0' })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: '3' }));
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(await screen.findByRole('article', { name: 'Post at 40' })).toBeTruthy();
 
     await user.click(screen.getByRole('radio', { name: '50+' }));
