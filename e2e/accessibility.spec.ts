@@ -29,6 +29,11 @@ test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', 
   await page.getByRole('button', { name: 'Complete purchase' }).click();
   await expect(page.getByRole('button', { name: 'Create Your First Project' })).toBeVisible();
   await expectAccessible(page, 'the empty workspace');
+  await page.getByRole('banner').getByRole('button', { name: 'New Project' }).click();
+  await expect(page.getByRole('dialog', { name: 'Create New Project' })).toBeVisible();
+  await expectAccessible(page, 'the Create New Project dialog');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   await projectWithApprovedSubreddits(page, 'Accessible outreach');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -59,6 +64,22 @@ test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', 
     .click();
   await expect(page.getByRole('region', { name: 'Monthly statistics panel' })).toBeVisible();
   await expectAccessible(page, 'step 5 with the monthly statistics');
+
+  const steps = page.getByRole('navigation', { name: 'Workflow steps' });
+  for (const [step, heading] of [
+    ['Product Information', 'Product Information'],
+    ['Keywords', 'Keywords'],
+    ['Subreddits', 'Subreddits'],
+  ] as const) {
+    await steps.getByRole('button', { name: step }).click();
+    await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await expectAccessible(page, `step ${step}`);
+  }
+  await page.getByRole('button', { name: 'Project settings' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAccessible(page, 'the project settings');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   await page.setViewportSize({ width: 390, height: 800 });
   await page.getByRole('button', { name: 'Menu' }).click();

@@ -54,7 +54,7 @@ export const theme = createTheme({
   autoContrast: true,
   luminanceThreshold: WHITE_TEXT_LUMINANCE_LIMIT,
   components: {
-    // The arrows have no text: screen readers need their names. (Plain objects, not `Pagination.extend`:
+    // The arrows and close buttons have no text: screen readers need their names. (Plain objects, not `Pagination.extend`:
     // importing the components here would move them from the lazy parts into every page's first load.)
     Pagination: {
       defaultProps: {
@@ -72,5 +72,6 @@ export const theme = createTheme({
     Notification: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
     },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
   },
 });
