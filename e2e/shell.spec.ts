@@ -139,7 +139,7 @@ test('on a laptop half-screen and on a phone, the top bar keeps every control wh
   const header = page.getByRole('banner');
   const menu = header.getByRole('button', { name: 'Menu' });
   await expect(menu).toBeHidden();
-  for (const width of [1024, 390]) {
+  for (const width of [1024, 320]) {
     await page.setViewportSize({ width, height: 800 });
     await expect(header.getByRole('button', { name: 'Logout' })).toBeHidden();
     expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(width);
@@ -158,7 +158,7 @@ test('on a laptop half-screen and on a phone, the top bar keeps every control wh
 
   // On the phone the steps sit above the step they open, as wide as the screen.
   const sidebar = page.getByRole('complementary', { name: 'Project steps' });
-  expect((await sidebar.boundingBox())!.width).toBe(390);
+  expect((await sidebar.boundingBox())!.width).toBe(320);
 
   await menu.click();
   const panel = page.getByRole('navigation', { name: 'Administration' });

@@ -136,7 +136,7 @@ export function TopBar({
   // onto a row of its own.
   return (
     <Group mih={64} px="md" py={8} justify="space-between" gap="sm">
-      <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+      <Group gap="sm">
         <Title order={1} size="h3">
           Threadreach
         </Title>
