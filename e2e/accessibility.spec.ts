@@ -54,6 +54,13 @@ test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', 
   await expect(page.getByRole('dialog')).toBeVisible();
   await expectAccessible(page, 'the do-not-contact list');
   await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  await page.getByRole('button', { name: 'Agent Settings' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAccessible(page, 'the agent settings');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   await page.getByRole('tab', { name: /^History/ }).click();
   await expectAccessible(page, 'the history');
