@@ -1,18 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { projectWithApprovedSubreddits, signInAs, signInAsNewCustomer } from './fixtures';
-
-/** WCAG 2.1 A and AA, as axe checks them: names, labels, roles, contrast. */
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** Fails with every rule broken on the page as it is now, and where. */
-async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
-  const found = violations.flatMap((v) =>
-    v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`),
-  );
-  expect(found, `accessibility of ${what}`).toEqual([]);
-}
 
 test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', async ({ page }) => {
   // Steps 1-3 and a search of the simulated Reddit.

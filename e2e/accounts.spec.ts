@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { signInAsSubscriber } from './fixtures';
 
 async function newCustomerWithProject(page: Page) {
@@ -44,6 +45,7 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   await row.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings of u/demo_founder' });
   await expect(settings.getByLabel('Min delay (seconds)')).toHaveValue('30');
+  await expectAccessible(page, 'the account settings on a phone');
   await settings.getByLabel('Timezone').selectOption('Asia/Tokyo');
   await settings.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByText('Account settings saved')).toBeVisible();
