@@ -293,34 +293,33 @@ function inScope(scope: SendingScope): SQL {
     : eq(dmMessages.ownerUserId, scope.userId);
 }
 
-export async function sendingCounts(
-  db: DbOrTx,
-  scope: SendingScope,
-): Promise<{ counts: Record<SendingState, number>; nextScheduledFor: Date | null }> {
+export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<Record<SendingState, number>> {
   const rows = await db
-    .select({ state: dmMessages.state, n: count(), next: sql<Date | null>`min(${dmMessages.scheduledFor})` })
+    .select({ state: dmMessages.state, n: count() })
     .from(dmMessages)
     .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])))
     .groupBy(dmMessages.state);
   const counts = Object.fromEntries(SENDING_STATES.map((s) => [s, 0])) as Record<SendingState, number>;
-  let nextScheduledFor: Date | null = null;
-  for (const r of rows) {
-    counts[r.state as SendingState] = r.n;
-    if (r.state === 'queued' && r.next) nextScheduledFor = new Date(r.next);
-  }
-  return { counts, nextScheduledFor };
+  for (const r of rows) counts[r.state as SendingState] = r.n;
+  return counts;
 }
 
-/** The account of the scope's next queued DM (the earliest planned), or null when none is queued. */
-export async function nextQueuedAccount(db: DbOrTx, scope: SendingScope): Promise<RedditAccountRow | null> {
+/**
+ * The scope's next queued DM (the earliest planned): when it goes and the account it goes from (null when
+ * it has none yet), or null when nothing is queued.
+ */
+export async function nextQueued(
+  db: DbOrTx,
+  scope: SendingScope,
+): Promise<{ scheduledFor: Date; account: RedditAccountRow | null } | null> {
   const [row] = await db
-    .select({ account: redditAccounts })
+    .select({ scheduledFor: dmMessages.scheduledFor, account: redditAccounts })
     .from(dmMessages)
-    .innerJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
-    .where(and(inScope(scope), eq(dmMessages.state, 'queued')))
+    .leftJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
+    .where(and(inScope(scope), eq(dmMessages.state, 'queued'), isNotNull(dmMessages.scheduledFor)))
     .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id))
     .limit(1);
-  return row?.account ?? null;
+  return row?.scheduledFor ? { scheduledFor: row.scheduledFor, account: row.account } : null;
 }
 
 export interface SendingRow {

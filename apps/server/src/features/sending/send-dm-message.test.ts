@@ -489,6 +489,17 @@ describe('dm-sending-status', () => {
       reason: 'Waiting between messages.',
     });
 
+    // The earliest queued DM has no account yet: no reason, and none borrowed from a later DM's account.
+    const accountless = await buildDm(rig.db, project, {
+      recipient: person(),
+      state: 'queued',
+      scheduledFor: new Date(hourAhead.getTime() - 60_000),
+    });
+    const withAccountless = await statusNow();
+    expect(withAccountless.next_scheduled_for).toBe(new Date(hourAhead.getTime() - 60_000).toISOString());
+    expect(withAccountless.next_wait).toBeNull();
+    await rig.db.delete(dmMessages).where(eq(dmMessages.id, accountless.id));
+
     // Due now: it is not waiting for anything.
     await rig.db
       .update(dmMessages)

@@ -13,7 +13,7 @@ import {
   countClaimsSince,
   findProjectDm,
   listSending,
-  nextQueuedAccount,
+  nextQueued,
   projectAccounts,
   sendingCounts,
   type SendingScope,
@@ -285,28 +285,29 @@ export async function getSendingStatus(
   scope: SendingScope,
   query: { limit: number; offset: number; state?: SendingState | undefined },
 ): Promise<TSendingStatus> {
-  const { counts, nextScheduledFor } = await sendingCounts(ctx.db, scope);
-  const page = await listSending(ctx.db, scope, query);
-  const wait = nextScheduledFor ? await whyNotYet(ctx, scope, nextScheduledFor) : null;
+  const [counts, page, next] = await Promise.all([
+    sendingCounts(ctx.db, scope),
+    listSending(ctx.db, scope, query),
+    nextQueued(ctx.db, scope),
+  ]);
+  const wait = next ? await whyNotYet(ctx, next) : null;
   return presentSendingStatus({ ...page, limit: query.limit, offset: query.offset }, counts, {
-    at: nextScheduledFor,
+    at: next?.scheduledFor ?? null,
     wait,
   });
 }
 
 /**
  * Why the next queued DM waits until its time: its account's reason (outside working hours, a full day,
- * Reddit's wait), or the pause paced between two sends when the account could send now.
+ * Reddit's wait), or the pause paced between two sends when the account could send now. Nothing when it
+ * is due or has no account yet.
  */
 async function whyNotYet(
   ctx: AppContext,
-  scope: SendingScope,
-  at: Date,
+  next: { scheduledFor: Date; account: RedditAccountRow | null },
 ): Promise<TSendingStatus['next_wait']> {
   const nowMs = ctx.clock.now();
-  if (at.getTime() <= nowMs) return null;
-  const account = await nextQueuedAccount(ctx.db, scope);
-  if (!account) return null;
-  const capacity = await accountCapacity(ctx.db, account, nowMs);
-  return { account_username: account.redditUsername, reason: capacity.reason ?? PACING_REASON };
+  if (!next.account || next.scheduledFor.getTime() <= nowMs) return null;
+  const capacity = await accountCapacity(ctx.db, next.account, nowMs);
+  return { account_username: next.account.redditUsername, reason: capacity.reason ?? PACING_REASON };
 }
