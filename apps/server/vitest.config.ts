@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { maxWorkers } from '../../vitest.workers';
 
 export default defineConfig({
   test: {
@@ -7,6 +8,10 @@ export default defineConfig({
     globalSetup: ['./src/test/global-setup.ts'],
     // Unmocked outbound requests fail the test.
     setupFiles: ['./src/test/no-outbound.setup.ts'],
+    // On PostgreSQL every file shares one database (global-setup.ts), so files run one at a time; on
+    // PGlite each has its own and they run side by side.
+    fileParallelism: !process.env.DATABASE_URL,
+    maxWorkers,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
+import { maxWorkers } from '../../vitest.workers';
 
-export default defineConfig({ test: { name: 'contract', include: ['src/**/*.test.ts'] } });
+export default defineConfig({ test: { name: 'contract', include: ['src/**/*.test.ts'], maxWorkers } });

@@ -1,2 +1,4 @@
 import { defineConfig } from 'vitest/config';
-export default defineConfig({ test: { name: 'reddit-sim', include: ['src/**/*.test.ts'] } });
+import { maxWorkers } from '../../vitest.workers';
+
+export default defineConfig({ test: { name: 'reddit-sim', include: ['src/**/*.test.ts'], maxWorkers } });
