@@ -73,5 +73,8 @@ export const theme = createTheme({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
     },
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    // A spinner is a span: its name ("Loading statistics") counts only with a role. One that stands beside
+    // its own text is hidden from screen readers instead.
+    Loader: { defaultProps: { role: 'progressbar' } },
   },
 });

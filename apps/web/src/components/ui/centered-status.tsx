@@ -5,7 +5,7 @@ export function CenteredStatus({ text }: { text: string }) {
   return (
     <Center mih="100vh" role="status" aria-live="polite">
       <Stack align="center" gap="sm">
-        <Loader />
+        <Loader aria-hidden />
         <Text>{text}</Text>
       </Stack>
     </Center>

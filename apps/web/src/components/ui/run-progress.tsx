@@ -14,7 +14,7 @@ export function RunProgress({ label, progress, durationSeconds, showCounts = fal
   return (
     <Paper withBorder p="sm" radius="md" role="status" aria-live="polite" aria-label={label}>
       <Group gap="sm" wrap="nowrap" align="flex-start">
-        <Loader size="sm" />
+        <Loader size="sm" aria-hidden />
         <Stack gap={2}>
           <Text fw={600}>{label}</Text>
           <Text size="sm" c="dimmed">

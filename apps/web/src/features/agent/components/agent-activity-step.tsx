@@ -50,7 +50,7 @@ function StatusOverview({ status }: { status: TAgentStatus }) {
         </Badge>
         {status.is_running && (
           <Group gap={4}>
-            <Loader size="xs" />
+            <Loader size="xs" aria-hidden />
             <Text size="sm">Running now</Text>
           </Group>
         )}

@@ -72,7 +72,7 @@ function GenerationProgress({ status }: { status: TDmGenerationStatus | null }) 
     <Paper withBorder p="sm" radius="md" role="status" aria-live="polite" aria-label="Generating DMs">
       <Stack gap={6}>
         <Group gap="sm">
-          <Loader size="xs" />
+          <Loader size="xs" aria-hidden />
           <Text fw={600}>Generating DMs...</Text>
         </Group>
         <Progress

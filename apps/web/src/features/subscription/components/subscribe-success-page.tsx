@@ -23,7 +23,7 @@ export function SubscribeSuccessPage() {
       {state.status === 'ready' && <Text>{SUCCESS_MESSAGES.ready}</Text>}
       {state.status === 'processing' && (
         <Group gap="sm" role="status" aria-live="polite">
-          <Loader size="sm" />
+          <Loader size="sm" aria-hidden />
           <Text>{SUCCESS_MESSAGES.processing}</Text>
         </Group>
       )}

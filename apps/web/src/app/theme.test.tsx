@@ -1,4 +1,5 @@
-import { DEFAULT_THEME } from '@mantine/core';
+import { DEFAULT_THEME, Loader, MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { contrast, cssVariablesResolver, readableOn, theme } from './theme';
 
@@ -28,5 +29,19 @@ describe('readable colours', () => {
       ).toBeGreaterThanOrEqual(AA);
     }
     expect(contrast(light['--mantine-color-dimmed']!, colors.gray[1])).toBeGreaterThanOrEqual(AA);
+  });
+});
+
+describe('spinners', () => {
+  it('names a spinner by its label as a progress bar, and hides one that stands beside its own text', () => {
+    render(
+      <MantineProvider theme={theme}>
+        <Loader aria-label="Loading statistics" />
+        <Loader aria-hidden />
+      </MantineProvider>,
+    );
+    expect(screen.getAllByRole('progressbar').map((el) => el.getAttribute('aria-label'))).toEqual([
+      'Loading statistics',
+    ]);
   });
 });
