@@ -156,9 +156,19 @@ test('on a laptop half-screen and on a phone, the top bar keeps every control wh
     }
   }
 
-  // On the phone the steps sit above the step they open, as wide as the screen.
+  // On the phone the steps sit above the step they open, as wide as the screen, and take little of its height:
+  // the open step's title is written out, the others are numbers that keep their names.
   const sidebar = page.getByRole('complementary', { name: 'Project steps' });
-  expect((await sidebar.boundingBox())!.width).toBe(320);
+  const sidebarBox = (await sidebar.boundingBox())!;
+  expect(sidebarBox.width).toBe(320);
+  expect(sidebarBox.height).toBeLessThan(180);
+  const steps = sidebar.getByRole('navigation', { name: 'Workflow steps' });
+  const keywords = steps.getByRole('button', { name: 'Keywords' });
+  const subreddits = steps.getByRole('button', { name: 'Subreddits' });
+  expect((await subreddits.boundingBox())!.width).toBeLessThan(48);
+  await keywords.click();
+  await expect(page.getByRole('heading', { name: 'Keywords', exact: true })).toBeVisible();
+  expect((await keywords.boundingBox())!.width).toBeGreaterThan(100);
 
   await menu.click();
   const panel = page.getByRole('navigation', { name: 'Administration' });

@@ -1,7 +1,8 @@
-import { NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Box, NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { TProject } from '@threadreach/contract';
 import { ProjectSettingsButton } from '../../projects';
 import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
+import classes from './step-sidebar.module.css';
 
 interface TStepSidebarProps {
   project: TProject;
@@ -16,33 +17,42 @@ interface TStepSidebarProps {
 export function StepSidebar({ project, step, onStep, showOwner, canManage }: TStepSidebarProps) {
   return (
     <Stack gap="md">
-      <Stack gap={2}>
-        <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+      <Box className={classes.project}>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={700} className={classes.projectLabel}>
           Project
         </Text>
         {/* A long name ends in an ellipsis inside the sidebar; hovering shows it whole. */}
-        <Text fw={600} truncate="end" title={project.name} data-testid="current-project-name">
+        <Text
+          fw={600}
+          truncate="end"
+          title={project.name}
+          data-testid="current-project-name"
+          className={classes.projectName}
+        >
           {project.name}
         </Text>
+        {/* Keyed by project: its dialog never stays open on the next project (after a delete, say). */}
+        {canManage && <ProjectSettingsButton key={project.id} project={project} />}
         {showOwner && (
-          <>
+          <Box className={classes.owner}>
             <Text size="xs" c="dimmed">
               Owner ID: {project.user_id}
             </Text>
             <Text size="xs" c="dimmed" truncate="end" title={project.owner_email ?? undefined}>
               Owner e-mail: {project.owner_email ?? 'unknown'}
             </Text>
-          </>
+          </Box>
         )}
-        {/* Keyed by project: its dialog never stays open on the next project (after a delete, say). */}
-        {canManage && <ProjectSettingsButton key={project.id} project={project} />}
-      </Stack>
-      <nav aria-label="Workflow steps">
+      </Box>
+      <nav aria-label="Workflow steps" className={classes.steps}>
         {WORKFLOW_STEPS.map((s) => (
           <NavLink
             key={s.step}
             component="button"
+            classNames={{ root: classes.step, label: classes.stepLabel, section: classes.stepSection }}
             label={s.title}
+            // On a phone only the open step's title is written out: the others' show on hover.
+            title={s.title}
             active={s.step === step}
             aria-current={s.step === step ? 'step' : undefined}
             onClick={() => onStep(s.step)}
