@@ -1,6 +1,24 @@
 import { expect, test } from '@playwright/test';
 import { pickAccount, PRODUCT_INFO, signInAs, signInAsSubscriber } from './fixtures';
 
+test('a first visit shows the sign-in screen without asking for a session to restore, and logs no error', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+  const refreshes: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/auth/refresh-with-token')) refreshes.push(request.url());
+  });
+  await page.goto('/');
+  await expect(page.getByText('Authentication Required')).toBeVisible();
+  await expect(page.getByText('Demo mode — simulated Reddit')).toBeVisible();
+  expect(refreshes).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test('a customer signs in, creates a project, saves step 1 and finds it after a reload', async ({ page }) => {
   await signInAsSubscriber(page, 'Growth');
   await expect(page.getByText('Demo mode — simulated Reddit')).toBeVisible();

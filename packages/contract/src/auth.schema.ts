@@ -3,6 +3,12 @@ import { ZIsoDateTime, ZText } from './common.schema';
 
 export const TOKEN_TYPE_ACCESS = 'access';
 
+/**
+ * A cookie the page can read, set and cleared with the httpOnly refresh cookie and holding nothing but '1':
+ * a visitor without it has no session to restore, so the page does not ask for one (and gets no 401).
+ */
+export const SESSION_HINT_COOKIE = 'tr_session';
+
 /** Claims of the access JWT (spec section 3). */
 export const ZTokenClaims = z.object({
   sub: z.string(),

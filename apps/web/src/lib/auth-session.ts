@@ -1,4 +1,4 @@
-import { authEndpoints } from '@threadreach/contract';
+import { authEndpoints, SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { call } from './api-client';
 import { ApiError, chooseErrorMessage } from './api-error';
 import { localPrefs } from './local-prefs';
@@ -55,6 +55,19 @@ async function runRefresh(): Promise<boolean> {
     }
     return false;
   }
+}
+
+/** Whether the server left a session to restore: the refresh cookie itself is out of the page's reach. */
+export function hasSessionHint(): boolean {
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SESSION_HINT_COOKIE}=`));
+}
+
+/**
+ * Restores the session on opening the app, when one may be there: a visitor who never signed in (or signed
+ * out) is not sent to the server for a refusal.
+ */
+export function restoreSession(): Promise<boolean> {
+  return hasSessionHint() ? refreshAccessToken() : Promise.resolve(false);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
+import { SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { apiServer, takeApiProblems } from './api-mock.test-support';
 
@@ -34,6 +35,7 @@ afterEach(async () => {
   cleanup();
   notifications.clean();
   window.localStorage.clear();
+  document.cookie = `${SESSION_HINT_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   const problems = await takeApiProblems();
   if (problems.length > 0) throw new Error(`API mock problems:\n${problems.join('\n')}`);
 });

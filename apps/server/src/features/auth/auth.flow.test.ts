@@ -5,6 +5,7 @@ import { TestBrowser } from '../../test/sso-browser';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { seedDemoUsers } from '../dev-idp';
 import { issueV3Link } from './auth.service';
+import { SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { REFRESH_COOKIE } from './auth.routes';
 
 let t: TestApp;
@@ -157,6 +158,28 @@ describe('refresh tokens', () => {
     const replay = new TestBrowser(t.url);
     replay.setCookie(REFRESH_COOKIE, token);
     expect((await replay.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(401);
+  });
+
+  it('come with a session hint the page can read, cleared at logout and when the session cannot be restored', async () => {
+    const { browser, res } = await signIn({ loginHint: 'user@demo.local' });
+    expect(browser.cookie(SESSION_HINT_COOKIE)).toBe('1');
+    const hintLine = res.headers.getSetCookie().find((l) => l.startsWith(`${SESSION_HINT_COOKIE}=`))!;
+    expect(hintLine).not.toMatch(/HttpOnly/i);
+    expect(hintLine).toMatch(/Path=\/;/);
+    expect(hintLine).toMatch(/SameSite=Strict/);
+    await browser.fetch('/api/v1/auth/logout', { method: 'POST' });
+    expect(browser.cookie(SESSION_HINT_COOKIE)).toBeUndefined();
+
+    const again = await signIn({ loginHint: 'user@demo.local' });
+    const stolen = again.browser.cookie(REFRESH_COOKIE)!;
+    await again.browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    const thief = new TestBrowser(t.url);
+    thief.setCookie(REFRESH_COOKIE, stolen);
+    await thief.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' }); // revokes the family
+    expect(again.browser.cookie(SESSION_HINT_COOKIE)).toBe('1');
+    const refused = await again.browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    expect(refused.status).toBe(401);
+    expect(again.browser.cookie(SESSION_HINT_COOKIE)).toBeUndefined();
   });
 
   it('refuse a request without the cookie', async () => {

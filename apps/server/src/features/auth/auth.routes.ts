@@ -1,6 +1,6 @@
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { authEndpoints as e } from '@threadreach/contract';
+import { authEndpoints as e, SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
 import { refuseCrossSite } from '../../http/security';
 import { requireUser } from './auth.guard';
@@ -34,11 +34,20 @@ export const authRoutes = (sso: SsoClient) =>
       path: COOKIE_PATH,
     } as const;
 
+    // Readable by the page, for the whole site: it tells the page a session may be restored.
+    const hintAttributes = { secure: secureCookie, sameSite: 'strict', path: '/' } as const;
+
     function setRefreshCookie(reply: FastifyReply, session: Session) {
       reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
         ...cookieAttributes,
         expires: session.refreshExpiresAt,
       });
+      reply.setCookie(SESSION_HINT_COOKIE, '1', { ...hintAttributes, expires: session.refreshExpiresAt });
+    }
+
+    function clearSessionCookies(reply: FastifyReply) {
+      reply.clearCookie(REFRESH_COOKIE, cookieAttributes);
+      reply.clearCookie(SESSION_HINT_COOKIE, hintAttributes);
     }
 
     // Every POST here reads the refresh cookie: only pages of this application may send one.
@@ -61,14 +70,21 @@ export const authRoutes = (sso: SsoClient) =>
     });
 
     route(app, e.refreshWithToken, async (request, reply) => {
-      const session = await refreshSession(ctx, request.cookies[REFRESH_COOKIE]);
+      let session: Session;
+      try {
+        session = await refreshSession(ctx, request.cookies[REFRESH_COOKIE]);
+      } catch (error) {
+        // A session that cannot be restored is not hinted at again.
+        clearSessionCookies(reply);
+        throw error;
+      }
       setRefreshCookie(reply, session);
       return presentSession(session);
     });
 
     route(app, e.logout, async (request, reply) => {
       await endSession(ctx, request.cookies[REFRESH_COOKIE]);
-      reply.clearCookie(REFRESH_COOKIE, cookieAttributes);
+      clearSessionCookies(reply);
     });
 
     route(app, e.refreshAfterSubscription, async (request) =>

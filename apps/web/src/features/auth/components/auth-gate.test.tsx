@@ -5,6 +5,7 @@ import { HttpResponse } from 'msw';
 import {
   authEndpoints,
   billingEndpoints,
+  SESSION_HINT_COOKIE,
   projectsEndpoints,
   systemEndpoints,
   usersEndpoints,
@@ -53,9 +54,23 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
+/** What the server sets beside the refresh cookie: a session may be restored. */
+function leaveSessionHint() {
+  document.cookie = `${SESSION_HINT_COOKIE}=1; path=/`;
+}
+
 describe('authentication gate', () => {
+  it('shows the login screen without asking the server when no session was left to restore', async () => {
+    mockSignedOutApp();
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'x', 'unauthorized'));
+    renderApp('/');
+    expect(await screen.findByText('Authentication Required')).toBeTruthy();
+    expect(refresh.calls).toHaveLength(0);
+  });
+
   it('shows the checking spinner, then the login screen when no session can be restored', async () => {
     let releaseRefresh!: () => void;
+    leaveSessionHint();
     mockSignedOutApp();
     mockEndpoint(
       authEndpoints.refreshWithToken,
@@ -75,6 +90,7 @@ describe('authentication gate', () => {
   });
 
   it('restores the session silently with the refresh cookie', async () => {
+    leaveSessionHint();
     mockSignedOutApp();
     mockEndpoint(authEndpoints.refreshWithToken, {
       token: makeToken(),

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CenteredStatus } from '../../../components/ui/centered-status';
-import { refreshAccessToken } from '../../../lib/auth-session';
+import { restoreSession } from '../../../lib/auth-session';
 import { safeRedirectPath } from '../../../lib/navigation';
 import { loginWithV3, v3ErrorMessage } from '../api/auth.api';
 import {
@@ -49,7 +49,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
 
   const silentRefresh = useQuery({
     queryKey: ['auth', 'silent-refresh', auth.token],
-    queryFn: refreshAccessToken,
+    queryFn: restoreSession,
     enabled: !v3 && !ungated && !auth.isAuthenticated,
     staleTime: Infinity,
     gcTime: Infinity,
