@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authEndpoints as e, SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
+import { AppError } from '../../http/errors';
 import { refuseCrossSite } from '../../http/security';
 import { requireUser } from './auth.guard';
 import {
@@ -74,8 +75,10 @@ export const authRoutes = (sso: SsoClient) =>
       try {
         session = await refreshSession(ctx, request.cookies[REFRESH_COOKIE]);
       } catch (error) {
-        // A session that cannot be restored is not hinted at again.
-        clearSessionCookies(reply);
+        // A session refused for good is not hinted at again; one that failed for a moment still may be.
+        if (error instanceof AppError && error.statusCode === 401) {
+          reply.clearCookie(SESSION_HINT_COOKIE, hintAttributes);
+        }
         throw error;
       }
       setRefreshCookie(reply, session);
