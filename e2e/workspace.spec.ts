@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { pickAccount, PRODUCT_INFO, signInAs, signInAsSubscriber } from './fixtures';
 
-test('a first visit shows the sign-in screen without asking for a session to restore, and logs no error', async ({
+test('a first visit shows the sign-in screen without asking for a session to restore; it and the demo sign-in and checkout pages log no error', async ({
   page,
 }) => {
   const errors: string[] = [];
@@ -16,6 +16,10 @@ test('a first visit shows the sign-in screen without asking for a session to res
   await expect(page.getByText('Authentication Required')).toBeVisible();
   await expect(page.getByText('Demo mode — simulated Reddit')).toBeVisible();
   expect(refreshes).toEqual([]);
+  expect(errors).toEqual([]);
+
+  await signInAsSubscriber(page, 'Starter');
+  await expect(page.getByRole('button', { name: 'Create Your First Project' })).toBeVisible();
   expect(errors).toEqual([]);
 });
 

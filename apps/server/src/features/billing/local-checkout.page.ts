@@ -23,6 +23,7 @@ export function planIntervalText(plan: Pick<TSubscriptionPlan, 'interval' | 'int
 function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escape(title)}</title>
 <style>
 /* Text colours read at WCAG AA contrast (4.5:1) on their backgrounds. */

@@ -16,6 +16,7 @@ export function renderPicker(action: string, users: typeof DEMO_USERS): string {
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>Threadreach demo sign-in</title>
 <style>
 /* Text colours read at WCAG AA contrast (4.5:1) on their backgrounds. */
