@@ -58,7 +58,7 @@ async function runRefresh(): Promise<boolean> {
 }
 
 /** Whether the server left a session to restore: the refresh cookie itself is out of the page's reach. */
-export function hasSessionHint(): boolean {
+function hasSessionHint(): boolean {
   return document.cookie.split(';').some((c) => c.trim().startsWith(`${SESSION_HINT_COOKIE}=`));
 }
 
