@@ -104,7 +104,13 @@ export const ZAccountAuthStatus = z
   })
   .meta({ id: 'AccountAuthStatus' });
 export type TAccountAuthStatus = z.infer<typeof ZAccountAuthStatus>;
-export const ZAccountAuthStatusList = ZPage(ZAccountAuthStatus);
+/** GET accounts-auth-status: the spec names its list `accounts` (section 7), with the page it is. */
+export const ZAccountAuthStatusList = z.object({
+  accounts: z.array(ZAccountAuthStatus),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
 export type TAccountAuthStatusList = z.infer<typeof ZAccountAuthStatusList>;
 
 export const ZAccountParams = z.object({ projectId: ZUuid, accountId: ZUuid });

@@ -709,7 +709,10 @@ describe('GET accounts-auth-status', () => {
       headers: project.owner.auth,
     });
     expect(res.statusCode).toBe(200);
-    const byId = new Map(res.json().items.map((a: { id: string }) => [a.id, a]));
+    // The spec's name for the list (section 7), with the page it is.
+    expect(res.json()).toMatchObject({ total: 2, limit: 100, offset: 0 });
+    expect(res.json()).not.toHaveProperty('items');
+    const byId = new Map(res.json().accounts.map((a: { id: string }) => [a.id, a]));
     expect(byId.get(ready.id)).toMatchObject({ can_send_now: true, wait_seconds: 0, remaining_capacity: 10 });
     expect(byId.get(young.id)).toMatchObject({
       can_send_now: false,
@@ -759,7 +762,7 @@ describe('GET accounts-auth-status', () => {
           url: `/api/v1/projects/${project.id}/accounts-auth-status`,
           headers: project.owner.auth,
         })
-      ).json().items[0];
+      ).json().accounts[0];
     expect(await status()).toMatchObject({ remaining_capacity: 2, can_send_now: true });
     await claim('sending', 2);
     const nextMidnight = Math.floor(clock.t / DAY) * DAY + DAY;
