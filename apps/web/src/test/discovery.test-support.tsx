@@ -18,6 +18,7 @@ import type {
   TSubredditList,
 } from '@threadreach/contract';
 import { AppProviders } from '../app/app-providers';
+import { AI_SUBSCRIPTION_REQUIRED, AiBlockReasonProvider } from '../features/auth';
 import { setToken } from '../lib/token-storage';
 import { testQueryClient } from './render-app';
 import { makeToken, type TTestClaims } from './tokens';
@@ -228,6 +229,11 @@ export function page<T>(items: T[], total = items.length, limit = 20, offset = 0
 }
 
 /** Renders one screen with the app's providers, signed in as a subscriber unless `claims` say otherwise. */
+/** A screen as the workspace shows it to a customer whose plan lapsed: AI generation is disabled. */
+export function withoutAiSubscription(ui: ReactElement): ReactElement {
+  return <AiBlockReasonProvider value={AI_SUBSCRIPTION_REQUIRED}>{ui}</AiBlockReasonProvider>;
+}
+
 export function renderScreen(ui: ReactElement, claims: TTestClaims = {}) {
   setToken(makeToken(claims));
   return render(<AppProviders queryClient={testQueryClient()}>{ui}</AppProviders>);

@@ -26,3 +26,14 @@ export function useMe() {
     enabled: isAuthenticated,
   });
 }
+
+/**
+ * The signed-in user's profiles_limit as the app applies it: their subscription's once read, the token's
+ * until then, and 0 when it could not be read (spec section 8).
+ */
+export function useProfilesLimit(): number {
+  const { user } = useAuth();
+  const me = useMe();
+  if (me.isError) return 0;
+  return me.data?.profiles_limit ?? user?.profiles_limit ?? 0;
+}

@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import {
   DM_MAX_LENGTH,
   DM_WARN_LENGTH,
   MATCHED_KEYWORDS_SHOWN,
   type TDmMessage,
 } from '@threadreach/contract';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { useAiBlockReason } from '../../auth';
 import {
   isLocked,
   SAVE_BEFORE_SENDING,
@@ -63,16 +65,6 @@ function Outcome({ dm }: { dm: TDmMessage }) {
   );
 }
 
-/** A button that explains, on hover, why it is disabled. */
-function Explained({ why, children }: { why: string | null; children: ReactNode }) {
-  if (!why) return children;
-  return (
-    <Tooltip label={why}>
-      <span>{children}</span>
-    </Tooltip>
-  );
-}
-
 export interface TDmItemProps {
   dm: TDmMessage;
   /** The text in the editor: the saved one unless the customer changed it. */
@@ -93,6 +85,7 @@ export interface TDmItemProps {
 /** One DM of step 4: its source, the editable text with its counter, and Save, Regenerate, Delete, Send. */
 export function DmItem(props: TDmItemProps) {
   const { dm, value, readOnly } = props;
+  const aiBlocked = useAiBlockReason();
   const locked = isLocked(dm);
   const unsaved = value !== dm.message_content;
   const problem = unsaved ? textProblem(value) : null;
@@ -158,16 +151,18 @@ export function DmItem(props: TDmItemProps) {
                 Undo changes
               </Button>
             )}
-            <Button
-              size="compact-sm"
-              variant="light"
-              onClick={props.onRegenerate}
-              loading={props.regenerating}
-              disabled={readOnly || (busy && !props.regenerating)}
-            >
-              Regenerate
-            </Button>
-            <Explained why={readOnly ? null : sendBlocked}>
+            <DisabledReason why={readOnly ? null : aiBlocked}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                onClick={props.onRegenerate}
+                loading={props.regenerating}
+                disabled={readOnly || aiBlocked !== null || (busy && !props.regenerating)}
+              >
+                Regenerate
+              </Button>
+            </DisabledReason>
+            <DisabledReason why={readOnly ? null : sendBlocked}>
               <Button
                 size="compact-sm"
                 variant="light"
@@ -177,7 +172,7 @@ export function DmItem(props: TDmItemProps) {
               >
                 Send
               </Button>
-            </Explained>
+            </DisabledReason>
             <Button
               size="compact-sm"
               variant="subtle"

@@ -17,6 +17,7 @@ import {
   page,
   PROJECT_ID,
   renderScreen,
+  withoutAiSubscription,
 } from '../../../test/discovery.test-support';
 import { DmMessagesPanel } from './dm-messages-panel';
 
@@ -31,16 +32,22 @@ function mockList(dms: TDmMessage[]) {
 }
 
 function renderPanel(
-  props: { onSend?: (dm: TDmMessage) => void; readOnly?: boolean; onGenerated?: () => void } = {},
+  props: {
+    onSend?: (dm: TDmMessage) => void;
+    readOnly?: boolean;
+    onGenerated?: () => void;
+    aiBlocked?: boolean;
+  } = {},
 ) {
-  return renderScreen(
+  const panel = (
     <DmMessagesPanel
       projectId={PROJECT_ID}
       readOnly={props.readOnly ?? false}
       onSend={props.onSend}
       onGenerated={props.onGenerated}
-    />,
+    />
   );
+  return renderScreen(props.aiBlocked ? withoutAiSubscription(panel) : panel);
 }
 
 const row = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
@@ -290,6 +297,21 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
       expect(within(item).getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
     }
     expect(screen.getByRole('button', { name: 'Generate All DMs' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('keeps Generate All DMs and Regenerate from a customer without a subscription; the rest works', async () => {
+    mockList([buildDm({ recipient_username: 'lapsed' })]);
+    renderPanel({ aiBlocked: true, onSend: vi.fn() });
+    const item = await row('lapsed');
+    expect(within(item).getByRole('button', { name: 'Regenerate' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Generate All DMs' }).hasAttribute('disabled')).toBe(true);
+    for (const name of ['Delete', 'Send']) {
+      expect(within(item).getByRole('button', { name }).hasAttribute('disabled')).toBe(false);
+    }
+    await user.hover(within(item).getByRole('button', { name: 'Regenerate' }).parentElement!);
+    expect(
+      await screen.findByRole('tooltip', { name: 'Subscription required for AI features' }),
+    ).toBeTruthy();
   });
 });
 

@@ -39,6 +39,8 @@ import {
   useSaveDms,
 } from '../hooks/use-dms';
 import { DmItem } from './dm-item';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { useAiBlockReason } from '../../auth';
 
 export interface TDmMessagesPanelProps {
   projectId: string;
@@ -171,6 +173,7 @@ export function DmMessagesPanel({
       onError: (error) => notifications.show({ color: 'red', message: regenerationFailureText(error) }),
     });
 
+  const aiBlocked = useAiBlockReason();
   const generateAll = async () => {
     setNotice(null);
     try {
@@ -212,13 +215,15 @@ export function DmMessagesPanel({
                 Save All Edits ({savable.length})
               </Button>
             )}
-            <Button
-              onClick={() => void generateAll()}
-              loading={start.isPending}
-              disabled={readOnly || polling.running}
-            >
-              Generate All DMs
-            </Button>
+            <DisabledReason why={readOnly ? null : aiBlocked}>
+              <Button
+                onClick={() => void generateAll()}
+                loading={start.isPending}
+                disabled={readOnly || aiBlocked !== null || polling.running}
+              >
+                Generate All DMs
+              </Button>
+            </DisabledReason>
             {actions}
           </Group>
         </Group>

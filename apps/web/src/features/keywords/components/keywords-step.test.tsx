@@ -3,16 +3,23 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { keywordsEndpoints, type TApproveKeywordsResponse, type TKeyword } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
-import { buildKeyword, keywordList, PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
+import {
+  buildKeyword,
+  keywordList,
+  PROJECT_ID,
+  renderScreen,
+  withoutAiSubscription,
+} from '../../../test/discovery.test-support';
 import { KeywordsStep } from './keywords-step';
 
 const CRM = buildKeyword({ keyword: 'bookkeeping app', type: 'product', approved: true });
 const INVOICES = buildKeyword({ keyword: 'invoice software', type: 'product', approved: false });
 const DESIGNERS = buildKeyword({ keyword: 'freelance designers', type: 'icp', approved: false });
 
-function renderStep(props: { readOnly?: boolean } = {}) {
+function renderStep(props: { readOnly?: boolean; aiBlocked?: boolean } = {}) {
   const callbacks = { onBack: vi.fn(), onSkip: vi.fn(), onApproved: vi.fn() };
-  renderScreen(<KeywordsStep projectId={PROJECT_ID} readOnly={props.readOnly ?? false} {...callbacks} />);
+  const step = <KeywordsStep projectId={PROJECT_ID} readOnly={props.readOnly ?? false} {...callbacks} />;
+  renderScreen(props.aiBlocked ? withoutAiSubscription(step) : step);
   return callbacks;
 }
 
@@ -235,5 +242,19 @@ describe('Step 2 keywords', { timeout: 30_000 }, () => {
       expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
     }
     expect(screen.getByRole('button', { name: 'Skip to Subreddits' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('keeps Regenerate Keywords from a customer without a subscription, saying why', async () => {
+    mockEndpoint(keywordsEndpoints.list, keywordList([CRM]));
+    renderStep({ aiBlocked: true });
+    const generate = await screen.findByRole('button', { name: 'Regenerate Keywords' });
+    expect(generate.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Save Keywords & Patterns' }).hasAttribute('disabled')).toBe(
+      false,
+    );
+    await user.hover(generate.parentElement!);
+    expect(
+      await screen.findByRole('tooltip', { name: 'Subscription required for AI features' }),
+    ).toBeTruthy();
   });
 });

@@ -42,6 +42,8 @@ import {
   type TKeywordRow,
 } from '../keyword-rows';
 import { KeywordGroup } from './keyword-group';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { useAiBlockReason } from '../../auth';
 
 /** Texts of spec section 8, "Workflow", and this screen's own confirmations. */
 export const KEYWORD_MESSAGES = {
@@ -153,6 +155,7 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
     }
   };
 
+  const aiBlocked = useAiBlockReason();
   const regenerate = async () => {
     setFailure(null);
     try {
@@ -184,14 +187,16 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
           Choose the keywords that describe what people write when they need your product. Approved keywords
           are matched against every new post and comment in your subreddits.
         </Text>
-        <Button
-          variant="light"
-          onClick={() => void regenerate()}
-          loading={generate.isPending}
-          disabled={readOnly || approve.isPending}
-        >
-          {rows.length === 0 ? 'Generate Keywords' : 'Regenerate Keywords'}
-        </Button>
+        <DisabledReason why={readOnly ? null : aiBlocked}>
+          <Button
+            variant="light"
+            onClick={() => void regenerate()}
+            loading={generate.isPending}
+            disabled={readOnly || aiBlocked !== null || approve.isPending}
+          >
+            {rows.length === 0 ? 'Generate Keywords' : 'Regenerate Keywords'}
+          </Button>
+        </DisabledReason>
       </Group>
 
       {failure && (

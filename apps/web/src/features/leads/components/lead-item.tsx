@@ -12,6 +12,8 @@ import { matchesIn } from '../highlight';
 import { formatAccountAge, formatKarma, redditUrl, timeAgo } from '../lead-format';
 import { HighlightedText } from './highlighted-text';
 import { IntentBadge } from './intent-badge';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { useAiBlockReason } from '../../auth';
 
 /** The first MATCHED_KEYWORDS_SHOWN matched keywords, and how many more there are. */
 export function KeywordBadges({ keywords }: { keywords: readonly string[] }) {
@@ -94,6 +96,7 @@ function RowShell({
   onGenerateDm,
   generatingDm = false,
 }: TRowShellProps) {
+  const aiBlocked = useAiBlockReason();
   return (
     <Paper withBorder p="sm" radius="md" component="article" aria-label={label}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
@@ -103,15 +106,17 @@ function RowShell({
         <Stack gap={6} align="flex-end">
           <IntentBadge score={score} reasons={reasons} matches={matches} />
           {onGenerateDm && (
-            <Button
-              size="compact-xs"
-              variant="light"
-              onClick={onGenerateDm}
-              loading={generatingDm}
-              disabled={readOnly}
-            >
-              Generate DM
-            </Button>
+            <DisabledReason why={readOnly ? null : aiBlocked}>
+              <Button
+                size="compact-xs"
+                variant="light"
+                onClick={onGenerateDm}
+                loading={generatingDm}
+                disabled={readOnly || aiBlocked !== null}
+              >
+                Generate DM
+              </Button>
+            </DisabledReason>
           )}
           <Button
             size="compact-xs"

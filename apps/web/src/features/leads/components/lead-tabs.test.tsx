@@ -19,6 +19,7 @@ import {
   page,
   PROJECT_ID,
   renderScreen,
+  withoutAiSubscription,
 } from '../../../test/discovery.test-support';
 import { LeadTabs } from './lead-tabs';
 
@@ -62,8 +63,9 @@ function mockLists(lists: { posts?: TPost[]; comments?: TComment[]; profiles?: T
   };
 }
 
-function renderTabs(readOnly = false, onDmGenerated?: () => void) {
-  return renderScreen(<LeadTabs projectId={PROJECT_ID} readOnly={readOnly} onDmGenerated={onDmGenerated} />);
+function renderTabs(readOnly = false, onDmGenerated?: () => void, aiBlocked = false) {
+  const tabs = <LeadTabs projectId={PROJECT_ID} readOnly={readOnly} onDmGenerated={onDmGenerated} />;
+  return renderScreen(aiBlocked ? withoutAiSubscription(tabs) : tabs);
 }
 
 const marks = (element: HTMLElement) => [...element.querySelectorAll('mark')].map((m) => m.textContent);
@@ -230,6 +232,14 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     const row = await screen.findByRole('article', { name: TITLE });
     expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(true);
     expect(within(row).getByRole('button', { name: 'Generate DM' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('keeps Generate DM from a customer without a subscription; deleting still works', async () => {
+    mockLists({ posts: [POST] });
+    renderTabs(false, undefined, true);
+    const row = await screen.findByRole('article', { name: TITLE });
+    expect(within(row).getByRole('button', { name: 'Generate DM' }).hasAttribute('disabled')).toBe(true);
+    expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('writes a DM to the author of a post, a comment or a profile, and says how it went', async () => {

@@ -12,6 +12,8 @@ import { ApiError } from '../../../lib/api-error';
 import { useLoadingFlag } from '../../../lib/loading-store';
 import { SAVE_PRODUCT_INFO_FLAG, useProductInfo, useSaveProductInfo } from '../hooks/use-product-info';
 import { CharCounter } from './char-counter';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { useAiBlockReason } from '../../auth';
 
 export const SAVE_ERROR_TITLE = 'Error saving product information';
 /** Step 1 is saved even when keyword generation fails (spec section 8). */
@@ -86,6 +88,7 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
   const [saveError, setSaveError] = useState<string | null>(null);
   const save = useSaveProductInfo(projectId);
   const saving = useLoadingFlag(SAVE_PRODUCT_INFO_FLAG);
+  const aiBlocked = useAiBlockReason();
   const [pendingAction, setPendingAction] = useState<'regenerate' | 'save' | null>(null);
 
   const run = (regenerate: boolean) => {
@@ -169,13 +172,15 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
           >
             Save
           </Button>
-          <Button
-            type="submit"
-            disabled={readOnly || (busy && pendingAction !== 'regenerate')}
-            loading={busy && pendingAction === 'regenerate'}
-          >
-            Save &amp; Generate Keywords
-          </Button>
+          <DisabledReason why={readOnly ? null : aiBlocked}>
+            <Button
+              type="submit"
+              disabled={readOnly || aiBlocked !== null || (busy && pendingAction !== 'regenerate')}
+              loading={busy && pendingAction === 'regenerate'}
+            >
+              Save &amp; Generate Keywords
+            </Button>
+          </DisabledReason>
         </Group>
       </Stack>
     </form>

@@ -17,6 +17,7 @@ import {
   PROJECT_ID,
   renderScreen,
   subredditList,
+  withoutAiSubscription,
 } from '../../../test/discovery.test-support';
 import { SubredditsStep } from './subreddits-step';
 
@@ -37,16 +38,17 @@ const DESIGN = buildSubreddit({
 
 const user = userEvent.setup({ delay: null });
 
-function renderStep(props: { watchGeneration?: boolean; readOnly?: boolean } = {}) {
+function renderStep(props: { watchGeneration?: boolean; readOnly?: boolean; aiBlocked?: boolean } = {}) {
   const callbacks = { onBack: vi.fn(), onSkip: vi.fn(), onApproved: vi.fn() };
-  renderScreen(
+  const step = (
     <SubredditsStep
       projectId={PROJECT_ID}
       readOnly={props.readOnly ?? false}
       watchGeneration={props.watchGeneration ?? false}
       {...callbacks}
-    />,
+    />
   );
+  renderScreen(props.aiBlocked ? withoutAiSubscription(step) : step);
   return callbacks;
 }
 
@@ -80,6 +82,15 @@ describe('Step 3 subreddits: list and approval', { timeout: 15_000 }, () => {
     expect(rowOf('r/freelance')).toHaveProperty('checked', true);
     expect(rowOf('r/graphic_design')).toHaveProperty('checked', false);
     expect(screen.getByText('(1 of 2 approved)')).toBeTruthy();
+  });
+
+  it('keeps Generate More from a customer without a subscription; approving still works', async () => {
+    mockEndpoint(subredditsEndpoints.list, subredditList([FREELANCE, DESIGN]));
+    statusSequence([generationStatus()]);
+    renderStep({ aiBlocked: true });
+    await screen.findByText('r/freelance');
+    expect(screen.getByRole('button', { name: 'Generate More' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Approve & Continue' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('Approve & Continue sends the approval of every subreddit and moves on', async () => {

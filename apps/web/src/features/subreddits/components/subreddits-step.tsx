@@ -19,6 +19,8 @@ import { ApiError, ContractMismatchError, errorMessage } from '../../../lib/api-
 import { useApproveSubreddits, useSubredditGeneration, useSubreddits } from '../hooks/use-subreddits';
 import { formatMembers, formatRelevance } from '../subreddit-names';
 import { BulkAddSubreddits } from './bulk-add-subreddits';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { useAiBlockReason } from '../../auth';
 
 /** Texts of spec section 8, "Workflow", and this screen's own confirmations. */
 export const SUBREDDIT_MESSAGES = {
@@ -108,6 +110,7 @@ export function SubredditsStep({
   const selectedCount = items.filter(approvedOf).length;
   const generating = polling.running;
 
+  const aiBlocked = useAiBlockReason();
   const generateMore = async () => {
     setNotice(null);
     try {
@@ -183,14 +186,16 @@ export function SubredditsStep({
               ({selectedCount} of {items.length} approved)
             </Text>
           </Text>
-          <Button
-            variant="light"
-            onClick={() => void generateMore()}
-            loading={start.isPending}
-            disabled={readOnly || generating}
-          >
-            Generate More
-          </Button>
+          <DisabledReason why={readOnly ? null : aiBlocked}>
+            <Button
+              variant="light"
+              onClick={() => void generateMore()}
+              loading={start.isPending}
+              disabled={readOnly || aiBlocked !== null || generating}
+            >
+              Generate More
+            </Button>
+          </DisabledReason>
         </Group>
 
         {runState.kind === 'running' && (

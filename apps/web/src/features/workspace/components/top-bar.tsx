@@ -4,7 +4,7 @@ import { useId } from 'react';
 import type { TProject } from '@threadreach/contract';
 import { Link } from 'react-router';
 import { DemoModeBadge } from '../../../components/ui/demo-mode-badge';
-import { READ_ONLY_FLAG, logout, useAuth, useMe, usePublicConfig } from '../../auth';
+import { READ_ONLY_FLAG, logout, useAuth, useMe, useProfilesLimit, usePublicConfig } from '../../auth';
 import { NewProjectButton, ProjectSelector } from '../../projects';
 
 interface TTopBarProps {
@@ -19,10 +19,9 @@ interface TTopBarProps {
 function ProjectsBadge() {
   const auth = useAuth();
   const me = useMe();
+  const profilesLimit = useProfilesLimit();
   const unlimited = auth.isModerator;
-  // A failed read of the subscription counts as a limit of 0 (spec §8).
-  const limitIsZero = me.isError || (me.data !== undefined && me.data.profiles_limit <= 0);
-  if (!unlimited && limitIsZero) {
+  if (!unlimited && profilesLimit <= 0) {
     return (
       <Anchor component={Link} to="/subscribe" fw={600}>
         Subscribe

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Alert, Box, Center, Loader } from '@mantine/core';
-import { useAuth, useMe } from '../../auth';
+import { AiBlockReasonProvider, useAuth, useMe, useOwnAiBlockReason, useProfilesLimit } from '../../auth';
 import {
   CreateProjectModal,
   NoProjectPrompt,
@@ -10,6 +10,7 @@ import {
 } from '../../projects';
 import { useProjectStep } from '../hooks/use-project-step';
 import { useRedditAuthReturn } from '../hooks/use-reddit-auth-return';
+import { AiSubscriptionBanner } from './ai-subscription-banner';
 import { ForeignProjectBanner } from './foreign-project-banner';
 import { StepContent } from './step-content';
 import { StepSidebar } from './step-sidebar';
@@ -27,6 +28,8 @@ const COVERED_STYLE = { opacity: 0.4, filter: 'grayscale(0.6)', pointerEvents: '
 export function WorkspacePage() {
   const auth = useAuth();
   const me = useMe();
+  const profilesLimit = useProfilesLimit();
+  const aiBlockReason = useOwnAiBlockReason();
   const projects = useProjects();
   const items = projects.data?.items;
   const { selected, select } = useSelectedProject(items, auth.user?.user_id ?? null);
@@ -38,8 +41,7 @@ export function WorkspacePage() {
   const blockReason = createProjectBlockReason({
     isReadOnly: auth.isReadOnly,
     isModerator: auth.isModerator,
-    // Until the owner's subscription is read the token's limit stands; a failed read makes it 0 (spec §8).
-    profilesLimit: me.isError ? 0 : (me.data?.profiles_limit ?? auth.user?.profiles_limit ?? 0),
+    profilesLimit,
     projectsUsed: me.data?.projects_used ?? items?.length ?? 0,
   });
   // Admins may open anyone's project, but only owners may change one.
@@ -80,8 +82,9 @@ export function WorkspacePage() {
       />
     );
     main = (
-      <>
+      <AiBlockReasonProvider value={aiBlockReason}>
         {foreign && <ForeignProjectBanner project={selected} />}
+        {aiBlockReason && <AiSubscriptionBanner />}
         {/* Step 5 is the agent's own view: it stays usable while the agent runs, the rest is covered. */}
         <Box pos="relative">
           <Box
@@ -105,7 +108,7 @@ export function WorkspacePage() {
           </Suspense>
         </Box>
         {step === 5 && stepContent}
-      </>
+      </AiBlockReasonProvider>
     );
   }
 
