@@ -77,6 +77,12 @@ export const ZLeadListQuery = ZPageQuery.extend({
 });
 export const ZPostListQuery = ZLeadListQuery.extend({ project_id: z.uuid({ error: 'Project not found' }) });
 
+/** Deleting all of a results list: what it shows at this minimum score, on every page. */
+export const ZLeadDeleteAllQuery = ZLeadListQuery.pick({ min_score: true });
+export const ZPostDeleteAllQuery = ZPostListQuery.pick({ project_id: true, min_score: true });
+export const ZLeadsDeleted = z.object({ deleted_count: z.number().int() });
+export type TLeadsDeleted = z.infer<typeof ZLeadsDeleted>;
+
 export const ZPostList = ZPage(ZPost);
 export type TPostList = z.infer<typeof ZPostList>;
 export const ZCommentList = ZPage(ZComment);

@@ -105,6 +105,16 @@ export async function listLeads(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
+/** The Users tab's profiles: live, scoring at least `minScore`, and not contacted yet. */
+function liveProfiles(filter: LeadFilter): SQL {
+  return and(
+    eq(profiles.projectId, filter.projectId),
+    isNull(profiles.dismissedAt),
+    gte(profiles.intentScore, filter.minScore),
+    notContacted(filter.projectId, profiles.redditUsername),
+  )!;
+}
+
 /**
  * One page of a project's live profiles not contacted yet, the most recently found first, with their live
  * lead counts.
@@ -114,12 +124,7 @@ export async function listProfiles(
   filter: LeadFilter,
   page: TPageQuery,
 ): Promise<{ rows: ProfileView[]; total: number }> {
-  const where = and(
-    eq(profiles.projectId, filter.projectId),
-    isNull(profiles.dismissedAt),
-    gte(profiles.intentScore, filter.minScore),
-    notContacted(filter.projectId, profiles.redditUsername),
-  );
+  const where = liveProfiles(filter);
   const [rows, totals] = await Promise.all([
     db
       .select({
@@ -192,6 +197,31 @@ export async function dismissProfile(db: DbOrTx, projectId: string, id: string, 
     .where(and(eq(profiles.id, id), eq(profiles.projectId, projectId), isNull(profiles.dismissedAt)))
     .returning({ id: profiles.id });
   return rows.length > 0;
+}
+
+/** Dismisses every lead a results tab lists under `filter` (all its pages); how many. */
+export async function dismissListedLeads(
+  db: DbOrTx,
+  filter: LeadFilter,
+  kind: LeadKind,
+  at: Date,
+): Promise<number> {
+  const rows = await db
+    .update(leads)
+    .set({ dismissedAt: at })
+    .where(and(liveLeads(filter, kind), notContacted(filter.projectId, leads.author)))
+    .returning({ id: leads.id });
+  return rows.length;
+}
+
+/** Dismisses every profile the Users tab lists under `filter` (all its pages); how many. */
+export async function dismissListedProfiles(db: DbOrTx, filter: LeadFilter, at: Date): Promise<number> {
+  const rows = await db
+    .update(profiles)
+    .set({ dismissedAt: at })
+    .where(liveProfiles(filter))
+    .returning({ id: profiles.id });
+  return rows.length;
 }
 
 /** The owning project of each live lead of `kind` among `ids`; others are left out. */

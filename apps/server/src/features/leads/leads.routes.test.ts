@@ -306,6 +306,54 @@ describe('deleting results', () => {
   });
 });
 
+describe('deleting all of a results list', () => {
+  it('removes every post the list shows at the minimum score, on every page, and nothing else', async () => {
+    const project = await newProject();
+    const other = await newProject();
+    for (const intentScore of [20, 60, 90]) await buildLead(t.ctx.db, project.id, { intentScore });
+    await buildLead(t.ctx.db, project.id, { kind: 'comment', intentScore: 90 });
+    await buildLead(t.ctx.db, other.id, { intentScore: 90 });
+
+    const res = await del(project, postsUrl(project, 'min_score=60'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ deleted_count: 2 });
+    const left = (await get(project, postsUrl(project))).json();
+    expect(left.items.map((p: { intent_score: number }) => p.intent_score)).toEqual([20]);
+    expect((await get(project, commentsUrl(project))).json().total).toBe(1);
+    expect((await get(other, postsUrl(other))).json().total).toBe(1);
+
+    expect((await del(project, postsUrl(project))).json()).toEqual({ deleted_count: 1 });
+    expect((await del(project, postsUrl(project))).json()).toEqual({ deleted_count: 0 });
+    const rows = await t.ctx.db.select().from(leads).where(eq(leads.projectId, project.id));
+    expect(rows.filter((r) => r.kind === 'post').every((r) => r.dismissedAt instanceof Date)).toBe(true);
+  });
+
+  it('removes every comment and every profile of the project', async () => {
+    const project = await newProject();
+    for (let i = 0; i < 3; i++) {
+      await buildLead(t.ctx.db, project.id, { kind: 'comment' });
+      await buildProfile(t.ctx.db, project.id);
+    }
+    await buildLead(t.ctx.db, project.id, { kind: 'post' });
+    expect((await del(project, commentsUrl(project))).json()).toEqual({ deleted_count: 3 });
+    expect((await del(project, profilesUrl(project))).json()).toEqual({ deleted_count: 3 });
+    expect((await get(project, commentsUrl(project))).json().total).toBe(0);
+    expect((await get(project, profilesUrl(project))).json().total).toBe(0);
+    expect((await get(project, postsUrl(project))).json().total).toBe(1);
+  });
+
+  it('refuses a bad score with a 400 naming the field, and deletes nothing', async () => {
+    const project = await newProject();
+    await buildLead(t.ctx.db, project.id, { kind: 'comment' });
+    for (const q of ['min_score=101', 'min_score=-1', 'min_score=high']) {
+      const res = await del(project, commentsUrl(project, q));
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().code).toBe('validation_error');
+    }
+    expect((await get(project, commentsUrl(project))).json().total).toBe(1);
+  });
+});
+
 /** RFC 4180: fields separated by commas, records by CRLF, quoted fields with doubled quotes. */
 function parseCsv(text: string): string[][] {
   const records: string[][] = [];

@@ -5,6 +5,8 @@ import { route } from '../../http/endpoints';
 import { requireProject } from '../projects';
 import {
   dismissLeadOf,
+  dismissListedLeadsOf,
+  dismissListedProfilesOf,
   dismissProfileOf,
   leadsCsv,
   leadsCsvFilename,
@@ -20,14 +22,23 @@ export async function leadsRoutes(app: FastifyInstance) {
   route(app, e.deletePost, async (request) => {
     await dismissLeadOf(ctx, requireProject(request).id, 'post', request.params.postId);
   });
+  route(app, e.deleteAllPosts, async (request) =>
+    dismissListedLeadsOf(ctx, requireProject(request).id, 'post', request.query.min_score),
+  );
   route(app, e.comments, async (request) => listCommentsPage(ctx, requireProject(request).id, request.query));
   route(app, e.deleteComment, async (request) => {
     await dismissLeadOf(ctx, requireProject(request).id, 'comment', request.params.commentId);
   });
+  route(app, e.deleteAllComments, async (request) =>
+    dismissListedLeadsOf(ctx, requireProject(request).id, 'comment', request.query.min_score),
+  );
   route(app, e.profiles, async (request) => listProfilesPage(ctx, requireProject(request).id, request.query));
   route(app, e.deleteProfile, async (request) => {
     await dismissProfileOf(ctx, requireProject(request).id, request.params.profileId);
   });
+  route(app, e.deleteAllProfiles, async (request) =>
+    dismissListedProfilesOf(ctx, requireProject(request).id, request.query.min_score),
+  );
   route(app, e.exportCsv, async (request, reply) => {
     const project = requireProject(request);
     return reply

@@ -1,4 +1,4 @@
-import type { TCommentList, TPageQuery, TPostList, TProfileList } from '@threadreach/contract';
+import type { TCommentList, TLeadsDeleted, TPageQuery, TPostList, TProfileList } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { notFound } from '../../http/errors';
@@ -7,6 +7,8 @@ import { LEADS_CSV_COLUMNS, csvRecord, leadCsvRecord } from './leads.csv';
 import { presentComment, presentPost, presentProfile } from './leads.presenter';
 import {
   dismissLead,
+  dismissListedLeads,
+  dismissListedProfiles,
   dismissProfile,
   exportLeadsPage,
   leadOwners,
@@ -78,6 +80,26 @@ export async function dismissProfileOf(ctx: AppContext, projectId: string, id: s
   if (!(await dismissProfile(ctx.db, projectId, id, new Date(ctx.clock.now())))) {
     throw notFound('Profile not found');
   }
+}
+
+/** Deletes all of a results tab: every lead it lists at `minScore`, on every page. */
+export async function dismissListedLeadsOf(
+  ctx: AppContext,
+  projectId: string,
+  kind: LeadKind,
+  minScore: number,
+): Promise<TLeadsDeleted> {
+  const at = new Date(ctx.clock.now());
+  return { deleted_count: await dismissListedLeads(ctx.db, { projectId, minScore }, kind, at) };
+}
+
+export async function dismissListedProfilesOf(
+  ctx: AppContext,
+  projectId: string,
+  minScore: number,
+): Promise<TLeadsDeleted> {
+  const at = new Date(ctx.clock.now());
+  return { deleted_count: await dismissListedProfiles(ctx.db, { projectId, minScore }, at) };
 }
 
 /** Leads read per query while exporting. */

@@ -4,6 +4,7 @@ import {
   projectsEndpoints,
   searchEndpoints,
   type TCommentList,
+  type TLeadsDeleted,
   type TMessageResponse,
   type TPostList,
   type TProfileList,
@@ -51,6 +52,19 @@ export function deleteComment(projectId: string, commentId: string): Promise<voi
 
 export function deleteProfile(projectId: string, profileId: string): Promise<void> {
   return call(leadsEndpoints.deleteProfile, { params: { projectId, profileId } });
+}
+
+/** Deletes all of a results list: every lead it shows at `minScore`, on every page. */
+export function deleteAllPosts(projectId: string, minScore: number): Promise<TLeadsDeleted> {
+  return call(leadsEndpoints.deleteAllPosts, { query: { project_id: projectId, min_score: minScore } });
+}
+
+export function deleteAllComments(projectId: string, minScore: number): Promise<TLeadsDeleted> {
+  return call(leadsEndpoints.deleteAllComments, { params: { projectId }, query: { min_score: minScore } });
+}
+
+export function deleteAllProfiles(projectId: string, minScore: number): Promise<TLeadsDeleted> {
+  return call(leadsEndpoints.deleteAllProfiles, { params: { projectId }, query: { min_score: minScore } });
 }
 
 /** Which kinds of leads a search looks for (step 4's search settings). */

@@ -226,12 +226,47 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(screen.getByRole('article', { name: 'Comment by u/keep_me' })).toBeTruthy();
   });
 
+  it('deletes all of a list at the minimum score, after a question that says how many, and says so', async () => {
+    const lists = mockLists({ posts: [POST] });
+    const all = mockEndpoint(leadsEndpoints.deleteAllPosts, { deleted_count: 12 });
+    renderTabs();
+    await screen.findByRole('article', { name: TITLE });
+    await user.click(screen.getByRole('radio', { name: '50+' }));
+    await waitFor(() => expect(lists.posts.calls.at(-1)?.query?.min_score).toBe(50));
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    expect(screen.getByText('Delete all 1 post scoring 50+? They are not found again.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Keep' }));
+    expect(all.calls).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    const before = lists.posts.calls.length;
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    expect(await screen.findByText('✅ 12 posts deleted successfully')).toBeTruthy();
+    expect(all.calls.map((c) => c.query)).toEqual([{ project_id: PROJECT_ID, min_score: 50 }]);
+    await waitFor(() => expect(lists.posts.calls.length).toBeGreaterThan(before));
+  });
+
+  it("says 'Failed to delete' when deleting all fails, and keeps the list", async () => {
+    const profile = buildProfile({ reddit_username: 'stays_here' });
+    mockLists({ profiles: [profile] });
+    mockEndpoint(leadsEndpoints.deleteAllProfiles, errorReply(500, 'Internal server error', 'internal'));
+    localStorage.setItem(`projectTab:${PROJECT_ID}`, 'users');
+    renderTabs();
+    const row = await screen.findByRole('article', { name: /stays_here/ });
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    expect(screen.getByText('Delete all 1 profile? They are not found again.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    expect(await screen.findByText('Failed to delete')).toBeTruthy();
+    expect(row.isConnected).toBe(true);
+  });
+
   it('lets read-only users look but not delete', async () => {
     mockLists({ posts: [POST] });
     renderTabs(true);
     const row = await screen.findByRole('article', { name: TITLE });
     expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(true);
     expect(within(row).getByRole('button', { name: 'Generate DM' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Delete all' })).toBeNull();
   });
 
   it('keeps Generate DM from a customer without a subscription; deleting still works', async () => {

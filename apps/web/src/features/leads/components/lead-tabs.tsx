@@ -27,6 +27,7 @@ import {
   useProfiles,
   type TLeadKind,
 } from '../hooks/use-leads';
+import { DeleteAllLeads } from './delete-all-leads';
 import { CommentItem, PostItem, ProfileItem } from './lead-item';
 
 const KINDS: TLeadKind[] = ['posts', 'comments', 'users'];
@@ -53,10 +54,19 @@ interface TLeadListProps<T> {
   page: number;
   onPage: (page: number) => void;
   empty: string;
+  /** Above a list that has items: what acts on all of it. */
+  toolbar?: ReactNode;
   children: (item: T) => ReactNode;
 }
 
-function LeadList<T extends { id: string }>({ query, page, onPage, empty, children }: TLeadListProps<T>) {
+function LeadList<T extends { id: string }>({
+  query,
+  page,
+  onPage,
+  empty,
+  toolbar,
+  children,
+}: TLeadListProps<T>) {
   if (query.isPending) {
     return (
       <Center py="md">
@@ -80,13 +90,16 @@ function LeadList<T extends { id: string }>({ query, page, onPage, empty, childr
           {empty}
         </Text>
       ) : (
-        <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto">
-          <Stack gap="xs" pr="xs">
-            {items.map((item) => (
-              <div key={item.id}>{children(item)}</div>
-            ))}
-          </Stack>
-        </ScrollArea.Autosize>
+        <>
+          {toolbar && <Group justify="flex-end">{toolbar}</Group>}
+          <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto">
+            <Stack gap="xs" pr="xs">
+              {items.map((item) => (
+                <div key={item.id}>{children(item)}</div>
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        </>
       )}
       {pages > 1 && (
         <Group justify="center">
@@ -158,6 +171,16 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
     generatingDm: generateDm.isPending && generateDm.variables?.id === id,
   });
   const count = (q: { data?: { total: number } }) => (q.data ? ` (${q.data.total})` : '');
+  const deleteAll = (kind: TLeadKind, q: { data?: { total: number } }) =>
+    readOnly ? undefined : (
+      <DeleteAllLeads
+        projectId={projectId}
+        kind={kind}
+        total={q.data?.total ?? 0}
+        minScore={minScore}
+        onDeleted={() => onPage(kind)(1)}
+      />
+    );
 
   return (
     <Stack gap="sm">
@@ -193,7 +216,13 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
           <Tabs.Tab value="history">History</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="posts" pt="sm">
-          <LeadList query={posts} page={pages.posts} onPage={onPage('posts')} empty="No posts found yet.">
+          <LeadList
+            query={posts}
+            page={pages.posts}
+            onPage={onPage('posts')}
+            empty="No posts found yet."
+            toolbar={deleteAll('posts', posts)}
+          >
             {(post) => <PostItem item={post} {...rowProps('posts', post.id)} />}
           </LeadList>
         </Tabs.Panel>
@@ -203,12 +232,19 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
             page={pages.comments}
             onPage={onPage('comments')}
             empty="No comments found yet."
+            toolbar={deleteAll('comments', comments)}
           >
             {(comment) => <CommentItem item={comment} {...rowProps('comments', comment.id)} />}
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="users" pt="sm">
-          <LeadList query={profiles} page={pages.users} onPage={onPage('users')} empty="No users found yet.">
+          <LeadList
+            query={profiles}
+            page={pages.users}
+            onPage={onPage('users')}
+            empty="No users found yet."
+            toolbar={deleteAll('users', profiles)}
+          >
             {(profile) => <ProfileItem item={profile} {...rowProps('users', profile.id)} />}
           </LeadList>
         </Tabs.Panel>

@@ -3,6 +3,9 @@ import type { TProject, TProjectList, TSearchStatus } from '@threadreach/contrac
 import { useRunPolling, type TRunTexts } from '../../../lib/run-polling';
 import { projectKeys } from '../../projects';
 import {
+  deleteAllComments,
+  deleteAllPosts,
+  deleteAllProfiles,
   deleteComment,
   deletePost,
   deleteProfile,
@@ -79,6 +82,19 @@ export function useDeleteLead(projectId: string) {
       return deleteProfile(projectId, id);
     },
     onSuccess: () => void reload(),
+  });
+}
+
+/** Deletes all of one results list at a minimum score; the lists reload. */
+export function useDeleteAllLeads(projectId: string) {
+  const reload = useReloadLeads(projectId);
+  return useMutation({
+    mutationFn: ({ kind, minScore }: { kind: TLeadKind; minScore: number }) => {
+      if (kind === 'posts') return deleteAllPosts(projectId, minScore);
+      if (kind === 'comments') return deleteAllComments(projectId, minScore);
+      return deleteAllProfiles(projectId, minScore);
+    },
+    onSettled: () => void reload(),
   });
 }
 
