@@ -121,4 +121,14 @@ test('a new customer goes from step 1 to highlighted, scored leads', async ({ pa
   // The tab is remembered for the project.
   await page.reload();
   await expect(page.getByRole('tab', { name: /^Comments/ })).toHaveAttribute('aria-selected', 'true');
+
+  // Delete all: the whole list goes, on every page, after a question that says how many.
+  const comments = page.getByRole('tabpanel', { name: /^Comments/ });
+  await comments.getByRole('button', { name: 'Delete all' }).click();
+  await expect(comments.getByText(/^Delete all \d+ comments?\? They are not found again\.$/)).toBeVisible();
+  await comments.getByRole('button', { name: 'Delete all' }).click();
+  await expect(page.getByText(/^✅ \d+ comments? deleted successfully$/)).toBeVisible();
+  await expect(comments.getByText('No comments found yet.')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Comments (0)' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: /^Posts \([1-9]/ })).toBeVisible();
 });
