@@ -139,6 +139,10 @@ test('on a laptop half-screen and on a phone, the top bar keeps every control wh
   const header = page.getByRole('banner');
   const menu = header.getByRole('button', { name: 'Menu' });
   await expect(menu).toBeHidden();
+  // From 1200px the admin links sit inline and the bar stays one row: the project selector narrows first.
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await expect(header.getByRole('link', { name: 'Credentials' })).toBeVisible();
+  expect((await header.boundingBox())!.height).toBeLessThan(72);
   for (const width of [1024, 320]) {
     await page.setViewportSize({ width, height: 800 });
     await expect(header.getByRole('button', { name: 'Logout' })).toBeHidden();

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Burger, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Burger, Button, Flex, Group, Paper, Stack, Title } from '@mantine/core';
 import { useClickOutside, useDisclosure, useWindowEvent } from '@mantine/hooks';
 import { useId } from 'react';
 import type { TProject } from '@threadreach/contract';
@@ -131,11 +131,19 @@ export function TopBar({
 }: TTopBarProps) {
   const auth = useAuth();
   const config = usePublicConfig();
-  // Everything keeps its width but the project selector; what does not fit on a narrow screen wraps
-  // onto a row of its own.
+  // Everything keeps its width but the project selector. From lg, where the admin links sit inline, the
+  // bar stays one row and the selector narrows; below, what does not fit wraps onto a row of its own.
   return (
-    <Group mih={64} px="md" py={8} justify="space-between" gap="sm">
-      <Group gap="sm">
+    <Flex
+      mih={64}
+      px="md"
+      py={8}
+      justify="space-between"
+      align="center"
+      gap="sm"
+      wrap={{ base: 'wrap', lg: 'nowrap' }}
+    >
+      <Group gap="sm" flex={{ base: '0 1 auto', lg: 'none' }}>
         <Title order={1} size="h3">
           Threadreach
         </Title>
@@ -165,6 +173,6 @@ export function TopBar({
         <InlineAccountLinks />
         <AccountMenu />
       </Group>
-    </Group>
+    </Flex>
   );
 }
