@@ -182,6 +182,28 @@ describe('refresh tokens', () => {
     expect(again.browser.cookie(SESSION_HINT_COOKIE)).toBeUndefined();
   });
 
+  it('survive a refresh that fails midway: the cookie and the hint stay, and the retry restores the session', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const cookie = browser.cookie(REFRESH_COOKIE);
+    // The new token cannot be stored, after the old one was spent in the same refresh.
+    await t.ctx.db.execute(sql`create function refuse_refresh_token() returns trigger language plpgsql
+      as $$ begin raise exception 'storage unavailable'; end $$`);
+    await t.ctx.db.execute(sql`create trigger refuse_refresh_token before insert on refresh_tokens
+      for each row execute function refuse_refresh_token()`);
+    try {
+      const failed = await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+      expect(failed.status).toBe(500);
+    } finally {
+      await t.ctx.db.execute(sql`drop trigger refuse_refresh_token on refresh_tokens`);
+      await t.ctx.db.execute(sql`drop function refuse_refresh_token()`);
+    }
+    expect(browser.cookie(REFRESH_COOKIE)).toBe(cookie);
+    expect(browser.cookie(SESSION_HINT_COOKIE)).toBe('1');
+    const retried = await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    expect(retried.status).toBe(200);
+    expect(browser.cookie(REFRESH_COOKIE)).not.toBe(cookie);
+  });
+
   it('refuse a request without the cookie', async () => {
     const res = await fetch(`${t.url}/api/v1/auth/refresh-with-token`, { method: 'POST' });
     expect(res.status).toBe(401);

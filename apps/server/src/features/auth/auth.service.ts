@@ -6,6 +6,7 @@ import {
   type TRefreshResponse,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, unauthorized } from '../../http/errors';
 import {
   findUserByEmail,
@@ -102,11 +103,12 @@ async function startSession(
   ctx: AppContext,
   user: UserRow,
   familyId: string = randomUUID(),
+  db: DbOrTx = ctx.db,
 ): Promise<Session> {
   const now = ctx.clock.now();
   const refreshToken = newOpaqueToken();
   const refreshExpiresAt = new Date(now + ctx.config.refreshTokenTtlDays * 86_400_000);
-  await insertRefreshToken(ctx.db, {
+  await insertRefreshToken(db, {
     userId: user.id,
     familyId,
     tokenHash: hashToken(refreshToken),
@@ -236,18 +238,22 @@ export async function refreshSession(ctx: AppContext, rawToken: string | undefin
   if (!rawToken) throw unauthorized('No refresh token.');
   const hash = hashToken(rawToken);
   const now = new Date(ctx.clock.now());
-  const consumed = await consumeRefreshToken(ctx.db, hash, now);
-  if (!consumed) {
-    const known = await findRefreshToken(ctx.db, hash);
-    if (known?.revokedAt) {
-      await revokeFamily(ctx.db, known.familyId, now);
-      ctx.log.warn({ userId: known.userId }, 'refresh token reuse: session family revoked');
-    }
-    throw unauthorized('Refresh token is invalid or expired. Please log in again.');
+  // The old token is spent only with its successor stored: a refresh that fails midway leaves it usable,
+  // where a spent one would read as a stolen token's reuse on the retry and end the session.
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const consumed = await consumeRefreshToken(tx, hash, now);
+    if (!consumed) return null;
+    const user = await findUserById(tx, consumed.userId);
+    if (!user) throw unauthorized();
+    return startSession(ctx, user, consumed.familyId, tx);
+  });
+  if (outcome) return outcome;
+  const known = await findRefreshToken(ctx.db, hash);
+  if (known?.revokedAt) {
+    await revokeFamily(ctx.db, known.familyId, now);
+    ctx.log.warn({ userId: known.userId }, 'refresh token reuse: session family revoked');
   }
-  const user = await findUserById(ctx.db, consumed.userId);
-  if (!user) throw unauthorized();
-  return startSession(ctx, user, consumed.familyId);
+  throw unauthorized('Refresh token is invalid or expired. Please log in again.');
 }
 
 export async function endSession(ctx: AppContext, rawToken: string | undefined): Promise<void> {
