@@ -19,6 +19,10 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
 }) => {
   // A sign-up with checkout, then a round trip through the simulator's consent page.
   test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
   const panel = await newCustomerWithProject(page);
   await expect(panel.getByText('Each connected account sends up to 10 messages per day.')).toBeVisible();
 
@@ -29,6 +33,8 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   // Click 2: back in the app with the account connected.
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  // Nothing on the way logged an error (such as a 404 for an icon).
+  expect(errors).toEqual([]);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('current-project-name')).toHaveText('Designer bookkeeping');
 

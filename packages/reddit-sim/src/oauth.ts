@@ -186,7 +186,7 @@ export class OAuth {
       200,
       `<!doctype html>
 <html lang="en">
-  <head><meta charset="utf-8"><title>reddit.com: Authorize application</title></head>
+  <head><meta charset="utf-8"><link rel="icon" href="data:,"><title>reddit.com: Authorize application</title></head>
   <body>
     <h1>Authorize application</h1>
     <p><strong class="app-name">${escapeHtml(appName)}</strong> requests permission to connect with your reddit account.</p>
@@ -341,7 +341,7 @@ function grantError(error: string): SimResponse {
 function errorPage(message: string): SimResponse {
   return html(
     400,
-    `<!doctype html><html><head><title>reddit.com: Bad Request</title></head><body><h1>Bad Request</h1><p class="error">${escapeHtml(message)}</p></body></html>`,
+    `<!doctype html><html><head><link rel="icon" href="data:,"><title>reddit.com: Bad Request</title></head><body><h1>Bad Request</h1><p class="error">${escapeHtml(message)}</p></body></html>`,
   );
 }
 
