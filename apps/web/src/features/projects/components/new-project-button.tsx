@@ -1,5 +1,6 @@
-import { useId } from 'react';
-import { Button, Tooltip, VisuallyHidden, type ButtonProps } from '@mantine/core';
+import { useId, useRef } from 'react';
+import { Button, VisuallyHidden, type ButtonProps } from '@mantine/core';
+import { LazyReasonTooltip, useReasonToggle } from '../../../components/ui/lazy-reason-tooltip';
 
 interface TNewProjectButtonProps extends Pick<ButtonProps, 'variant' | 'size'> {
   label: string;
@@ -17,6 +18,8 @@ const NO_SHRINK = { flexShrink: 0 } as const;
  */
 export function NewProjectButton({ label, blockReason, onClick, variant, size }: TNewProjectButtonProps) {
   const reasonId = useId();
+  const ref = useRef<HTMLButtonElement>(null);
+  const reason = useReasonToggle();
   if (!blockReason) {
     return (
       <Button variant={variant} size={size} onClick={onClick} style={NO_SHRINK}>
@@ -26,27 +29,28 @@ export function NewProjectButton({ label, blockReason, onClick, variant, size }:
   }
   return (
     <>
-      <Tooltip
-        label={blockReason}
-        role="tooltip"
-        multiline
-        w={280}
-        withArrow
-        position="bottom"
-        events={{ hover: true, focus: true, touch: true }}
+      <Button
+        ref={ref}
+        variant={variant}
+        size={size}
+        data-disabled
+        aria-disabled
+        aria-describedby={reasonId}
+        style={NO_SHRINK}
+        onClick={(event) => event.preventDefault()}
+        {...reason.handlers}
       >
-        <Button
-          variant={variant}
-          size={size}
-          data-disabled
-          aria-disabled
-          aria-describedby={reasonId}
-          style={NO_SHRINK}
-          onClick={(event) => event.preventDefault()}
-        >
-          {label}
-        </Button>
-      </Tooltip>
+        {label}
+      </Button>
+      {reason.asked && (
+        <LazyReasonTooltip
+          target={ref}
+          opened={reason.opened}
+          label={blockReason}
+          position="bottom"
+          width={280}
+        />
+      )}
       <VisuallyHidden id={reasonId}>{blockReason}</VisuallyHidden>
     </>
   );
