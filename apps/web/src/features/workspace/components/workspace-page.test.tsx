@@ -196,6 +196,8 @@ describe('workspace top bar', () => {
     setup({ projects: [project(P1, 'Alpha')] });
     renderApp('/');
     await screen.findByText('Projects 1/3');
+    // The toasts' container is not part of the first page: it comes with the first toast.
+    expect(document.querySelector('.mantine-Notifications-root')).toBeNull();
     await userEvent.keyboard('{Control>}{Shift>}C{/Shift}{/Control}');
     const toast = await screen.findByText('No stuck loading states');
     const region = toast.closest('[data-position]');
