@@ -171,16 +171,22 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
     generatingDm: generateDm.isPending && generateDm.variables?.id === id,
   });
   const count = (q: { data?: { total: number } }) => (q.data ? ` (${q.data.total})` : '');
-  const deleteAll = (kind: TLeadKind, q: { data?: { total: number } }) =>
-    readOnly ? undefined : (
+  /** What a tab's list shows, from which page, and its Delete all. */
+  const listProps = <T,>(kind: TLeadKind, query: UseQueryResult<TPage<T>>, empty: string) => ({
+    query,
+    page: pages[kind],
+    onPage: onPage(kind),
+    empty,
+    toolbar: readOnly ? undefined : (
       <DeleteAllLeads
         projectId={projectId}
         kind={kind}
-        total={q.data?.total ?? 0}
+        total={query.data?.total ?? 0}
         minScore={minScore}
         onDeleted={() => onPage(kind)(1)}
       />
-    );
+    ),
+  });
 
   return (
     <Stack gap="sm">
@@ -216,35 +222,17 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
           <Tabs.Tab value="history">History</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="posts" pt="sm">
-          <LeadList
-            query={posts}
-            page={pages.posts}
-            onPage={onPage('posts')}
-            empty="No posts found yet."
-            toolbar={deleteAll('posts', posts)}
-          >
+          <LeadList {...listProps('posts', posts, 'No posts found yet.')}>
             {(post) => <PostItem item={post} {...rowProps('posts', post.id)} />}
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="comments" pt="sm">
-          <LeadList
-            query={comments}
-            page={pages.comments}
-            onPage={onPage('comments')}
-            empty="No comments found yet."
-            toolbar={deleteAll('comments', comments)}
-          >
+          <LeadList {...listProps('comments', comments, 'No comments found yet.')}>
             {(comment) => <CommentItem item={comment} {...rowProps('comments', comment.id)} />}
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="users" pt="sm">
-          <LeadList
-            query={profiles}
-            page={pages.users}
-            onPage={onPage('users')}
-            empty="No users found yet."
-            toolbar={deleteAll('users', profiles)}
-          >
+          <LeadList {...listProps('users', profiles, 'No users found yet.')}>
             {(profile) => <ProfileItem item={profile} {...rowProps('users', profile.id)} />}
           </LeadList>
         </Tabs.Panel>
