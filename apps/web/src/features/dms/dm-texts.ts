@@ -83,9 +83,12 @@ export function regenerationFailureText(error: unknown): string {
   return DM_TEXTS.regenerateFailed;
 }
 
-/** 'Failed to generate DM messages', with the server's reason (an error's detail, or a text) when it gave one. */
+/**
+ * 'Failed to generate DM messages', with the reason when there is one: an error's text to show (a refusal's
+ * in spec section 8's words, otherwise the server's detail), or a text.
+ */
 export function generationFailureText(error: unknown): string {
-  const detail = error instanceof ApiError ? error.detail : typeof error === 'string' ? error : null;
+  const detail = error instanceof ApiError ? error.message : typeof error === 'string' ? error : null;
   return detail && detail !== DM_TEXTS.generateFailed
     ? `${DM_TEXTS.generateFailed}: ${detail}`
     : DM_TEXTS.generateFailed;

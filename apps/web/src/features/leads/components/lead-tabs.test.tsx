@@ -277,6 +277,22 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(false);
   });
 
+  it("says a refused Generate DM in the spec's words, not the server's detail", async () => {
+    mockLists({ posts: [POST] });
+    mockEndpoint(
+      dmsEndpoints.generateForSelected,
+      errorReply(403, 'READONLY access: your account cannot modify data.', 'read_only'),
+    );
+    renderTabs();
+    const post = await screen.findByRole('article', { name: TITLE });
+    await user.click(within(post).getByRole('button', { name: 'Generate DM' }));
+    expect(
+      await screen.findByText(
+        'Failed to generate DM messages: Your account has read-only access. Contact your administrator to modify data.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('writes a DM to the author of a post, a comment or a profile, and says how it went', async () => {
     const comment = buildComment({ author: 'already_asked' });
     const profile = buildProfile({ reddit_username: 'model_down' });
