@@ -62,10 +62,13 @@ export function stateLabel(dm: TDmMessage): { label: string; color: string } {
   }
 }
 
-/** The server's detail when it says more than the spec's text (a 4xx), otherwise nothing. */
+/**
+ * The reason of a refusal (a 4xx with the server's detail) to show beside the spec's text: the detail, or
+ * for a 402 or 403 spec section 8's words for it; otherwise nothing.
+ */
 export function refusalDetail(error: unknown): string | null {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.detail)
-    return error.detail;
+    return error.message;
   return null;
 }
 

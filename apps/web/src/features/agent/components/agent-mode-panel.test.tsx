@@ -60,17 +60,29 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     expect(screen.getByRole('button', { name: 'Complete Learning' })).toBeTruthy();
   });
 
-  it("says 'Error toggling agent mode' when the switch fails, with the server's reason", async () => {
+  it("says 'Error toggling agent mode' when the switch fails, with the reason", async () => {
     mockAgentAtRest();
     mockEndpoint(agentEndpoints.toggleMode, errorReply(500, '', 'internal'));
     renderPanel();
     await user.click(await screen.findByRole('switch', { name: 'AI Agent mode' }));
     expect(await screen.findByText(AGENT_TEXTS.toggleFailed)).toBeTruthy();
 
-    mockEndpoint(agentEndpoints.toggleMode, errorReply(403, 'Only the owner can do this', 'forbidden'));
+    mockEndpoint(agentEndpoints.toggleMode, errorReply(409, 'Learning is already running', 'conflict'));
     await user.click(screen.getByRole('switch', { name: 'AI Agent mode' }));
-    expect(await screen.findByText('Only the owner can do this')).toBeTruthy();
+    expect(await screen.findByText('Learning is already running')).toBeTruthy();
     expect(screen.getAllByText(AGENT_TEXTS.toggleFailed).length).toBeGreaterThanOrEqual(1);
+
+    // A refusal is told in spec section 8's words, not the server's.
+    mockEndpoint(
+      agentEndpoints.toggleMode,
+      errorReply(403, 'READONLY access: your account cannot modify data.', 'read_only'),
+    );
+    await user.click(screen.getByRole('switch', { name: 'AI Agent mode' }));
+    expect(
+      await screen.findByText(
+        'Your account has read-only access. Contact your administrator to modify data.',
+      ),
+    ).toBeTruthy();
   });
 
   it("refuses Complete Learning below 3 saved edits with 'Not enough training data!' and the steps", async () => {

@@ -83,7 +83,7 @@ export function useToggleAgentMode(projectId: string) {
     },
     onError: (error) => {
       // 'Error toggling agent mode' (spec section 8), with the server's reason under it when there is one.
-      const reason = error instanceof ApiError ? error.detail : null;
+      const reason = error instanceof ApiError && error.detail ? error.message : null;
       notifications.show(
         reason && reason !== AGENT_TEXTS.toggleFailed
           ? { color: 'red', title: AGENT_TEXTS.toggleFailed, message: reason }

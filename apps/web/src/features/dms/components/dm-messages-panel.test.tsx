@@ -230,6 +230,20 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(screen.getByText('This DM has been sent')).toBeTruthy();
   });
 
+  it("tells a refused delete's reason in spec section 8's words, not the server's", async () => {
+    mockList([buildDm({ recipient_username: 'kept' })]);
+    mockEndpoint(
+      dmsEndpoints.delete,
+      errorReply(403, 'READONLY access: your account cannot modify data.', 'read_only'),
+    );
+    renderPanel();
+    await user.click(within(await row('kept')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('❌ Error deleting DM message')).toBeTruthy();
+    expect(
+      screen.getByText('Your account has read-only access. Contact your administrator to modify data.'),
+    ).toBeTruthy();
+  });
+
   it('shows a sent DM read-only, with when it was sent', async () => {
     mockList([
       buildDm({
