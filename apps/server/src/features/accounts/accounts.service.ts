@@ -88,7 +88,9 @@ export async function listAuthStatusPage(
   const now = ctx.clock.now();
   const { rows, total } = await listProjectAccounts(ctx.db, projectId, page);
   return {
-    accounts: (await withCapacity(ctx, rows, now)).map(({ row, capacity }) => presentAuthStatus(row, capacity)),
+    accounts: (await withCapacity(ctx, rows, now)).map(({ row, capacity }) =>
+      presentAuthStatus(row, capacity),
+    ),
     total,
     limit: page.limit,
     offset: page.offset,
