@@ -127,35 +127,43 @@ describe('workspace top bar', () => {
     expect(button.getAttribute('aria-disabled')).toBe('true');
   });
 
-  it('disables AI generation when the plan lapsed under a signed-in customer; the rest stays usable', async () => {
-    setup({ limit: 3, used: 1, projects: [project(P1, 'Alpha')] });
-    // The token still carries the old limit; the subscription read says it is gone.
-    mockEndpoint(usersEndpoints.me, {
-      user_id: 'user-1',
-      email: 'user@example.com',
-      roles: ['USER'],
-      profiles_limit: 0,
-      projects_used: 1,
-    });
-    renderApp('/');
-    const banner = await screen.findByRole('status', { name: AI_REQUIRED });
-    expect(within(banner).getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe(
-      '/subscribe',
-    );
-    const generate = await screen.findByRole('button', { name: 'Save & Generate Keywords' });
-    expect(generate.hasAttribute('disabled')).toBe(true);
-    expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(false);
-    await userEvent.hover(generate.parentElement!);
-    expect(await screen.findByRole('tooltip', { name: AI_REQUIRED })).toBeTruthy();
-  });
+  it(
+    'disables AI generation when the plan lapsed under a signed-in customer; the rest stays usable',
+    { timeout: 15_000 },
+    async () => {
+      setup({ limit: 3, used: 1, projects: [project(P1, 'Alpha')] });
+      // The token still carries the old limit; the subscription read says it is gone.
+      mockEndpoint(usersEndpoints.me, {
+        user_id: 'user-1',
+        email: 'user@example.com',
+        roles: ['USER'],
+        profiles_limit: 0,
+        projects_used: 1,
+      });
+      renderApp('/');
+      const banner = await screen.findByRole('status', { name: AI_REQUIRED });
+      expect(within(banner).getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe(
+        '/subscribe',
+      );
+      const generate = await screen.findByRole('button', { name: 'Save & Generate Keywords' });
+      expect(generate.hasAttribute('disabled')).toBe(true);
+      expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(false);
+      await userEvent.hover(generate.parentElement!);
+      expect(await screen.findByRole('tooltip', { name: AI_REQUIRED })).toBeTruthy();
+    },
+  );
 
-  it('keeps AI generation for a moderator without a plan, as the server does', async () => {
-    setup({ roles: ['MODERATOR'], limit: 0, used: 1, projects: [project(P1, 'Alpha')] });
-    renderApp('/');
-    const generate = await screen.findByRole('button', { name: 'Save & Generate Keywords' });
-    expect(generate.hasAttribute('disabled')).toBe(false);
-    expect(screen.queryByText(AI_REQUIRED)).toBeNull();
-  });
+  it(
+    'keeps AI generation for a moderator without a plan, as the server does',
+    { timeout: 15_000 },
+    async () => {
+      setup({ roles: ['MODERATOR'], limit: 0, used: 1, projects: [project(P1, 'Alpha')] });
+      renderApp('/');
+      const generate = await screen.findByRole('button', { name: 'Save & Generate Keywords' });
+      expect(generate.hasAttribute('disabled')).toBe(false);
+      expect(screen.queryByText(AI_REQUIRED)).toBeNull();
+    },
+  );
 
   it('Logout removes the token, calls the server and reloads', async () => {
     setup({});
