@@ -22,7 +22,8 @@ interface TDeleteAllLeadsProps {
 /** 'Delete all', then a second click on a question that says how many go: the list on every page. */
 export function DeleteAllLeads({ projectId, kind, total, minScore, onDeleted }: TDeleteAllLeadsProps) {
   const remove = useDeleteAllLeads(projectId);
-  const [confirming, setConfirming] = useState(false);
+  // Focus follows the question: to Keep when it is asked, back to Delete all when it is withdrawn.
+  const [step, setStep] = useState<'idle' | 'confirming' | 'kept'>('idle');
   const { one, many } = NAMES[kind];
 
   const confirm = async () => {
@@ -33,12 +34,18 @@ export function DeleteAllLeads({ projectId, kind, total, minScore, onDeleted }: 
     } catch {
       notifications.show({ color: 'red', message: DELETE_ALL_FAILED });
     }
-    setConfirming(false);
+    setStep('idle');
   };
 
-  if (!confirming) {
+  if (step !== 'confirming') {
     return (
-      <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirming(true)}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        color="red"
+        onClick={() => setStep('confirming')}
+        autoFocus={step === 'kept'}
+      >
         Delete all
       </Button>
     );
@@ -49,7 +56,7 @@ export function DeleteAllLeads({ projectId, kind, total, minScore, onDeleted }: 
       <Text size="sm" fw={600}>
         {`Delete all ${total} ${total === 1 ? one : many}${scored}? They are not found again.`}
       </Text>
-      <Button variant="default" size="compact-xs" onClick={() => setConfirming(false)}>
+      <Button variant="default" size="compact-xs" onClick={() => setStep('kept')} autoFocus>
         Keep
       </Button>
       <Button color="red" size="compact-xs" loading={remove.isPending} onClick={() => void confirm()}>

@@ -235,8 +235,11 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     await waitFor(() => expect(lists.posts.calls.at(-1)?.query?.min_score).toBe(50));
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
     expect(screen.getByText('Delete all 1 post scoring 50+? They are not found again.')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Keep' }));
+    // Focus goes to the safe answer, and back to the button when the question is withdrawn.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep' }));
+    await user.keyboard('{Enter}');
     expect(all.calls).toHaveLength(0);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete all' }));
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
     const before = lists.posts.calls.length;

@@ -22,7 +22,8 @@ interface TDeleteProjectButtonProps {
 /** 'Delete Project', then a second click on a question that names the project. */
 export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeleteProjectButtonProps) {
   const remove = useDeleteProject();
-  const [confirming, setConfirming] = useState(false);
+  // Focus follows the question: to Keep when it is asked, back to Delete Project when it is withdrawn.
+  const [step, setStep] = useState<'idle' | 'confirming' | 'kept'>('idle');
 
   // Awaited rather than mutate()'s callbacks: once the list is read again this button may be gone (its
   // project with it), and the outcome must still be told.
@@ -38,9 +39,15 @@ export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeletePro
     onDeleted?.();
   };
 
-  if (!confirming) {
+  if (step !== 'confirming') {
     return (
-      <Button color="red" variant="light" size="xs" onClick={() => setConfirming(true)}>
+      <Button
+        color="red"
+        variant="light"
+        size="xs"
+        onClick={() => setStep('confirming')}
+        autoFocus={step === 'kept'}
+      >
         Delete Project
       </Button>
     );
@@ -50,7 +57,7 @@ export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeletePro
       <Text size="sm" fw={600}>
         {`Delete "${project.name}"? This cannot be undone.`}
       </Text>
-      <Button variant="default" size="xs" onClick={() => setConfirming(false)}>
+      <Button variant="default" size="xs" onClick={() => setStep('kept')} autoFocus>
         Keep
       </Button>
       <Button color="red" size="xs" loading={remove.isPending} onClick={() => void confirm()}>

@@ -379,6 +379,11 @@ describe('projects', () => {
     expect(within(dialog).getByText(/People its DMs reached stay on your do-not-contact list/)).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete Project' }));
     expect(within(dialog).getByText('Delete "Alpha"? This cannot be undone.')).toBeTruthy();
+    // Focus goes to the safe answer, and back to the button when the question is withdrawn.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep' }));
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete Project' }));
+    await userEvent.keyboard('{Enter}');
     expect(remove.calls).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
