@@ -7,7 +7,8 @@ export function AiSubscriptionBanner() {
   return (
     <Alert color="yellow" variant="light" mb="md" role="status" title={AI_SUBSCRIPTION_REQUIRED}>
       <Text size="sm">
-        Generating keywords, subreddits and DMs needs an active plan. Everything else stays as it is.{' '}
+        Generating keywords, subreddits and DMs needs an active plan; your projects and their results stay
+        here.{' '}
         <Anchor component={Link} to="/subscribe" size="sm">
           Choose a plan
         </Anchor>
