@@ -1,8 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaignStatistics, THistoryItem } from '@threadreach/contract';
 import { fixedClock } from '../../test/clock.test-support';
 import { buildProject, buildUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { leads } from '../leads/leads.table';
 import { buildLead, buildProfile } from '../leads/leads.test-support';
 import { insertAccount, insertDm, insertReplyRow } from '../replies/replies.test-support';
 
@@ -164,6 +166,16 @@ describe('candidate lists', () => {
     expect(comments.total).toBe(0);
     const profiles = await get(`/api/v1/projects/${p.id}/profiles`);
     expect(profiles.items.map((i) => i.id)).toEqual([freshProfile.id]);
+
+    // Delete all takes what the list shows, not the people in History.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/posts?project_id=${p.id}`,
+      headers: p.owner.auth,
+    });
+    expect(deleted.json()).toEqual({ deleted_count: 2 });
+    const [kept] = await t.ctx.db.select().from(leads).where(eq(leads.id, contacted.id));
+    expect(kept!.dismissedAt).toBeNull();
 
     // Contacted by another customer only: still a candidate here.
     const otherWorkspace = await buildProject(t.ctx.db, t.config);

@@ -10,7 +10,7 @@ export interface TReasonTooltipProps {
   width?: number;
 }
 
-/** Why a control is disabled, beside it; loaded the first time it is asked for (see useReasonTooltip). */
+/** Why a control is disabled, beside it; loaded the first time it is asked for (lazy-reason-tooltip.tsx). */
 export default function ReasonTooltip({
   target,
   opened,
