@@ -1,6 +1,5 @@
-import { useState } from 'react';
-import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { AskFirst } from '../../../components/ui/ask-first';
 import { DELETE_ALL_FAILED, deletedAllText } from '../../../lib/delete-texts';
 import { useDeleteAllLeads, type TLeadKind } from '../hooks/use-leads';
 
@@ -22,11 +21,9 @@ interface TDeleteAllLeadsProps {
 /** 'Delete all', then a second click on a question that says how many go: the list on every page. */
 export function DeleteAllLeads({ projectId, kind, total, minScore, onDeleted }: TDeleteAllLeadsProps) {
   const remove = useDeleteAllLeads(projectId);
-  // Focus follows the question: to Keep when it is asked, back to Delete all when it is withdrawn.
-  const [step, setStep] = useState<'idle' | 'confirming' | 'kept'>('idle');
   const { one, many } = NAMES[kind];
 
-  const confirm = async () => {
+  const confirm = async (close: () => void) => {
     try {
       const { deleted_count } = await remove.mutateAsync({ kind, minScore });
       notifications.show({ color: 'green', message: deletedAllText(deleted_count, one, many) });
@@ -34,34 +31,20 @@ export function DeleteAllLeads({ projectId, kind, total, minScore, onDeleted }: 
     } catch {
       notifications.show({ color: 'red', message: DELETE_ALL_FAILED });
     }
-    setStep('idle');
+    close();
   };
 
-  if (step !== 'confirming') {
-    return (
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        color="red"
-        onClick={() => setStep('confirming')}
-        autoFocus={step === 'kept'}
-      >
-        Delete all
-      </Button>
-    );
-  }
   const scored = minScore > 0 ? ` scoring ${minScore}+` : '';
   return (
-    <Group gap="xs" wrap="wrap" justify="flex-end">
-      <Text size="sm" fw={600}>
-        {`Delete all ${total} ${total === 1 ? one : many}${scored}? They are not found again.`}
-      </Text>
-      <Button variant="default" size="compact-xs" onClick={() => setStep('kept')} autoFocus>
-        Keep
-      </Button>
-      <Button color="red" size="compact-xs" loading={remove.isPending} onClick={() => void confirm()}>
-        Delete all
-      </Button>
-    </Group>
+    <AskFirst
+      label="Delete all"
+      question={`Delete all ${total} ${total === 1 ? one : many}${scored}? They are not found again.`}
+      confirmLabel="Delete all"
+      size="compact-xs"
+      variant="subtle"
+      wrap="wrap"
+      pending={remove.isPending}
+      onConfirm={(close) => void confirm(close)}
+    />
   );
 }

@@ -1,7 +1,6 @@
-import { useState } from 'react';
-import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TProject } from '@threadreach/contract';
+import { AskFirst } from '../../../components/ui/ask-first';
 import { errorMessage } from '../../../lib/api-error';
 import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
 import { useDeleteProject } from '../hooks/use-projects';
@@ -22,11 +21,9 @@ interface TDeleteProjectButtonProps {
 /** 'Delete Project', then a second click on a question that names the project. */
 export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeleteProjectButtonProps) {
   const remove = useDeleteProject();
-  // Focus follows the question: to Keep when it is asked, back to Delete Project when it is withdrawn.
-  const [step, setStep] = useState<'idle' | 'confirming' | 'kept'>('idle');
 
   // Awaited rather than mutate()'s callbacks: once the list is read again this button may be gone (its
-  // project with it), and the outcome must still be told.
+  // project with it), and the outcome must still be told. A failure leaves the question open.
   const confirm = async () => {
     try {
       await remove.mutateAsync(project.id);
@@ -39,30 +36,16 @@ export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeletePro
     onDeleted?.();
   };
 
-  if (step !== 'confirming') {
-    return (
-      <Button
-        color="red"
-        variant="light"
-        size="xs"
-        onClick={() => setStep('confirming')}
-        autoFocus={step === 'kept'}
-      >
-        Delete Project
-      </Button>
-    );
-  }
   return (
-    <Group gap="xs" wrap="nowrap" justify="flex-end">
-      <Text size="sm" fw={600}>
-        {`Delete "${project.name}"? This cannot be undone.`}
-      </Text>
-      <Button variant="default" size="xs" onClick={() => setStep('kept')} autoFocus>
-        Keep
-      </Button>
-      <Button color="red" size="xs" loading={remove.isPending} onClick={() => void confirm()}>
-        Delete
-      </Button>
-    </Group>
+    <AskFirst
+      label="Delete Project"
+      question={`Delete "${project.name}"? This cannot be undone.`}
+      confirmLabel="Delete"
+      size="xs"
+      variant="light"
+      wrap="nowrap"
+      pending={remove.isPending}
+      onConfirm={() => void confirm()}
+    />
   );
 }
