@@ -87,11 +87,12 @@ export function regenerationFailureText(error: unknown): string {
 }
 
 /**
- * 'Failed to generate DM messages', with the reason when there is one: an error's text to show (a refusal's
- * in spec section 8's words, otherwise the server's detail), or a text.
+ * 'Failed to generate DM messages', with the reason when there is one: for an error with the server's detail,
+ * its text to show (a refusal's in spec section 8's words, otherwise that detail), or a text.
  */
 export function generationFailureText(error: unknown): string {
-  const detail = error instanceof ApiError ? error.message : typeof error === 'string' ? error : null;
+  let detail = typeof error === 'string' ? error : null;
+  if (error instanceof ApiError && error.detail) detail = error.message;
   return detail && detail !== DM_TEXTS.generateFailed
     ? `${DM_TEXTS.generateFailed}: ${detail}`
     : DM_TEXTS.generateFailed;

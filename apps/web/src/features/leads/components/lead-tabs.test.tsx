@@ -294,6 +294,11 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
         'Failed to generate DM messages: Your account has read-only access. Contact your administrator to modify data.',
       ),
     ).toBeTruthy();
+
+    // Without a reason from the server, the spec's text alone.
+    mockEndpoint(dmsEndpoints.generateForSelected, errorReply(500, '', 'internal'));
+    await user.click(within(post).getByRole('button', { name: 'Generate DM' }));
+    await waitFor(() => expect(screen.getAllByText('Failed to generate DM messages')).toHaveLength(1));
   });
 
   it('writes a DM to the author of a post, a comment or a profile, and says how it went', async () => {
