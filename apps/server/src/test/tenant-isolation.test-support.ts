@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { endpointKey, fillPath, type TEndpoint, type TIdField } from '@threadreach/contract';
 import type { Config } from '../config/config';
 import type { Db } from '../db/client';
-import { buildProject, buildUser, signedIn, type TestUser } from './factories';
+import { buildProject, buildUser, type TestUser } from './factories';
 
 /** Creates one resource of a `child` scope's kind inside a project and returns its id. */
 export type ChildFixture = (db: Db, projectId: string) => Promise<string>;
@@ -25,8 +25,6 @@ export interface IsolationWorld {
   attacker: Tenant;
   readonly: TestUser;
   moderator: TestUser;
-  /** The victim once their plan has lapsed: their token carries a profiles_limit of 0. */
-  lapsedVictim: TestUser;
 }
 
 export async function buildIsolationWorld(
@@ -49,7 +47,6 @@ export async function buildIsolationWorld(
     attacker: await tenant(),
     readonly: await buildUser(db, config, { roles: ['READONLY'] }),
     moderator: await buildUser(db, config, { roles: ['MODERATOR'] }),
-    lapsedVictim: await signedIn(config, { ...victim.user, profilesLimit: 0 }),
   };
 }
 
@@ -181,6 +178,8 @@ interface Attack {
   values: Partial<Record<string, unknown>>;
   expect: { status: number; code: string };
   why: string;
+  /** Sent while the victim's plan has lapsed, their token still carrying the limit it had. */
+  planLapsed?: boolean;
 }
 
 function valueKey(f: { in: string; name: string; key?: string }) {
@@ -268,10 +267,11 @@ function attacksOn(e: TEndpoint, world: IsolationWorld): Attack[] {
     if (s.project) own[valueKey(s.project)] = victim.projectId;
     if (s.kind === 'child') own[valueKey(s.id)] = victim.children[s.resource];
     attacks.push({
-      as: world.lapsedVictim,
+      as: victim.user,
       values: own,
       expect: { status: 403, code: 'subscription_required' },
       why: 'its owner without a subscription',
+      planLapsed: true,
     });
   }
   return attacks;
@@ -309,6 +309,22 @@ function codeOf(body: string): unknown {
   }
 }
 
+/** Runs `act` with the victim's profiles_limit at 0, then puts it back; their row is left as it was. */
+async function withLapsedPlan<T>(world: IsolationWorld, act: () => Promise<T>): Promise<T> {
+  const { db, victim } = world;
+  const before = await db.execute<{ profiles_limit: number }>(
+    sql`select profiles_limit from users where id = ${victim.user.id}`,
+  );
+  await db.execute(sql`update users set profiles_limit = 0 where id = ${victim.user.id}`);
+  try {
+    return await act();
+  } finally {
+    await db.execute(
+      sql`update users set profiles_limit = ${before.rows[0]!.profiles_limit} where id = ${victim.user.id}`,
+    );
+  }
+}
+
 /**
  * Calls a route the ways another tenant would reach into the victim's data, as its shape and its declared
  * scope suggest, and returns what went wrong: gaps in the declaration, answers other than the expected
@@ -318,7 +334,9 @@ export async function isolationFailures(world: IsolationWorld, e: TEndpoint): Pr
   const failures = scopeGaps(e);
   const before = await victimRows(world);
   for (const attack of attacksOn(e, world)) {
-    const res = await send(world, e, attack);
+    const res = attack.planLapsed
+      ? await withLapsedPlan(world, () => send(world, e, attack))
+      : await send(world, e, attack);
     const code = codeOf(res.body);
     if (res.statusCode !== attack.expect.status || code !== attack.expect.code) {
       failures.push(

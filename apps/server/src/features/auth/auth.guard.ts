@@ -13,7 +13,6 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config/config';
 import { endpointOf, rawIdValue } from '../../http/endpoints';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/errors';
-import { requiresSubscription } from './auth.service';
 import { verifyAccessToken, type AuthUser } from './tokens';
 
 declare module 'fastify' {
@@ -41,17 +40,14 @@ const RANK_REQUIRED: Partial<Record<TScopeKind, { rank: number; detail: string }
   admin: { rank: RANK_ADMIN, detail: 'This action is restricted to ADMIN roles.' },
 };
 
-/** Scopes of a project's own routes (the project, or something in it). */
-const PROJECT_SCOPES: ReadonlySet<TScopeKind> = new Set(['project', 'child']);
-
 export const SUBSCRIPTION_REQUIRED_DETAIL =
   'An active subscription is required to work on projects: this account has a profiles_limit of 0.';
 
 /**
  * Authentication and the role part of each route's declared scope: a bearer token on every route that is
- * not public, the rank the scope names, READONLY accounts refused where the scope writes, a USER without a
- * subscription refused where it writes on a project, and a `self` id that must be the caller's own
- * (admins: anyone's; others get the same 404 as for a user that does not exist).
+ * not public, the rank the scope names, READONLY accounts refused where the scope writes, and a `self` id
+ * that must be the caller's own (admins: anyone's; others get the same 404 as for a user that does not
+ * exist). The subscription gate on project writes follows in the project scope, which reads the plan.
  */
 export function registerAuthGuard(app: FastifyInstance, config: Config, clock: Clock) {
   app.decorateRequest('user', null);
@@ -85,18 +81,6 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, clock: C
     if (required && rank < required.rank) throw forbidden(required.detail, 'insufficient_role');
     if (scope.access === 'write' && isReadOnly(user.roles)) {
       throw forbidden('READONLY access: your account cannot modify data.', 'read_only');
-    }
-    // A USER works on projects only while a plan gives them profiles (spec §6): without one, nothing that
-    // searches, drafts or sends runs on their projects, whatever calls the API. Deleting stays open: a
-    // customer who has left may still remove their projects, accounts and DMs. Their token carries the
-    // limit, so a lapse takes hold within one access-token lifetime.
-    if (
-      PROJECT_SCOPES.has(scope.kind) &&
-      scope.access === 'write' &&
-      request.method !== 'DELETE' &&
-      requiresSubscription(user)
-    ) {
-      throw forbidden(SUBSCRIPTION_REQUIRED_DETAIL, 'subscription_required');
     }
     if (scope.kind === 'user' && scope.self) {
       const id = rawIdValue(request, scope.self);

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpointKey, ZUuid, type TAccess } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import { endpointOf, rawIdValue } from '../../http/endpoints';
-import { notFound, projectNotFound } from '../../http/errors';
-import { requireUser } from '../auth';
+import { forbidden, notFound, projectNotFound } from '../../http/errors';
+import { requireUser, requiresSubscription, SUBSCRIPTION_REQUIRED_DETAIL } from '../auth';
 import type { ProjectWithOwner } from './projects.repository';
 import { getAccessibleProject } from './projects.service';
 
@@ -58,6 +58,22 @@ async function checkChild(
 }
 
 /**
+ * A USER works on projects only while a plan gives them profiles (spec §6): without one, nothing that
+ * searches, drafts or sends runs on their projects, whatever calls the API. Deleting stays open: a customer
+ * who has left may still remove their projects, accounts and DMs. The plan is the one read with the
+ * project, so a lapse (or a new plan) takes hold at once rather than when the caller's token is renewed; a
+ * route naming no project goes by the token.
+ */
+function requirePlan(request: FastifyRequest, access: TAccess, project: ProjectWithOwner | null) {
+  if (access !== 'write' || request.method === 'DELETE') return;
+  const caller = requireUser(request);
+  const profilesLimit = project ? project.ownerProfilesLimit : caller.profilesLimit;
+  if (requiresSubscription({ roles: caller.roles, profilesLimit })) {
+    throw forbidden(SUBSCRIPTION_REQUIRED_DETAIL, 'subscription_required');
+  }
+}
+
+/**
  * Tenant isolation in one place, from each route's declared scope: before validation runs, the project a
  * request names, or the project owning the resources it names, must be the caller's (admins may read
  * others'). Otherwise the answer is the same 404 as for something that does not exist, whatever else is
@@ -80,11 +96,12 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
     if (scope.kind === 'project') {
       const id = rawIdValue(request, scope.project);
       // Naming no project, the route serves only the caller's own data (its handler filters by user).
-      if (id === undefined && scope.optional) return;
+      if (id === undefined && scope.optional) return requirePlan(request, scope.access, null);
       if (typeof id !== 'string' || !ZUuid.safeParse(id).success) throw projectNotFound();
       request.project = await getAccessibleProject(db, requireUser(request), id, scope.access, {
         adminWrites: scope.adminWrites === true,
       });
+      requirePlan(request, scope.access, request.project);
     } else if (scope.kind === 'child') {
       const namedProject = scope.project ? rawIdValue(request, scope.project) : undefined;
       if (scope.project && (typeof namedProject !== 'string' || !ZUuid.safeParse(namedProject).success)) {
@@ -93,7 +110,7 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
       const rawIds = rawIdValue(request, scope.id);
       if (rawIds === undefined && scope.optionalId && typeof namedProject === 'string') {
         request.project = await getAccessibleProject(db, requireUser(request), namedProject, scope.access);
-        return;
+        return requirePlan(request, scope.access, request.project);
       }
       const ids = idsOf(rawIds);
       request.project = await checkChild(
@@ -105,6 +122,7 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
         scope.access,
         scope.adminWrites === true,
       );
+      requirePlan(request, scope.access, request.project);
     }
   });
 }

@@ -9,6 +9,8 @@ import { projects, type ProjectRow } from './projects.table';
 
 export interface ProjectWithOwner extends ProjectRow {
   ownerEmail: string;
+  /** The owner's plan as it stands now, not as their token last said (the subscription gate reads it). */
+  ownerProfilesLimit: number;
 }
 
 const withOwner = {
@@ -20,6 +22,7 @@ const withOwner = {
   createdAt: projects.createdAt,
   updatedAt: projects.updatedAt,
   ownerEmail: users.email,
+  ownerProfilesLimit: users.profilesLimit,
 };
 
 // The project scope runs this on every project route.

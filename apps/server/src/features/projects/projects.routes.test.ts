@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject, buildUser } from '../../test/factories';
+import { buildAccount } from '../accounts/accounts.test-support';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { SUBSCRIPTION_REQUIRED_DETAIL } from '../auth';
+import { updateProfilesLimit } from '../users';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -87,6 +90,47 @@ describe('projects', () => {
     expect(removed.statusCode).toBe(204);
     const gone = await t.app.inject({ url: `/api/v1/projects/${project.id}`, headers: user.auth });
     expect(gone.statusCode).toBe(404);
+  });
+
+  it('goes by the plan as it stands, not as the token last said it', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 2 });
+    const project = await buildProject(t.ctx.db, t.config, { owner: user });
+    const account = await buildAccount(t.ctx.db, project.id);
+    const rename = () =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/projects/${project.id}`,
+        headers: user.auth,
+        payload: { name: 'Renamed' },
+      });
+    // A route naming the project's resource: the plan is read with the project that owns it.
+    const reauthenticate = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${project.id}/accounts/${account.id}/reauthenticate`,
+        headers: user.auth,
+      });
+
+    // The plan lapses; the token still says 2.
+    await updateProfilesLimit(t.ctx.db, user.id, 0);
+    for (const res of [await rename(), await reauthenticate()]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ detail: SUBSCRIPTION_REQUIRED_DETAIL, code: 'subscription_required' });
+    }
+    const read = await t.app.inject({ url: `/api/v1/projects/${project.id}`, headers: user.auth });
+    expect(read.statusCode).toBe(200);
+
+    // A new plan; the token, issued before it, still says 2 and would say 0 for one issued in between.
+    const lapsedToken = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const theirs = await buildProject(t.ctx.db, t.config, { owner: lapsedToken });
+    await updateProfilesLimit(t.ctx.db, lapsedToken.id, 1);
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/projects/${theirs.id}`,
+      headers: lapsedToken.auth,
+      payload: { name: 'Back' },
+    });
+    expect(renamed.statusCode).toBe(200);
   });
 
   it('blocks at used >= limit (403), even for concurrent creates', async () => {
