@@ -1,6 +1,9 @@
 import { SENDING_TEXTS, type TSendDmResponse, type TSendingState } from '@threadreach/contract';
 import { ApiError } from '../../lib/api-error';
 
+/** Send All DMs sends the saved texts, so it waits for the edits shown as Unsaved. */
+export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All DMs sends the saved texts';
+
 /** Bulk refusals whose server text is one of spec section 8's own: shown as they are. */
 const BULK_SPEC_CODES: readonly string[] = ['no_accounts', 'no_unsent_messages'];
 

@@ -128,6 +128,18 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(within(item).queryByText('Unsaved')).toBeNull();
   });
 
+  it('has the browser ask before leaving the page while an edit is unsaved', async () => {
+    mockList([buildDm({ recipient_username: 'leaver', message_content: 'Saved text' })]);
+    renderPanel();
+    const item = await row('leaver');
+    const leave = () => !window.dispatchEvent(new Event('beforeunload', { cancelable: true }));
+    expect(leave()).toBe(false);
+    await user.type(editor(item), '!');
+    expect(leave()).toBe(true);
+    await user.click(within(item).getByRole('button', { name: 'Undo changes' }));
+    expect(leave()).toBe(false);
+  });
+
   it('saves an edit with update-dm-messages; the DM then shows as saved', async () => {
     const dm = buildDm({ recipient_username: 'saver', message_content: 'Generated text' });
     const { state } = mockList([dm]);

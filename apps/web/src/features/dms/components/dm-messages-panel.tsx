@@ -47,8 +47,8 @@ export interface TDmMessagesPanelProps {
   readOnly: boolean;
   /** Sends one saved DM; without it the Send buttons stay disabled. */
   onSend?: (dm: TDmMessage) => void;
-  /** More actions beside Generate All DMs (Send All DMs). */
-  actions?: ReactNode;
+  /** More actions beside Generate All DMs (Send All DMs), told how many DMs hold unsaved edits. */
+  actions?: (unsavedEdits: number) => ReactNode;
   /** Runs for each DM whose edit was saved, with the text before and after (agent mode learns from it). */
   onEdited?: (dm: TDmMessage, saved: string) => void;
   /** Runs for each DM deleted. */
@@ -133,7 +133,26 @@ export function DmMessagesPanel({
     text === dm.message_content ? forget([dm.id]) : setEdits((all) => ({ ...all, [dm.id]: text }));
 
   const unsaved = items.filter((dm) => !isLocked(dm) && valueOf(dm) !== dm.message_content);
+  // Edits on other pages count too: they stay in `edits` until saved or undone.
+  const unsavedEdits = Object.keys(edits).filter((id) => {
+    const dm = items.find((d) => d.id === id);
+    return !dm || !isLocked(dm);
+  }).length;
   const savable = unsaved.filter((dm) => textProblem(valueOf(dm)) === null);
+
+  // Leaving the page (Connect account goes to Reddit, a reload, a closed tab) drops unsaved edits: the
+  // browser asks first.
+  const holdsEdits = unsavedEdits > 0;
+  useEffect(() => {
+    if (!holdsEdits) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers ask only when returnValue is set.
+      event.returnValue = true;
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [holdsEdits]);
 
   const saveOne = (dm: TDmMessage) => {
     const text = valueOf(dm);
@@ -224,7 +243,7 @@ export function DmMessagesPanel({
                 Generate All DMs
               </Button>
             </DisabledReason>
-            {actions}
+            {actions?.(unsavedEdits)}
           </Group>
         </Group>
         <Text size="xs" c="dimmed">

@@ -64,7 +64,14 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           projectId={projectId}
           readOnly={readOnly}
           onSend={readOnly ? undefined : send}
-          actions={<SendAllDmsButton projectId={projectId} readOnly={readOnly} onSettled={afterSending} />}
+          actions={(unsavedEdits) => (
+            <SendAllDmsButton
+              projectId={projectId}
+              readOnly={readOnly}
+              unsavedEdits={unsavedEdits}
+              onSettled={afterSending}
+            />
+          )}
           onEdited={(dm, saved) => {
             logBehavior('message_edited', { dm_id: dm.id, before: dm.message_content, after: saved });
             // The server kept the saved edit as an example: the learning panel counts it.

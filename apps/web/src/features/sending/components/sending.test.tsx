@@ -29,6 +29,7 @@ import {
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
+import { SAVE_BEFORE_SENDING_ALL } from '../sending-texts';
 import { SendingStatusPanel } from './sending-status-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -151,6 +152,30 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     );
     await user.click(button);
     expect(await screen.findByText(SENDING_TEXTS.bulkFailed(SENDING_TEXTS.accountTooYoung))).toBeTruthy();
+  });
+
+  it('waits while a DM has unsaved edits, saying why: it sends the saved texts', async () => {
+    renderStep4([buildDm({ recipient_username: 'erin', message_content: 'Generated text' })]);
+    const bulk = mockEndpoint(sendingEndpoints.sendBulk, {
+      message: 'Queued 1 DM over 1 account.',
+      queued: 1,
+      skipped: 0,
+      first_at: '2030-01-02T14:00:00Z',
+      last_at: '2030-01-02T14:00:00Z',
+      accounts: [],
+    });
+    const item = await dmRow('erin');
+    await user.type(within(item).getByRole('textbox'), ' and my own words');
+    const waiting = screen.getByRole('button', { name: 'Send All DMs' });
+    expect(waiting.hasAttribute('disabled')).toBe(true);
+    await user.hover(waiting.parentElement!);
+    expect(await screen.findByRole('tooltip', { name: SAVE_BEFORE_SENDING_ALL })).toBeTruthy();
+
+    await user.click(within(item).getByRole('button', { name: 'Undo changes' }));
+    const ready = screen.getByRole('button', { name: 'Send All DMs' });
+    expect(ready.hasAttribute('disabled')).toBe(false);
+    await user.click(ready);
+    await waitFor(() => expect(bulk.calls).toHaveLength(1));
   });
 
   it('is off for a read-only account', async () => {
