@@ -21,7 +21,7 @@ import {
   renderScreen,
   withoutAiSubscription,
 } from '../../../test/discovery.test-support';
-import { LeadTabs } from './lead-tabs';
+import { LeadTabs, scoreHint, SEARCH_HINT } from './lead-tabs';
 
 const user = userEvent.setup({ delay: null });
 
@@ -170,6 +170,20 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     renderTabs();
     expect((await screen.findByRole('tab', { name: /Comments/ })).getAttribute('aria-selected')).toBe('true');
     expect(await screen.findByText('No comments found yet.')).toBeTruthy();
+  });
+
+  it('says how leads get to an empty list, or that the score filter hides them', async () => {
+    mockLists();
+    renderTabs();
+    expect(await screen.findByText('No posts found yet.')).toBeTruthy();
+    expect(screen.getByText(SEARCH_HINT)).toBeTruthy();
+    await user.click(screen.getByRole('radio', { name: '75+' }));
+    expect(await screen.findByText(scoreHint(75))).toBeTruthy();
+    expect(screen.queryByText(SEARCH_HINT)).toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Any' }));
+    await user.click(screen.getByRole('tab', { name: /Users/ }));
+    expect(await screen.findByText('No users found yet.')).toBeTruthy();
+    expect(screen.queryByText(SEARCH_HINT)).toBeNull();
   });
 
   it('filters by minimum intent score and pages newest first', async () => {

@@ -49,11 +49,21 @@ function savedTab(projectId: string): TTab {
   return TABS.find((k) => k === saved) ?? 'posts';
 }
 
+/** Where leads come from, for a first look at an empty list. */
+export const SEARCH_HINT =
+  'Press Search above to read your approved subreddits now; new posts and comments are also found every minute.';
+
+/** An empty list may only be filtered: the hint says so. */
+export const scoreHint = (minScore: number) =>
+  `Only leads scoring ${minScore}+ are shown: choose Any to see them all.`;
+
 interface TLeadListProps<T> {
   query: UseQueryResult<TPage<T>>;
   page: number;
   onPage: (page: number) => void;
   empty: string;
+  /** Under the empty text: how leads get here, or what hides them. */
+  emptyHint?: string | undefined;
   /** Above a list that has items: what acts on all of it. */
   toolbar?: ReactNode;
   children: (item: T) => ReactNode;
@@ -64,6 +74,7 @@ function LeadList<T extends { id: string }>({
   page,
   onPage,
   empty,
+  emptyHint,
   toolbar,
   children,
 }: TLeadListProps<T>) {
@@ -86,9 +97,16 @@ function LeadList<T extends { id: string }>({
   return (
     <Stack gap="sm">
       {items.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          {empty}
-        </Text>
+        <Stack gap={2}>
+          <Text c="dimmed" size="sm">
+            {empty}
+          </Text>
+          {emptyHint && (
+            <Text c="dimmed" size="xs">
+              {emptyHint}
+            </Text>
+          )}
+        </Stack>
       ) : (
         <>
           {toolbar && <Group justify="flex-end">{toolbar}</Group>}
@@ -177,6 +195,7 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
     page: pages[kind],
     onPage: onPage(kind),
     empty,
+    emptyHint: minScore > 0 ? scoreHint(minScore) : kind === 'users' ? undefined : SEARCH_HINT,
     toolbar: readOnly ? undefined : (
       <DeleteAllLeads
         projectId={projectId}
