@@ -109,7 +109,7 @@ export function capacityAt(account: CapacityAccount, used: number, nowMs: number
 /** The account's capacity now, counting today's claimed sends from its DMs. */
 export async function accountCapacity(
   db: Db,
-  account: CapacityAccount & Pick<RedditAccountRow, 'id' | 'quotaResetAt'>,
+  account: CapacityAccount & Pick<RedditAccountRow, 'id' | 'ownerUserId' | 'redditUsername' | 'quotaResetAt'>,
   nowMs: number,
 ): Promise<AccountCapacity> {
   return capacityAt(account, await usedToday(db, account, nowMs), nowMs);

@@ -1,7 +1,7 @@
-import { and, count, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
-import type { RedditAccountRow } from './accounts.table';
+import { redditAccounts, type RedditAccountRow } from './accounts.table';
 import { startOfZonedDay } from './zoned-time';
 
 const DAY_MS = 86_400_000;
@@ -47,12 +47,24 @@ export function quotaWindowStart(
 }
 
 /**
+ * DMs of any connection of the same Reddit account in the owner's workspace, this project's or another's:
+ * Reddit's limits are the account's, so connecting it to a second project gives it no second quota and no
+ * second pace. (The owner's accounts are few: their index finds them.)
+ */
+export function ofSameRedditAccount(account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>): SQL {
+  return sql`${dmMessages.accountId} in (select ${redditAccounts.id} from ${redditAccounts}
+    where ${redditAccounts.ownerUserId} = ${account.ownerUserId}
+      and lower(${redditAccounts.redditUsername}) = lower(${account.redditUsername}))`;
+}
+
+/**
  * Sends claimed today that count against the quota: those being sent, sent, or of unknown outcome.
- * Counted from the DMs themselves, so the figure cannot drift from what happened.
+ * Counted from the DMs themselves, so the figure cannot drift from what happened; every connection of the
+ * Reddit account in the workspace counts.
  */
 export async function usedToday(
   db: Db,
-  account: Pick<RedditAccountRow, 'id' | 'timezone' | 'quotaResetAt'>,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername' | 'timezone' | 'quotaResetAt'>,
   nowMs: number,
 ): Promise<number> {
   const [row] = await db
@@ -60,7 +72,7 @@ export async function usedToday(
     .from(dmMessages)
     .where(
       and(
-        eq(dmMessages.accountId, account.id),
+        ofSameRedditAccount(account),
         gte(dmMessages.claimedAt, quotaWindowStart(account, nowMs)),
         inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
       ),

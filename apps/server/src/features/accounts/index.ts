@@ -27,6 +27,7 @@ export {
   accountAgeDays,
   dailyCapacity,
   quotaWindowStart,
+  ofSameRedditAccount,
   usedToday,
 } from './account-quota';
 export { isWithinWorkingHours, nextWorkingInstant, type WorkingWindow } from './working-hours';

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { buildDm } from '../dms/dms.test-support';
 import { dmMessages } from '../dms/dms.table';
 import { users } from '../users/users.table';
-import { NO_PLAN_PAUSE } from './agent-run';
+import { NO_PLAN_PAUSE, runAgent } from './agent-run';
 import { agentSettings } from './agent.table';
 
 // A Monday at 10:00 UTC: inside the default working hours.
@@ -368,12 +368,16 @@ describe('execute and status', () => {
   it('pauses the agent of an owner whose subscription has ended, and takes back its queued sends', async () => {
     const project = await learnedAgent();
     const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
-    // The plan lapses; the owner's access token still carries the old limit until it is renewed.
+    // The plan lapses; the owner's access token still carries the old limit.
     await t.ctx.db.update(users).set({ profilesLimit: 0 }).where(eq(users.id, project.owner.id));
     clock.t += 5000;
-    const run = await post(project, 'agent-autonomous/execute');
-    expect(run.statusCode, run.body).toBe(200);
-    expect(run.json().operation_result).toMatchObject({ status: 'skipped', reason: NO_PLAN_PAUSE });
+    // Asked through the API, the run is refused at once, whatever the token says.
+    const refused = await post(project, 'agent-autonomous/execute');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('subscription_required');
+    // Its scheduled run pauses the agent.
+    const run = await runAgent(t.ctx, project.id, 'schedule');
+    expect(run).toMatchObject({ kind: 'done', result: { status: 'skipped', reason: NO_PLAN_PAUSE } });
     const status = (await get(project, 'agent-status')).json<TAgentStatus>();
     expect(status).toMatchObject({ paused_reason: NO_PLAN_PAUSE, is_active: false });
     const [row] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, queued.id));

@@ -16,6 +16,7 @@ import {
 } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
+import { ofSameRedditAccount } from '../accounts';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { CONTACTED_DM_STATES, dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
@@ -72,14 +73,31 @@ export async function projectAccounts(
   return options.lock ? query.for('update') : query;
 }
 
-/** Claims of the account since `since` that count toward its quota (as `usedToday` counts them). */
-export async function countClaimsSince(db: DbOrTx, accountId: string, since: Date): Promise<number> {
+/**
+ * Serializes the claims of one Reddit account across its connections in the workspace (each claim already
+ * holds its own connection's row): their shared quota and pace stay exact.
+ */
+export async function lockRedditAccount(
+  tx: DbOrTx,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+) {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`reddit-account:${account.ownerUserId}:${account.redditUsername.toLowerCase()}`}, 0))`,
+  );
+}
+
+/** Claims of the Reddit account since `since` that count toward its quota (as `usedToday` counts them). */
+export async function countClaimsSince(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+  since: Date,
+): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(dmMessages)
     .where(
       and(
-        eq(dmMessages.accountId, accountId),
+        ofSameRedditAccount(account),
         gte(dmMessages.claimedAt, since),
         inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
       ),
@@ -87,23 +105,30 @@ export async function countClaimsSince(db: DbOrTx, accountId: string, since: Dat
   return row?.n ?? 0;
 }
 
-/** When the account last had a DM claimed (whatever became of it), or null. */
-export async function lastClaimAt(db: DbOrTx, accountId: string): Promise<Date | null> {
+/** When the Reddit account last had a DM claimed (whatever became of it), or null. */
+export async function lastClaimAt(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+): Promise<Date | null> {
   const [row] = await db
     .select({ at: max(dmMessages.claimedAt) })
     .from(dmMessages)
-    .where(and(eq(dmMessages.accountId, accountId), isNotNull(dmMessages.claimedAt)));
+    .where(and(ofSameRedditAccount(account), isNotNull(dmMessages.claimedAt)));
   return row?.at ?? null;
 }
 
-/** When the account's queued DMs go, except one (the DM being planned again). */
-export async function queuedTimes(db: DbOrTx, accountId: string, exceptDmId: string | null): Promise<Date[]> {
+/** When the Reddit account's queued DMs go, except one (the DM being planned again). */
+export async function queuedTimes(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+  exceptDmId: string | null,
+): Promise<Date[]> {
   const rows = await db
     .select({ at: dmMessages.scheduledFor })
     .from(dmMessages)
     .where(
       and(
-        eq(dmMessages.accountId, accountId),
+        ofSameRedditAccount(account),
         eq(dmMessages.state, 'queued'),
         isNotNull(dmMessages.scheduledFor),
         exceptDmId ? ne(dmMessages.id, exceptDmId) : undefined,

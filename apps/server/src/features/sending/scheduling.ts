@@ -48,14 +48,14 @@ export async function pacingAccount(
 ): Promise<PacingAccount> {
   const booked = new Map<number, number>();
   const today = dayKey(nowMs, account.timezone);
-  booked.set(today, await countClaimsSince(db, account.id, quotaWindowStart(account, nowMs)));
-  const queued = (await queuedTimes(db, account.id, exceptDmId)).map((d) => d.getTime());
+  booked.set(today, await countClaimsSince(db, account, quotaWindowStart(account, nowMs)));
+  const queued = (await queuedTimes(db, account, exceptDmId)).map((d) => d.getTime());
   for (const at of queued) {
     // An overdue send still counts for today, when it will go.
     const key = Math.max(dayKey(at, account.timezone), today);
     booked.set(key, (booked.get(key) ?? 0) + 1);
   }
-  const last = (await lastClaimAt(db, account.id))?.getTime() ?? null;
+  const last = (await lastClaimAt(db, account))?.getTime() ?? null;
   const lastAt = Math.max(last ?? -Infinity, ...queued);
   return {
     id: account.id,

@@ -20,6 +20,7 @@ import {
   countClaimsSince,
   lastClaimAt,
   lockAccount,
+  lockRedditAccount,
   lockDm,
   oneMoreAttempt,
   otherDmTo,
@@ -158,7 +159,8 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
           retryAtMs: null,
         };
       }
-      const used = await countClaimsSince(tx, account.id, quotaWindowStart(account, nowMs));
+      await lockRedditAccount(tx, account);
+      const used = await countClaimsSince(tx, account, quotaWindowStart(account, nowMs));
       const readiness = accountReadiness(account, used, nowMs);
       if (!readiness.ready) return { kind: 'account_not_ready', account, ...readiness };
       if (options.paced) {
@@ -241,7 +243,7 @@ async function pacingRefusal(
       retryAtMs: window?.start ?? null,
     };
   }
-  const last = (await lastClaimAt(tx, account.id))?.getTime();
+  const last = (await lastClaimAt(tx, account))?.getTime();
   if (last !== undefined && last + account.delayRangeMin * 1000 > nowMs) {
     return {
       code: 'pacing_delay',

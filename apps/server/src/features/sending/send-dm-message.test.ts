@@ -379,6 +379,32 @@ describe('a single Send refused before Reddit', () => {
     });
   });
 
+  it('counts the daily limit of a Reddit account connected to two projects once, across both', async () => {
+    const first = await workspace([{ username: 'demo_founder', dailyMessageLimit: 1 }]);
+    const second = await buildSendingProject(rig, first.project.owner);
+    const again = await connectAccount(rig.ctx, rig.sim, rig.credential, second, {
+      username: 'demo_founder',
+      dailyMessageLimit: 1,
+    });
+    const dm = await buildDm(rig.db, first.project, { recipient: person() });
+    expect((await send(first.auth, { project_id: first.project.id, dm_id: dm.id })).json().state).toBe(
+      'sent',
+    );
+
+    const other = await buildDm(rig.db, second, { recipient: person() });
+    const res = await send(first.auth, { project_id: second.id, dm_id: other.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('daily_limit_reached');
+    expect((await dmById(rig.db, other.id)).state).toBe('approved');
+    const listed = await rig.t.app.inject({
+      url: `/api/v1/projects/${second.id}/accounts`,
+      headers: first.auth,
+    });
+    expect(listed.json().items.find((a: { id: string }) => a.id === again.id)).toMatchObject({
+      remaining_today: 0,
+    });
+  });
+
   it('asks for post_id or dm_id, and answers 404 for a DM that is not there', async () => {
     const { project, auth } = await workspace();
     expect((await send(auth, { project_id: project.id })).statusCode).toBe(400);

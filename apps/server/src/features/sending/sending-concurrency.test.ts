@@ -1,8 +1,8 @@
 /**
  * Concurrent senders on one account and on one person. On PGlite the single connection runs one
  * transaction at a time, so the claims are serialized by the engine; under `npm run test:db`
- * (DATABASE_URL) they race for real on a pool of 10 connections, and the account row lock and the
- * workspace-wide unique index are what keep the counts. "Across a PostgreSQL restart" is simulated by
+ * (DATABASE_URL) they race for real on a pool of 10 connections, and the account row lock, the lock on
+ * the Reddit account's name in the workspace and the workspace-wide unique index are what keep the counts. "Across a PostgreSQL restart" is simulated by
  * closing the pool (every connection ends) and opening a new one midway, as a restarted server would:
  * the quota is counted from the DMs in the database, never from memory. (A PGlite directory closed and
  * opened again stands in for it without DATABASE_URL.)
@@ -104,6 +104,32 @@ describe('concurrent senders', () => {
       `concurrency (${database.driver}): 50 senders at once, limit 20: ${JSON.stringify(tally([...before, ...after]))}; ` +
         `${received.filter((m) => bodies.has(m.body)).length} delivered (${recovery.confirmed} confirmed, ` +
         `${recovery.requeued} sent again by recovery)`,
+    );
+  }, 300_000);
+
+  it("keeps one Reddit account's daily limit across its connections to several projects", async () => {
+    const owner = await buildUser(ctx.db, config);
+    const credential = await addSendCredential(ctx);
+    const sends: { projectId: string; dmId: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const project = await buildProject(ctx.db, config, { owner });
+      await connectAccount(ctx, sim, credential, project, {
+        username: 'growth_marketer',
+        dailyMessageLimit: 3,
+      });
+      for (let j = 0; j < 3; j++) {
+        const dm = await buildDm(ctx.db, project, { recipient: people.accepting[300 + i * 3 + j]! });
+        sends.push({ projectId: project.id, dmId: dm.id });
+      }
+    }
+    const results = await Promise.allSettled(sends.map((s) => sendDmNow(ctx, s.projectId, { dmId: s.dmId })));
+    const outcomes = results.map((r) =>
+      r.status === 'fulfilled' ? r.value.state : ((r.reason as { code?: string }).code ?? String(r.reason)),
+    );
+    // Each project's connection alone would allow 3, 12 in all; the account sends 3.
+    expect(tally(outcomes)).toEqual({ sent: 3, daily_limit_reached: 9 });
+    console.info(
+      `concurrency (${database.driver}): 12 senders on 4 connections of one account, limit 3: ${JSON.stringify(tally(outcomes))}`,
     );
   }, 300_000);
 

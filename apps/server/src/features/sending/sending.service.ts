@@ -85,7 +85,7 @@ async function accountsForNow(
   const ready: { account: RedditAccountRow; remaining: number; used: number }[] = [];
   const problems: NotReady[] = [];
   for (const account of accounts) {
-    const used = await countClaimsSince(ctx.db, account.id, quotaWindowStart(account, nowMs));
+    const used = await countClaimsSince(ctx.db, account, quotaWindowStart(account, nowMs));
     const readiness = accountReadiness(account, used, nowMs);
     if (readiness.ready) ready.push({ account, remaining: readiness.remaining, used });
     else problems.push(readiness);
