@@ -12,10 +12,9 @@ import {
   updateDm,
 } from './claim.repository';
 import { rescheduleDm } from './scheduling';
-import { composeSubject } from './send-attempt';
+import { composeSubject, INTERRUPTED_AFTER_MS } from './send-attempt';
 
-/** A claim still `sending` this long after it was made belongs to a process that ended mid-send. */
-export const INTERRUPTED_AFTER_MS = 5 * 60_000;
+export { INTERRUPTED_AFTER_MS };
 /**
  * A DM of unknown outcome absent from the account's sent messages this long after its claim was not
  * delivered: far beyond the 30 s a compose may take, so a late compose cannot still land.

@@ -270,6 +270,15 @@ type ComposeOutcome =
     }
   | { kind: 'unknown'; reason: string };
 
+/** A claim still `sending` this long after it was made belongs to a process that ended mid-send. */
+export const INTERRUPTED_AFTER_MS = 5 * 60_000;
+/**
+ * A claimed DM leaves for Reddit within this of its claim or not at all: after the sweep a recovery may
+ * hand it to another sender, so one held up longer (a paused process, a long wait for the request budget
+ * or a connection) must not send it too. The minute's margin covers clocks of different processes.
+ */
+const LEAVES_WITHIN_MS = INTERRUPTED_AFTER_MS - 60_000;
+
 /** When Reddit gives no wait with a RATELIMIT, or a reach fails without a retry instant. */
 const DEFAULT_WAIT_MS = 60_000;
 
@@ -288,11 +297,10 @@ async function compose(
   }
   let answer: ComposeResult;
   try {
-    answer = await api.compose({
-      to: dm.recipientUsername,
-      subject: composeSubject(dm),
-      text: dm.messageContent,
-    });
+    answer = await api.compose(
+      { to: dm.recipientUsername, subject: composeSubject(dm), text: dm.messageContent },
+      { notAfterMs: (dm.claimedAt?.getTime() ?? nowMs) + LEAVES_WITHIN_MS },
+    );
   } catch (error) {
     if (
       error instanceof RedditBudgetExhaustedError ||

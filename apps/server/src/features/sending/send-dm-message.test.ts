@@ -5,6 +5,7 @@ import { redditAccounts, refreshTokenRef } from '../accounts';
 import { dmMessages } from '../dms/dms.table';
 import { suppressions } from '../suppressions/suppressions.table';
 import { sendQueuedDm } from './send-queued';
+import { sendDmNow } from './sending.service';
 import { reconcileAccount, sweepSends } from './reconcile.service';
 import {
   accountById,
@@ -314,6 +315,41 @@ describe('a single Send', () => {
     expect((await sendQueuedDm(rig.ctx, { projectId: project.id, dmId: a.id })).outcome).toBe('sent');
     expect(delivered(toA)).toHaveLength(1);
     expect(delivered(toB)).toHaveLength(1);
+  });
+
+  it('never sends a DM whose sender was held up past the sweep, once recovery gave it to another', async () => {
+    const { project, accounts } = await workspace();
+    const to = person();
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let claimed!: () => void;
+    const atClaim = new Promise<void>((resolve) => (claimed = resolve));
+    // Claimed, then held up (a paused process, a wait for a connection) before Reddit is called.
+    const stalled = sendDmNow(
+      rig.ctx,
+      project.id,
+      { dmId: dm.id },
+      {
+        onStep: async (step) => {
+          if (step !== 'after-claim') return;
+          claimed();
+          await held;
+        },
+      },
+    );
+    await atClaim;
+    rig.clock.t += 11 * 60_000;
+    await sweepSends(rig.ctx);
+    const report = await reconcileAccount(rig.ctx, { projectId: project.id, accountId: accounts[0]!.id });
+    expect(report.requeued).toBe(1);
+    rig.clock.t = Math.max(rig.clock.t, (await dmById(rig.db, dm.id)).scheduledFor!.getTime());
+    expect((await sendQueuedDm(rig.ctx, { projectId: project.id, dmId: dm.id })).outcome).toBe('sent');
+
+    release();
+    await stalled.catch(() => undefined);
+    expect(delivered(to)).toHaveLength(1);
+    expect((await dmById(rig.db, dm.id)).state).toBe('sent');
   });
 
   it('fails as not delivered after the last attempt', async () => {

@@ -170,8 +170,12 @@ export class RedditApi {
   /**
    * Sends a private message. Reddit's refusals (unknown user, not accepting DMs, rate limit) come back as
    * a result; a broken connection or 5xx throws RedditUnknownOutcomeError and is never retried here.
+   * `notAfterMs`: the message is not sent from then on (RedditTooLateError).
    */
-  async compose(message: { to: string; subject: string; text: string }): Promise<ComposeResult> {
+  async compose(
+    message: { to: string; subject: string; text: string },
+    options: { notAfterMs?: number } = {},
+  ): Promise<ComposeResult> {
     const answer = await this.transport.send(
       {
         endpoint: REDDIT_ENDPOINTS.compose,
@@ -179,6 +183,7 @@ export class RedditApi {
         form: { api_type: 'json', to: message.to, subject: message.subject, text: message.text },
         auth: this.auth,
         idempotent: false,
+        ...(options.notAfterMs === undefined ? {} : { notAfterMs: options.notAfterMs }),
       },
       this.mode,
     );

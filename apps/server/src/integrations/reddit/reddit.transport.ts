@@ -14,6 +14,7 @@ import {
   RedditApiError,
   RedditAuthError,
   RedditResponseShapeError,
+  RedditTooLateError,
   RedditUnavailableError,
   RedditUnknownOutcomeError,
 } from './reddit.errors';
@@ -77,6 +78,8 @@ export interface RedditRequest<T> {
   idempotent: boolean;
   /** 404 answers null instead of throwing. */
   allowNotFound?: boolean;
+  /** Not sent from this instant on (RedditTooLateError), checked as the request is about to leave. */
+  notAfterMs?: number;
 }
 
 export interface TokenGrant {
@@ -388,6 +391,11 @@ export class RedditTransport {
       throw error;
     }
     const { dispatcher, proxied } = connection;
+    const nowMs = this.clock.now();
+    if (req.notAfterMs !== undefined && nowMs >= req.notAfterMs) {
+      await this.budget.settle(slot);
+      throw new RedditTooLateError(req.endpoint.label, req.notAfterMs, nowMs);
+    }
     try {
       const res = await request(url, {
         method: req.endpoint.method,
