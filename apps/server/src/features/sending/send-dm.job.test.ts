@@ -7,6 +7,7 @@ import { users } from '../users/users.table';
 import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
 import { rescheduleDm } from './scheduling';
+import { addDoNotContact } from '../suppressions/suppressions.service';
 import { queueProjectDms } from './sending.service';
 import {
   buildDm,
@@ -341,6 +342,19 @@ describe('Send All, paced on the simulator', () => {
       state: 'failed',
       outcomeCode: 'already_contacted',
     });
+  });
+
+  it('does not send a queued DM to someone put on the do-not-contact list after it was queued', async () => {
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    const to = person();
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    expect((await queueProjectDms(rig.ctx, project.id, { random: seededRandom(1) })).queued).toBe(1);
+    // Spelled otherwise than the DM has it: Reddit's names ignore case.
+    await addDoNotContact(rig.ctx, project.userId, { usernames: [to.toUpperCase()] });
+    await runQueued(project.id, seededRandom(2));
+    expect(await dmById(rig.db, dm.id)).toMatchObject({ state: 'failed', outcomeCode: 'suppressed' });
+    expect(rig.sim.inspect.messages({ to })).toHaveLength(0);
   });
 
   it("takes queued DMs back once the project owner's subscription has ended, and sends them after Send All again", async () => {
