@@ -88,3 +88,20 @@ describe('shared request budget', () => {
     expect(env.rig.clock.now()).toBe(start);
   });
 });
+
+describe('racing takers of one client', () => {
+  // Under DATABASE_URL they race on a pool of 10 connections: the client's row lock is what keeps 100.
+  it('take exactly its 100 slots among 200 from two processes at once', async () => {
+    const key = `race-${randomUUID()}`;
+    const [a, b] = [0, 1].map(() => new RequestBudget(env.database.db, env.rig.clock));
+    // The client's row exists, as it does after its first request.
+    await a!.settle(await a!.acquireNow(key));
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a! : b!).acquireNow(key)),
+    );
+    const taken = 1 + results.filter((r) => r.status === 'fulfilled').length;
+    expect(taken).toBe(100);
+    for (const r of results)
+      if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(RedditBudgetExhaustedError);
+  });
+});
