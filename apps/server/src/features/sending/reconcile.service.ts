@@ -121,6 +121,18 @@ export async function reconcileAccount(
       if (row) report.confirmed++;
       continue;
     }
+    if (dm.repliedAt) {
+      // The recipient answered it: it arrived, whatever the sent messages show (or no longer show).
+      const row = await updateDm(ctx.db, guard, {
+        state: 'sent',
+        sentAt: dm.claimedAt,
+        outcomeCode: 'sent',
+        outcomeReason: `Sent from u/${account.redditUsername} (its recipient replied)`,
+        updatedAt: now,
+      });
+      if (row) report.confirmed++;
+      continue;
+    }
     const decidedAt = (dm.claimedAt?.getTime() ?? nowMs) + NOT_DELIVERED_AFTER_MS;
     if (!complete) later(nowMs + LOOK_AGAIN_MS);
     else if (nowMs < decidedAt) later(decidedAt);

@@ -352,6 +352,23 @@ describe('a single Send', () => {
     expect((await dmById(rig.db, dm.id)).state).toBe('sent');
   });
 
+  it('takes a DM of unknown outcome that its recipient answered as sent, not as one to send again', async () => {
+    const { project, accounts } = await workspace();
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    const claimedAt = new Date(rig.clock.t - 20 * 60_000);
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'unknown', accountId: accounts[0]!.id, claimedAt, repliedAt: new Date(rig.clock.t) })
+      .where(eq(dmMessages.id, dm.id));
+    const report = await reconcileAccount(rig.ctx, { projectId: project.id, accountId: accounts[0]!.id });
+    expect(report).toMatchObject({ confirmed: 1, requeued: 0 });
+    expect(await dmById(rig.db, dm.id)).toMatchObject({
+      state: 'sent',
+      sentAt: claimedAt,
+      outcomeCode: 'sent',
+    });
+  });
+
   it('fails as not delivered after the last attempt', async () => {
     const { project, accounts } = await workspace();
     const dm = await buildDm(rig.db, project, { recipient: person() });
