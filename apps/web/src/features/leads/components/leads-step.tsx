@@ -10,6 +10,7 @@ import { SendAllDmsButton, SendingStatusPanel, useSendDm } from '../../sending';
 import { ExportCsvButton, WebhookPanel } from './export-panel';
 import { LeadTabs } from './lead-tabs';
 import { SearchPanel } from './search-panel';
+import { leadKeys } from '../hooks/use-leads';
 
 export interface TLeadsStepProps {
   projectId: string;
@@ -29,11 +30,13 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
   const reload = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
   // A DM written or deleted changes the campaign's counts.
   const dmsCounted = () => reload(historyKeys.statistics(projectId));
-  // A send changes the DM's state in the list, the counts, and what its account has left today.
+  // A send changes the DM's state in the list, History and its counts, what its account has left today,
+  // and the leads (a contacted person leaves them).
   const afterSending = () => {
     reload(dmKeys.all(projectId));
-    dmsCounted();
+    reload(historyKeys.all(projectId));
     reload(accountKeys.list(projectId));
+    reload(leadKeys.all(projectId));
   };
   // Agent mode learns from what the customer does with the drafts.
   const logBehavior = useLogBehavior(projectId);

@@ -37,7 +37,7 @@ const user = userEvent.setup({ delay: null });
 /** Step 4 with these DMs and this sending status; returns the mocks that count calls. */
 function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()) {
   mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
-  mockEndpoint(leadsEndpoints.posts, page([]));
+  const posts = mockEndpoint(leadsEndpoints.posts, page([]));
   mockEndpoint(leadsEndpoints.comments, page([]));
   mockEndpoint(leadsEndpoints.profiles, page([]));
   mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
@@ -47,15 +47,15 @@ function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()
   const statusCalls = mockEndpoint(sendingEndpoints.status, status);
   const agent = mockAgentAtRest();
   renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
-  return { list, statusCalls, agent };
+  return { list, statusCalls, agent, posts };
 }
 
 const dmRow = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
 
 describe('Send on a DM', { timeout: 15_000 }, () => {
-  it('sends it now and says Sent to u/…; the DM list and the sending status reload', async () => {
+  it('sends it now and says Sent to u/…; the DM list, the leads and the sending status reload', async () => {
     const dm = buildDm({ recipient_username: 'alice' });
-    const { list, statusCalls } = renderStep4([dm]);
+    const { list, statusCalls, posts } = renderStep4([dm]);
     const send = mockEndpoint(sendingEndpoints.sendOne, {
       recipient: 'alice',
       dm_id: dm.id,
@@ -67,6 +67,7 @@ describe('Send on a DM', { timeout: 15_000 }, () => {
     const item = await dmRow('alice');
     const listed = list.calls.length;
     const statused = statusCalls.calls.length;
+    const leadsListed = posts.calls.length;
     await user.click(within(item).getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(SENDING_TEXTS.sentTo('alice'))).toBeTruthy();
     expect(send.calls[0]!.rawBody).toEqual({
@@ -76,6 +77,8 @@ describe('Send on a DM', { timeout: 15_000 }, () => {
     });
     await waitFor(() => expect(list.calls.length).toBeGreaterThan(listed));
     await waitFor(() => expect(statusCalls.calls.length).toBeGreaterThan(statused));
+    // The person is contacted now: the lists of leads leave them out.
+    await waitFor(() => expect(posts.calls.length).toBeGreaterThan(leadsListed));
   });
 
   it("shows the server's reason for a refusal, and 'Error sending DM message' without one", async () => {
