@@ -1,5 +1,5 @@
 import { and, count, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
 import { redditAccounts, type RedditAccountRow } from './accounts.table';
 import { startOfZonedDay } from './zoned-time';
@@ -63,7 +63,7 @@ export function ofSameRedditAccount(account: Pick<RedditAccountRow, 'ownerUserId
  * Reddit account in the workspace counts.
  */
 export async function usedToday(
-  db: Db,
+  db: DbOrTx,
   account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername' | 'timezone' | 'quotaResetAt'>,
   nowMs: number,
 ): Promise<number> {

@@ -1,19 +1,4 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gte,
-  inArray,
-  isNotNull,
-  lt,
-  lte,
-  max,
-  ne,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, max, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { ofSameRedditAccount } from '../accounts';
@@ -84,25 +69,6 @@ export async function lockRedditAccount(
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`reddit-account:${account.ownerUserId}:${account.redditUsername.toLowerCase()}`}, 0))`,
   );
-}
-
-/** Claims of the Reddit account since `since` that count toward its quota (as `usedToday` counts them). */
-export async function countClaimsSince(
-  db: DbOrTx,
-  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
-  since: Date,
-): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(dmMessages)
-    .where(
-      and(
-        ofSameRedditAccount(account),
-        gte(dmMessages.claimedAt, since),
-        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
-      ),
-    );
-  return row?.n ?? 0;
 }
 
 /** When the Reddit account last had a DM claimed (whatever became of it), or null. */

@@ -1,12 +1,11 @@
 import type { TSendOutcomeCode } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { dailyCapacity, quotaWindowStart, type RedditAccountRow } from '../accounts';
+import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
 import type { DmMessageRow } from '../dms/dms.table';
 import { SUPPRESSED_BECAUSE } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
 import {
-  countClaimsSince,
   lastClaimAt,
   lockApprovedDms,
   lockDm,
@@ -48,7 +47,7 @@ export async function pacingAccount(
 ): Promise<PacingAccount> {
   const booked = new Map<number, number>();
   const today = dayKey(nowMs, account.timezone);
-  booked.set(today, await countClaimsSince(db, account, quotaWindowStart(account, nowMs)));
+  booked.set(today, await usedToday(db, account, nowMs));
   const queued = (await queuedTimes(db, account, exceptDmId)).map((d) => d.getTime());
   for (const at of queued) {
     // An overdue send still counts for today, when it will go.

@@ -7,17 +7,11 @@ import {
   RedditUnavailableError,
   type ComposeResult,
 } from '../../integrations/reddit';
-import {
-  AccountAuthRequiredError,
-  quotaWindowStart,
-  redditApiForAccount,
-  type RedditAccountRow,
-} from '../accounts';
+import { AccountAuthRequiredError, usedToday, redditApiForAccount, type RedditAccountRow } from '../accounts';
 import { CONTACTED_DM_STATES, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { isRecipientBlocked, suppressRecipient, type SuppressionReason } from '../suppressions';
 import { accountReadiness, formatInstant, type NotReady } from './account-readiness';
 import {
-  countClaimsSince,
   lastClaimAt,
   lockAccount,
   lockRedditAccount,
@@ -160,7 +154,7 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
         };
       }
       await lockRedditAccount(tx, account);
-      const used = await countClaimsSince(tx, account, quotaWindowStart(account, nowMs));
+      const used = await usedToday(tx, account, nowMs);
       const readiness = accountReadiness(account, used, nowMs);
       if (!readiness.ready) return { kind: 'account_not_ready', account, ...readiness };
       if (options.paced) {

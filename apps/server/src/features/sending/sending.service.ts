@@ -6,11 +6,10 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../http/errors';
-import { accountCapacity, PACING_REASON, quotaWindowStart, type RedditAccountRow } from '../accounts';
+import { accountCapacity, PACING_REASON, type RedditAccountRow, usedToday } from '../accounts';
 import type { DmMessageRow } from '../dms/dms.table';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
-  countClaimsSince,
   findProjectDm,
   listSending,
   nextQueued,
@@ -85,7 +84,7 @@ async function accountsForNow(
   const ready: { account: RedditAccountRow; remaining: number; used: number }[] = [];
   const problems: NotReady[] = [];
   for (const account of accounts) {
-    const used = await countClaimsSince(ctx.db, account, quotaWindowStart(account, nowMs));
+    const used = await usedToday(ctx.db, account, nowMs);
     const readiness = accountReadiness(account, used, nowMs);
     if (readiness.ready) ready.push({ account, remaining: readiness.remaining, used });
     else problems.push(readiness);

@@ -53,10 +53,6 @@ export class RedditAuthError extends Error {
 }
 
 /**
- * The credential's budget is spent (or Reddit asked to hold back) and the caller may not wait: a job
- * that gets this is rescheduled for `retryAtMs`, when a slot frees.
- */
-/**
  * A request that was held up (a paused process, a wait for the budget or a connection) past the last
  * instant its caller gave, and so never sent: the caller's hold on what it sends may have lapsed.
  */
@@ -67,6 +63,10 @@ export class RedditTooLateError extends RedditUnavailableError {
   }
 }
 
+/**
+ * The credential's budget is spent (or Reddit asked to hold back) and the caller may not wait: a job
+ * that gets this is rescheduled for `retryAtMs`, when a slot frees.
+ */
 export class RedditBudgetExhaustedError extends Error {
   override name = 'RedditBudgetExhaustedError';
   constructor(
