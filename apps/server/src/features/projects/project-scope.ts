@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { endpointKey, ZUuid, type TAccess } from '@threadreach/contract';
+import { endpointKey, ZUuid, type TAccess, type TScope } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import { endpointOf, rawIdValue } from '../../http/endpoints';
 import { forbidden, notFound, projectNotFound } from '../../http/errors';
@@ -90,40 +90,43 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
       );
     }
   });
-  app.addHook('preValidation', async (request) => {
-    const scope = endpointOf(request)?.scope;
-    if (!scope) return;
+  /** The project the request reaches under its scope, checked; null for a route naming none. */
+  const scopedProject = async (
+    request: FastifyRequest,
+    scope: Extract<TScope, { kind: 'project' | 'child' }>,
+  ): Promise<ProjectWithOwner | null> => {
     if (scope.kind === 'project') {
       const id = rawIdValue(request, scope.project);
       // Naming no project, the route serves only the caller's own data (its handler filters by user).
-      if (id === undefined && scope.optional) return requirePlan(request, scope.access, null);
+      if (id === undefined && scope.optional) return null;
       if (typeof id !== 'string' || !ZUuid.safeParse(id).success) throw projectNotFound();
-      request.project = await getAccessibleProject(db, requireUser(request), id, scope.access, {
+      return getAccessibleProject(db, requireUser(request), id, scope.access, {
         adminWrites: scope.adminWrites === true,
       });
-      requirePlan(request, scope.access, request.project);
-    } else if (scope.kind === 'child') {
-      const namedProject = scope.project ? rawIdValue(request, scope.project) : undefined;
-      if (scope.project && (typeof namedProject !== 'string' || !ZUuid.safeParse(namedProject).success)) {
-        throw projectNotFound();
-      }
-      const rawIds = rawIdValue(request, scope.id);
-      if (rawIds === undefined && scope.optionalId && typeof namedProject === 'string') {
-        request.project = await getAccessibleProject(db, requireUser(request), namedProject, scope.access);
-        return requirePlan(request, scope.access, request.project);
-      }
-      const ids = idsOf(rawIds);
-      request.project = await checkChild(
-        db,
-        request,
-        byName.get(scope.resource)!,
-        ids,
-        namedProject,
-        scope.access,
-        scope.adminWrites === true,
-      );
-      requirePlan(request, scope.access, request.project);
     }
+    const namedProject = scope.project ? rawIdValue(request, scope.project) : undefined;
+    if (scope.project && (typeof namedProject !== 'string' || !ZUuid.safeParse(namedProject).success)) {
+      throw projectNotFound();
+    }
+    const rawIds = rawIdValue(request, scope.id);
+    if (rawIds === undefined && scope.optionalId && typeof namedProject === 'string') {
+      return getAccessibleProject(db, requireUser(request), namedProject, scope.access);
+    }
+    return checkChild(
+      db,
+      request,
+      byName.get(scope.resource)!,
+      idsOf(rawIds),
+      namedProject,
+      scope.access,
+      scope.adminWrites === true,
+    );
+  };
+  app.addHook('preValidation', async (request) => {
+    const scope = endpointOf(request)?.scope;
+    if (scope?.kind !== 'project' && scope?.kind !== 'child') return;
+    request.project = await scopedProject(request, scope);
+    requirePlan(request, scope.access, request.project);
   });
 }
 
