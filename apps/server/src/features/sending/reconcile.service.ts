@@ -14,7 +14,6 @@ import {
 import { rescheduleDm } from './scheduling';
 import { composeSubject, INTERRUPTED_AFTER_MS } from './send-attempt';
 
-export { INTERRUPTED_AFTER_MS };
 /**
  * A DM of unknown outcome absent from the account's sent messages this long after its claim was not
  * delivered: far beyond the 30 s a compose may take, so a late compose cannot still land.
@@ -109,25 +108,19 @@ export async function reconcileAccount(
       from: ['unknown' as const],
       claimedAt: dm.claimedAt!,
     };
-    if (found) {
-      used.add(found.name);
+    if (found) used.add(found.name);
+    // Found in the sent messages, or answered by its recipient (whatever those show): it arrived.
+    const arrived = found
+      ? { at: new Date(found.created_utc * 1000), how: 'confirmed in its sent messages' }
+      : dm.repliedAt
+        ? { at: dm.claimedAt, how: 'its recipient replied' }
+        : null;
+    if (arrived) {
       const row = await updateDm(ctx.db, guard, {
         state: 'sent',
-        sentAt: new Date(found.created_utc * 1000),
+        sentAt: arrived.at,
         outcomeCode: 'sent',
-        outcomeReason: `Sent from u/${account.redditUsername} (confirmed in its sent messages)`,
-        updatedAt: now,
-      });
-      if (row) report.confirmed++;
-      continue;
-    }
-    if (dm.repliedAt) {
-      // The recipient answered it: it arrived, whatever the sent messages show (or no longer show).
-      const row = await updateDm(ctx.db, guard, {
-        state: 'sent',
-        sentAt: dm.claimedAt,
-        outcomeCode: 'sent',
-        outcomeReason: `Sent from u/${account.redditUsername} (its recipient replied)`,
+        outcomeReason: `Sent from u/${account.redditUsername} (${arrived.how})`,
         updatedAt: now,
       });
       if (row) report.confirmed++;

@@ -17,7 +17,8 @@ import { redditAccounts, refreshTokenRef, type RedditAccountRow } from '../accou
 import { createCredential, redditClientFor } from '../credentials';
 import { dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
 import type { ProjectRow } from '../projects/projects.table';
-import { INTERRUPTED_AFTER_MS, reconcileAccount, sweepSends } from './reconcile.service';
+import { reconcileAccount, sweepSends } from './reconcile.service';
+import { INTERRUPTED_AFTER_MS } from './send-attempt';
 import type { OnSendStep } from './send-attempt';
 import { sendQueuedDm } from './send-queued';
 
