@@ -134,10 +134,8 @@ export function DmMessagesPanel({
 
   const unsaved = items.filter((dm) => !isLocked(dm) && valueOf(dm) !== dm.message_content);
   // Edits on other pages count too: they stay in `edits` until saved or undone.
-  const unsavedEdits = Object.keys(edits).filter((id) => {
-    const dm = items.find((d) => d.id === id);
-    return !dm || !isLocked(dm);
-  }).length;
+  const unsavedEdits =
+    unsaved.length + Object.keys(edits).filter((id) => !items.some((dm) => dm.id === id)).length;
   const savable = unsaved.filter((dm) => textProblem(valueOf(dm)) === null);
 
   // Leaving the page (Connect account goes to Reddit, a reload, a closed tab) drops unsaved edits: the
