@@ -68,7 +68,7 @@ function matches(dm: DmMessageRow, message: TRedditMessage): boolean {
 export async function reconcileAccount(
   ctx: AppContext,
   target: { projectId: string; accountId: string },
-  options: { random?: () => number } = {},
+  options: { random?: () => number; sentPages?: { size: number; max: number } } = {},
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = { confirmed: 0, requeued: 0, failed: 0, waiting: 0, retryAtMs: null };
   const [account] = await ctx.db
@@ -87,7 +87,11 @@ export async function reconcileAccount(
   const oldest = Math.min(...dms.map((d) => d.claimedAt?.getTime() ?? nowMs)) - CLOCK_SKEW_MS;
   let read: { sent: TRedditMessage[]; complete: boolean };
   try {
-    read = await asAccount(ctx, account, (api) => readSentSince(api, oldest), { wait: false, attempt: 1 });
+    const pages = options.sentPages ?? { size: SENT_PAGE_SIZE, max: MAX_SENT_PAGES };
+    read = await asAccount(ctx, account, (api) => readSentSince(api, oldest, pages), {
+      wait: false,
+      attempt: 1,
+    });
   } catch (error) {
     const retryAtMs = retryAtOf(error);
     if (retryAtMs === null && !(error instanceof AccountAuthRequiredError)) throw error;
@@ -162,15 +166,16 @@ export async function reconcileAccount(
   return report;
 }
 
-/** The account's sent messages back to `sinceMs` (or as far as MAX_SENT_PAGES reach). */
+/** The account's sent messages back to `sinceMs`, or as far as `pages.max` pages reach. */
 async function readSentSince(
   api: RedditApi,
   sinceMs: number,
+  pages: { size: number; max: number },
 ): Promise<{ sent: TRedditMessage[]; complete: boolean }> {
   const sent: TRedditMessage[] = [];
   let after: string | null = null;
-  for (let page = 0; page < MAX_SENT_PAGES; page++) {
-    const listing = await api.sent({ limit: SENT_PAGE_SIZE, after });
+  for (let page = 0; page < pages.max; page++) {
+    const listing = await api.sent({ limit: pages.size, after });
     const items = listing.data.children.map((c) => c.data);
     sent.push(...items);
     const reachedStart = items.some((m) => m.created_utc * 1000 < sinceMs);

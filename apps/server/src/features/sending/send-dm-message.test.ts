@@ -352,6 +352,79 @@ describe('a single Send', () => {
     expect((await dmById(rig.db, dm.id)).state).toBe('sent');
   });
 
+  it('leaves the outcome of a DM given to another sender to that sender, when its first sender comes back', async () => {
+    const { project, accounts } = await workspace();
+    const target = { projectId: project.id, accountId: accounts[0]!.id };
+    const to = person();
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    const hold = () => {
+      let release!: () => void;
+      let reached!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const atStep = new Promise<void>((resolve) => (reached = resolve));
+      const onStep = async (step: string, at: 'after-claim' | 'after-reddit') => {
+        if (step !== at) return;
+        reached();
+        await released;
+      };
+      return { release, atStep, onStep };
+    };
+    // The first sender's compose is refused (not delivered); it is held up before writing that outcome.
+    rig.sim.faults.add({ kind: 'status', status: 503, path: '/api/compose', count: 1 });
+    const first = hold();
+    const firstSend = sendDmNow(
+      rig.ctx,
+      project.id,
+      { dmId: dm.id },
+      { onStep: (step) => first.onStep(step, 'after-reddit') },
+    );
+    await first.atStep;
+    rig.clock.t += 11 * 60_000;
+    await sweepSends(rig.ctx);
+    expect(await reconcileAccount(rig.ctx, target)).toMatchObject({ requeued: 1 });
+    // Queued again, a second sender claims it; the first comes back while the second is at Reddit.
+    rig.clock.t = Math.max(rig.clock.t, (await dmById(rig.db, dm.id)).scheduledFor!.getTime());
+    const second = hold();
+    const secondSend = sendQueuedDm(
+      rig.ctx,
+      { projectId: project.id, dmId: dm.id },
+      { onStep: (step) => second.onStep(step, 'after-claim') },
+    );
+    await second.atStep;
+    const claimed = await dmById(rig.db, dm.id);
+    first.release();
+    await firstSend.catch(() => undefined);
+    expect(await dmById(rig.db, dm.id)).toMatchObject({ state: 'sending', claimedAt: claimed.claimedAt });
+
+    second.release();
+    expect((await secondSend).outcome).toBe('sent');
+    expect(delivered(to)).toHaveLength(1);
+    expect((await dmById(rig.db, dm.id)).state).toBe('sent');
+  });
+
+  it('decides nothing about a DM of unknown outcome from a partial read of the sent messages', async () => {
+    const { project, accounts, auth } = await workspace();
+    const target = { projectId: project.id, accountId: accounts[0]!.id };
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'unknown', accountId: accounts[0]!.id, claimedAt: new Date(rig.clock.t - 20 * 60_000) })
+      .where(eq(dmMessages.id, dm.id));
+    // Two later sends: one page of one message does not reach back to the DM's claim.
+    for (const other of [
+      await buildDm(rig.db, project, { recipient: person() }),
+      await buildDm(rig.db, project, { recipient: person() }),
+    ]) {
+      expect((await send(auth, { project_id: project.id, dm_id: other.id })).json().state).toBe('sent');
+    }
+    const partial = await reconcileAccount(rig.ctx, target, { sentPages: { size: 1, max: 1 } });
+    expect(partial).toMatchObject({ requeued: 0, failed: 0, waiting: 1 });
+    expect(partial.retryAtMs).toBeGreaterThan(rig.clock.t);
+    expect((await dmById(rig.db, dm.id)).state).toBe('unknown');
+    // Read to the claim, it was not delivered.
+    expect(await reconcileAccount(rig.ctx, target)).toMatchObject({ requeued: 1, waiting: 0 });
+  });
+
   it('takes a DM of unknown outcome that its recipient answered as sent, not as one to send again', async () => {
     const { project, accounts } = await workspace();
     const dm = await buildDm(rig.db, project, { recipient: person() });
