@@ -99,7 +99,10 @@ const ZProjectId = z.uuid({ error: 'Project not found' });
 const ZDmId = z.uuid({ error: 'DM not found' });
 
 export const ZDmListQuery = ZPageQuery.extend({ project_id: ZProjectId });
-export const ZDmList = ZPage(ZDmMessage);
+export const ZDmList = ZPage(ZDmMessage).extend({
+  /** Approved DMs of the whole project, not queued or sent yet: what Send All DMs would queue. */
+  ready_to_send: z.number().int(),
+});
 export type TDmList = z.infer<typeof ZDmList>;
 
 export const ZDmParams = z.object({ dmId: ZDmId });

@@ -228,6 +228,11 @@ export function page<T>(items: T[], total = items.length, limit = 20, offset = 0
   return { items, total, limit, offset };
 }
 
+/** A page of the DM list: those of its DMs still approved are the project's ready to send. */
+export function dmPage(dms: TDmMessage[]) {
+  return { ...page(dms), ready_to_send: dms.filter((dm) => dm.state === 'approved').length };
+}
+
 /** Renders one screen with the app's providers, signed in as a subscriber unless `claims` say otherwise. */
 /** A screen as the workspace shows it to a customer whose plan lapsed: AI generation is disabled. */
 export function withoutAiSubscription(ui: ReactElement): ReactElement {

@@ -24,7 +24,7 @@ export async function listDmPage(
   db: Db,
   projectId: string,
   page: TPageQuery,
-): Promise<{ rows: DmMessageRow[]; total: number }> {
+): Promise<{ rows: DmMessageRow[]; total: number; ready: number }> {
   const where = eq(dmMessages.projectId, projectId);
   const [rows, totals] = await Promise.all([
     db
@@ -34,9 +34,15 @@ export async function listDmPage(
       .orderBy(desc(dmMessages.createdAt), desc(dmMessages.id))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(dmMessages).where(where),
+    db
+      .select({
+        n: count(),
+        ready: sql<number>`count(*) filter (where ${dmMessages.state} = 'approved')::int`,
+      })
+      .from(dmMessages)
+      .where(where),
   ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+  return { rows, total: totals[0]?.n ?? 0, ready: totals[0]?.ready ?? 0 };
 }
 
 /** The owning project of each DM among `ids`; unknown ids are left out. */

@@ -570,4 +570,15 @@ describe('the list', () => {
       outcome_reason: 'This user does not accept messages',
     });
   });
+
+  it('counts the approved DMs of the whole project, those Send All DMs would queue, on every page', async () => {
+    const project = await newProject();
+    for (const state of ['approved', 'approved', 'queued', 'sent', 'draft'] as const)
+      await buildDm(t.ctx.db, project.id, { recipientUsername: redditName(), state });
+    const res = await t.app.inject({
+      url: `/api/v1/dm-messages?project_id=${project.id}&limit=1&offset=3`,
+      headers: project.owner.auth,
+    });
+    expect(res.json()).toMatchObject({ total: 5, ready_to_send: 2 });
+  });
 });

@@ -56,8 +56,14 @@ const sentConflict = () => new AppError(409, 'dm_sent', DM_SENT_READ_ONLY);
 
 /** Step 4's list of DMs, newest first. */
 export async function listDms(ctx: AppContext, projectId: string, page: TPageQuery): Promise<TDmList> {
-  const { rows, total } = await listDmPage(ctx.db, projectId, page);
-  return { items: rows.map(presentDm), total, limit: page.limit, offset: page.offset };
+  const { rows, total, ready } = await listDmPage(ctx.db, projectId, page);
+  return {
+    items: rows.map(presentDm),
+    total,
+    limit: page.limit,
+    offset: page.offset,
+    ready_to_send: ready,
+  };
 }
 
 /** The answer of the generate calls; when the engine failed for every lead asked, a 502. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Text, type ButtonProps } from '@mantine/core';
+import { Button, Group, Text, type ButtonProps, type MantineColor } from '@mantine/core';
 
 interface TAskFirstProps {
   /** The button that asks. */
@@ -7,24 +7,27 @@ interface TAskFirstProps {
   question: string;
   /** The button that answers yes. */
   confirmLabel: string;
-  size: 'xs' | 'compact-xs';
+  size: 'xs' | 'compact-xs' | 'sm';
   variant: ButtonProps['variant'];
   wrap: 'wrap' | 'nowrap';
   pending: boolean;
+  /** Of both acting buttons; red unless the act is the step's main one (Send All DMs). */
+  color?: MantineColor;
   /** Runs on the second click; `close` withdraws the question (it stays open until called). */
   onConfirm: (close: () => void) => void;
 }
 
 /**
- * A red button that asks before it acts: a second click on a question beside Keep. Focus follows the
+ * A button (red unless told) that asks before it acts: a second click on a question beside Keep. Focus follows the
  * question, to Keep when it is asked and back to the button when it is withdrawn.
  */
 export function AskFirst(props: TAskFirstProps) {
   const [step, setStep] = useState<'idle' | 'confirming' | 'kept'>('idle');
+  const color = props.color ?? 'red';
   if (step !== 'confirming') {
     return (
       <Button
-        color="red"
+        color={color}
         variant={props.variant}
         size={props.size}
         onClick={() => setStep('confirming')}
@@ -43,7 +46,7 @@ export function AskFirst(props: TAskFirstProps) {
         Keep
       </Button>
       <Button
-        color="red"
+        color={color}
         size={props.size}
         loading={props.pending}
         onClick={() => props.onConfirm(() => setStep('idle'))}

@@ -4,6 +4,12 @@ import { ApiError } from '../../lib/api-error';
 /** Send All DMs sends the saved texts, so it waits for the edits shown as Unsaved. */
 export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All DMs sends the saved texts';
 
+/** Send All DMs asks this before it queues the approved DMs (how many, once the DM list has loaded). */
+export function sendAllQuestion(ready: number | null): string {
+  const dms = ready === null ? 'every approved DM' : ready === 1 ? '1 approved DM' : `${ready} approved DMs`;
+  return `Send ${dms}? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit.`;
+}
+
 /** Bulk refusals whose server text is one of spec section 8's own: shown as they are. */
 const BULK_SPEC_CODES: readonly string[] = ['no_accounts', 'no_unsent_messages'];
 

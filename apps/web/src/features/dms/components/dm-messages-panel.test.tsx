@@ -14,7 +14,7 @@ import {
   advance,
   buildDm,
   dmGenerationStatus,
-  page,
+  dmPage,
   PROJECT_ID,
   renderScreen,
   withoutAiSubscription,
@@ -26,7 +26,7 @@ const user = userEvent.setup({ delay: null });
 /** The list answers whatever `dms` holds when it is asked. */
 function mockList(dms: TDmMessage[]) {
   const state = { dms };
-  const list = mockEndpoint(dmsEndpoints.list, () => page(state.dms));
+  const list = mockEndpoint(dmsEndpoints.list, () => dmPage(state.dms));
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
   return { state, list };
 }

@@ -47,8 +47,11 @@ export interface TDmMessagesPanelProps {
   readOnly: boolean;
   /** Sends one saved DM; without it the Send buttons stay disabled. */
   onSend?: (dm: TDmMessage) => void;
-  /** More actions beside Generate All DMs (Send All DMs), told how many DMs hold unsaved edits. */
-  actions?: (unsavedEdits: number) => ReactNode;
+  /**
+   * More actions beside Generate All DMs (Send All DMs), told how many DMs hold unsaved edits and how many
+   * are approved and not sent yet (null until the list has loaded).
+   */
+  actions?: (dms: { unsavedEdits: number; readyToSend: number | null }) => ReactNode;
   /** Runs for each DM whose edit was saved, with the text before and after (agent mode learns from it). */
   onEdited?: (dm: TDmMessage, saved: string) => void;
   /** Runs for each DM deleted. */
@@ -241,7 +244,7 @@ export function DmMessagesPanel({
                 Generate All DMs
               </Button>
             </DisabledReason>
-            {actions?.(unsavedEdits)}
+            {actions?.({ unsavedEdits, readyToSend: dms.data?.ready_to_send ?? null })}
           </Group>
         </Group>
         <Text size="xs" c="dimmed">

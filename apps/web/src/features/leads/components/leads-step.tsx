@@ -67,11 +67,12 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           projectId={projectId}
           readOnly={readOnly}
           onSend={readOnly ? undefined : send}
-          actions={(unsavedEdits) => (
+          actions={({ unsavedEdits, readyToSend }) => (
             <SendAllDmsButton
               projectId={projectId}
               readOnly={readOnly}
               unsavedEdits={unsavedEdits}
+              readyToSend={readyToSend}
               onSettled={afterSending}
             />
           )}

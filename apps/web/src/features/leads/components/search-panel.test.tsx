@@ -21,6 +21,7 @@ import {
   buildPost,
   dmGenerationStatus,
   buildProject,
+  dmPage,
   page,
   PROJECT_ID,
   renderScreen,
@@ -41,7 +42,7 @@ function renderPanel(withoutKeywords = false) {
 
 /** Step 4 lists the DM messages below the results, and what sending is doing. */
 function mockNoDms() {
-  mockEndpoint(dmsEndpoints.list, page([]));
+  mockEndpoint(dmsEndpoints.list, dmPage([]));
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
   mockEndpoint(sendingEndpoints.status, sendingStatus());
   mockAgentAtRest();

@@ -20,6 +20,7 @@ import {
   buildProject,
   buildSendingItem,
   dmGenerationStatus,
+  dmPage,
   page,
   PROJECT_ID,
   renderScreen,
@@ -29,7 +30,7 @@ import {
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
-import { SAVE_BEFORE_SENDING_ALL } from '../sending-texts';
+import { SAVE_BEFORE_SENDING_ALL, sendAllQuestion } from '../sending-texts';
 import { SendingStatusPanel } from './sending-status-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -43,7 +44,7 @@ function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()
   mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
   mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
-  const list = mockEndpoint(dmsEndpoints.list, page(dms));
+  const list = mockEndpoint(dmsEndpoints.list, dmPage(dms));
   const statusCalls = mockEndpoint(sendingEndpoints.status, status);
   const agent = mockAgentAtRest();
   renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
@@ -51,6 +52,12 @@ function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()
 }
 
 const dmRow = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
+
+/** Send All DMs, then the answer to its question. */
+async function sendAll() {
+  await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
+  await user.click(await screen.findByRole('button', { name: 'Send all' }));
+}
 
 describe('Send on a DM', { timeout: 15_000 }, () => {
   it('sends it now and says Sent to u/…; the DM list, the leads and the sending status reload', async () => {
@@ -131,29 +138,66 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     const generate = screen.getByRole('button', { name: 'Generate All DMs' });
     expect(button.parentElement).toBe(generate.parentElement);
     await user.click(button);
+    expect(await screen.findByRole('button', { name: 'Send all' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Send all' }));
     expect(await screen.findByText(message)).toBeTruthy();
     expect(bulk.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID });
+    expect(await screen.findByRole('button', { name: 'Send All DMs' })).toBeTruthy();
+  });
+
+  it('asks first, saying how many approved DMs will go; Keep sends nothing', async () => {
+    renderStep4([
+      buildDm({ recipient_username: 'amy' }),
+      buildDm({ recipient_username: 'ben' }),
+      buildDm({ recipient_username: 'cid', state: 'sent' }),
+    ]);
+    const bulk = mockEndpoint(sendingEndpoints.sendBulk, {
+      message: 'Queued 2 DMs over 1 account.',
+      queued: 2,
+      skipped: 0,
+      first_at: '2030-01-02T14:00:00Z',
+      last_at: '2030-01-02T14:09:00Z',
+      accounts: [],
+    });
+    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
+    expect(screen.getByText(sendAllQuestion(2))).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Keep' }));
+    expect(screen.queryByText(sendAllQuestion(2))).toBeNull();
+    expect(bulk.calls).toHaveLength(0);
+    await sendAll();
+    expect(await screen.findByText('Queued 2 DMs over 1 account.')).toBeTruthy();
+    expect(bulk.calls).toHaveLength(1);
+  });
+
+  it('asks nothing when no DM is approved: the server says there is nothing to send', async () => {
+    renderStep4([buildDm({ recipient_username: 'dee', state: 'sent' })]);
+    await dmRow('dee');
+    mockEndpoint(
+      sendingEndpoints.sendBulk,
+      errorReply(422, SENDING_TEXTS.noUnsentMessages, 'no_unsent_messages'),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
+    expect(await screen.findByText(SENDING_TEXTS.noUnsentMessages)).toBeTruthy();
   });
 
   it('shows the spec texts as they are, and Error sending bulk DMs: {reason} otherwise', async () => {
     renderStep4([buildDm()]);
-    const button = await screen.findByRole('button', { name: 'Send All DMs' });
     mockEndpoint(sendingEndpoints.sendBulk, errorReply(422, SENDING_TEXTS.noAccountsBulk, 'no_accounts'));
-    await user.click(button);
+    await sendAll();
     expect(await screen.findByText(SENDING_TEXTS.noAccountsBulk)).toBeTruthy();
 
     mockEndpoint(
       sendingEndpoints.sendBulk,
       errorReply(422, SENDING_TEXTS.noUnsentMessages, 'no_unsent_messages'),
     );
-    await user.click(button);
+    await sendAll();
     expect(await screen.findByText(SENDING_TEXTS.noUnsentMessages)).toBeTruthy();
 
     mockEndpoint(
       sendingEndpoints.sendBulk,
       errorReply(422, SENDING_TEXTS.accountTooYoung, 'account_too_young'),
     );
-    await user.click(button);
+    await sendAll();
     expect(await screen.findByText(SENDING_TEXTS.bulkFailed(SENDING_TEXTS.accountTooYoung))).toBeTruthy();
   });
 
@@ -175,9 +219,8 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     expect(await screen.findByRole('tooltip', { name: SAVE_BEFORE_SENDING_ALL })).toBeTruthy();
 
     await user.click(within(item).getByRole('button', { name: 'Undo changes' }));
-    const ready = screen.getByRole('button', { name: 'Send All DMs' });
-    expect(ready.hasAttribute('disabled')).toBe(false);
-    await user.click(ready);
+    expect(screen.getByRole('button', { name: 'Send All DMs' }).hasAttribute('disabled')).toBe(false);
+    await sendAll();
     await waitFor(() => expect(bulk.calls).toHaveLength(1));
   });
 
@@ -188,7 +231,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.profiles, page([]));
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
-    mockEndpoint(dmsEndpoints.list, page([buildDm({ recipient_username: 'dave' })]));
+    mockEndpoint(dmsEndpoints.list, dmPage([buildDm({ recipient_username: 'dave' })]));
     mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(sendingEndpoints.status, sendingStatus());
     mockAgentAtRest();

@@ -25,6 +25,7 @@ import {
   dmGenerationStatus,
   generationStatus,
   keywordList,
+  dmPage,
   page,
   PROJECT_ID,
   searchStatus,
@@ -109,7 +110,7 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(leadsEndpoints.profiles, page([]));
     mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
-    mockEndpoint(dmsEndpoints.list, page([]));
+    mockEndpoint(dmsEndpoints.list, dmPage([]));
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
     mockEndpoint(sendingEndpoints.status, sendingStatus());
 
