@@ -1,9 +1,27 @@
-/** Small values kept in local storage: the selected project, and the step and tab per project. */
+/**
+ * Small values kept in local storage: the selected project, and per project its step, its tab and the DM
+ * edits not saved yet.
+ */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
 const STEP_KEY_PREFIX = 'projectStep:';
 const TAB_KEY_PREFIX = 'projectTab:';
+const DM_EDITS_KEY_PREFIX = 'projectDmEdits:';
 /** Every per-project key starts with one of these; all of them are forgotten at logout. */
-const PER_PROJECT_PREFIXES = [STEP_KEY_PREFIX, TAB_KEY_PREFIX];
+const PER_PROJECT_PREFIXES = [STEP_KEY_PREFIX, TAB_KEY_PREFIX, DM_EDITS_KEY_PREFIX];
+
+/** Texts by DM id, as stored; anything else stored there is ignored. */
+function parseDmEdits(stored: string | null): Record<string, string> {
+  if (!stored) return {};
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return {};
+  }
+}
 
 function read(key: string): string | null {
   try {
@@ -32,7 +50,12 @@ export const localPrefs = {
   setStep: (projectId: string, step: number) => write(STEP_KEY_PREFIX + projectId, String(step)),
   getTab: (projectId: string): string | null => read(TAB_KEY_PREFIX + projectId),
   setTab: (projectId: string, tab: string) => write(TAB_KEY_PREFIX + projectId, tab),
-  /** Forgets the selected project and every per-project step and tab: the next user starts afresh. */
+  /** DM texts edited and not saved yet, by DM id: they outlast a switch of project or page, or a reload. */
+  getDmEdits: (projectId: string): Record<string, string> =>
+    parseDmEdits(read(DM_EDITS_KEY_PREFIX + projectId)),
+  setDmEdits: (projectId: string, edits: Record<string, string>) =>
+    write(DM_EDITS_KEY_PREFIX + projectId, Object.keys(edits).length > 0 ? JSON.stringify(edits) : null),
+  /** Forgets the selected project and every per-project value: the next user starts afresh. */
   forgetAll: () => {
     write(SELECTED_PROJECT_KEY, null);
     try {

@@ -16,6 +16,13 @@ export const DM_ITEM = 'DM message';
 export const SEND_UNAVAILABLE = 'Sending is not available yet';
 export const SAVE_BEFORE_SENDING = 'Save your edit first';
 
+/** Edits kept for DMs on other pages of the list (or gone from it meanwhile), which Send All waits for. */
+export function otherPagesEditsText(n: number): string {
+  return n === 1
+    ? 'A DM on another page has an unsaved edit.'
+    : `${n} DMs on other pages have unsaved edits.`;
+}
+
 export const SOURCE_LABELS: Record<TDmSourceType, string> = {
   post: 'Post',
   comment: 'Comment',

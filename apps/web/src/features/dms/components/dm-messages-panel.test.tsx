@@ -19,6 +19,8 @@ import {
   renderScreen,
   withoutAiSubscription,
 } from '../../../test/discovery.test-support';
+import { localPrefs } from '../../../lib/local-prefs';
+import { otherPagesEditsText } from '../dm-texts';
 import { DmMessagesPanel } from './dm-messages-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -128,16 +130,34 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(within(item).queryByText('Unsaved')).toBeNull();
   });
 
-  it('has the browser ask before leaving the page while an edit is unsaved', async () => {
+  it('keeps an unsaved edit when the panel goes and comes back (another project or page, a reload)', async () => {
     mockList([buildDm({ recipient_username: 'leaver', message_content: 'Saved text' })]);
-    renderPanel();
+    const first = renderPanel();
+    await user.type(editor(await row('leaver')), '!');
+    first.unmount();
+
+    const second = renderPanel();
     const item = await row('leaver');
-    const leave = () => !window.dispatchEvent(new Event('beforeunload', { cancelable: true }));
-    expect(leave()).toBe(false);
-    await user.type(editor(item), '!');
-    expect(leave()).toBe(true);
+    expect(editor(item).value).toBe('Saved text!');
+    expect(within(item).getByText('Unsaved')).toBeTruthy();
     await user.click(within(item).getByRole('button', { name: 'Undo changes' }));
-    expect(leave()).toBe(false);
+    second.unmount();
+
+    renderPanel();
+    expect(editor(await row('leaver')).value).toBe('Saved text');
+    expect(localPrefs.getDmEdits(PROJECT_ID)).toEqual({});
+  });
+
+  it('drops a kept edit of a DM sent meanwhile, and offers to undo those of DMs on other pages', async () => {
+    const sent = buildDm({ recipient_username: 'gone', state: 'sent', message_content: 'Sent text' });
+    mockList([sent]);
+    localPrefs.setDmEdits(PROJECT_ID, { [sent.id]: 'Sent text, edited', 'other-page-dm': 'Elsewhere' });
+    renderPanel();
+    expect(editor(await row('gone')).value).toBe('Sent text');
+    expect(await screen.findByText(otherPagesEditsText(1))).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Undo those edits' }));
+    expect(screen.queryByText(otherPagesEditsText(1))).toBeNull();
+    expect(localPrefs.getDmEdits(PROJECT_ID)).toEqual({});
   });
 
   it('saves an edit with update-dm-messages; the DM then shows as saved', async () => {

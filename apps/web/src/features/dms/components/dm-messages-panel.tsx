@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   Alert,
   Button,
@@ -26,6 +26,7 @@ import {
   generationFailureText,
   generationSummary,
   isLocked,
+  otherPagesEditsText,
   refusalDetail,
   regenerationFailureText,
   textProblem,
@@ -40,6 +41,7 @@ import {
 } from '../hooks/use-dms';
 import { DmItem } from './dm-item';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { localPrefs } from '../../../lib/local-prefs';
 import { useAiBlockReason } from '../../auth';
 
 export interface TDmMessagesPanelProps {
@@ -107,8 +109,11 @@ export function DmMessagesPanel({
   onGenerated,
 }: TDmMessagesPanelProps) {
   const [page, setPage] = useState(1);
-  /** Texts changed in the editors and not saved yet, by DM id. */
-  const [edits, setEdits] = useState<Record<string, string>>({});
+  /**
+   * Texts changed in the editors and not saved yet, by DM id, kept in local storage so that switching
+   * project or page, Connect account's trip to Reddit or a reload does not lose them.
+   */
+  const [kept, setEdits] = useState<Record<string, string>>(() => localPrefs.getDmEdits(projectId));
   const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
   const dms = useDms(projectId, page);
   const save = useSaveDms(projectId);
@@ -128,6 +133,15 @@ export function DmMessagesPanel({
   }, [written]);
 
   const items = dms.data?.items ?? [];
+  // A kept edit of a DM sent, or saved with the same text, in another tab is no edit any more.
+  const edits = useMemo(() => {
+    const settled = (dms.data?.items ?? []).filter(
+      (dm) => dm.id in kept && (isLocked(dm) || kept[dm.id] === dm.message_content),
+    );
+    if (settled.length === 0) return kept;
+    return Object.fromEntries(Object.entries(kept).filter(([id]) => !settled.some((dm) => dm.id === id)));
+  }, [kept, dms.data]);
+  useEffect(() => localPrefs.setDmEdits(projectId, edits), [projectId, edits]);
   const valueOf = (dm: TDmMessage) => edits[dm.id] ?? dm.message_content;
   const forget = (ids: string[]) =>
     setEdits((all) => Object.fromEntries(Object.entries(all).filter(([id]) => !ids.includes(id))));
@@ -137,23 +151,9 @@ export function DmMessagesPanel({
 
   const unsaved = items.filter((dm) => !isLocked(dm) && valueOf(dm) !== dm.message_content);
   // Edits on other pages count too: they stay in `edits` until saved or undone.
-  const unsavedEdits =
-    unsaved.length + Object.keys(edits).filter((id) => !items.some((dm) => dm.id === id)).length;
+  const elsewhere = dms.data ? Object.keys(edits).filter((id) => !items.some((dm) => dm.id === id)) : [];
+  const unsavedEdits = unsaved.length + elsewhere.length;
   const savable = unsaved.filter((dm) => textProblem(valueOf(dm)) === null);
-
-  // Leaving the page (Connect account goes to Reddit, a reload, a closed tab) drops unsaved edits: the
-  // browser asks first.
-  const holdsEdits = unsavedEdits > 0;
-  useEffect(() => {
-    if (!holdsEdits) return;
-    const ask = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // Older browsers ask only when returnValue is set.
-      event.returnValue = true;
-    };
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [holdsEdits]);
 
   const saveOne = (dm: TDmMessage) => {
     const text = valueOf(dm);
@@ -251,6 +251,14 @@ export function DmMessagesPanel({
           Writes a DM for every post and comment whose author has none yet. People on your do-not-contact list
           or already messaged are skipped.
         </Text>
+        {elsewhere.length > 0 && (
+          <Group gap="xs">
+            <Text size="sm">{otherPagesEditsText(elsewhere.length)}</Text>
+            <Button variant="subtle" size="compact-sm" onClick={() => forget(elsewhere)} disabled={readOnly}>
+              Undo those edits
+            </Button>
+          </Group>
+        )}
         {polling.state.kind === 'running' && <GenerationProgress status={running} />}
         {polling.state.kind === 'error' && (
           <Alert color="red" role="alert">
