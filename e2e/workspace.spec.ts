@@ -23,6 +23,39 @@ test('a first visit shows the sign-in screen without asking for a session to res
   expect(errors).toEqual([]);
 });
 
+test('two tabs that restore the session at the same moment both stay signed in, and so does the next visit', async ({
+  page,
+  context,
+}) => {
+  await signInAsSubscriber(page, 'Starter');
+  const other = await context.newPage();
+  await other.goto('/');
+  await expect(other.getByRole('button', { name: 'Logout' })).toBeVisible();
+  const refreshes: string[] = [];
+  for (const tab of [page, other]) {
+    tab.on('request', (request) => {
+      if (request.url().includes('/api/v1/auth/refresh-with-token')) refreshes.push(request.url());
+    });
+  }
+  // Both tabs open without an access token (a browser restoring its tabs): each restores the session with
+  // the one refresh cookie they share. A slow network holds each refresh a second, so they overlap.
+  await context.route('**/api/v1/auth/refresh-with-token', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
+  await page.evaluate(() => localStorage.removeItem('authToken'));
+  await Promise.all([page.reload(), other.reload()]);
+  for (const tab of [page, other]) await expect(tab.getByRole('button', { name: 'Logout' })).toBeVisible();
+  expect(refreshes.length).toBeGreaterThanOrEqual(1);
+  await context.unroute('**/api/v1/auth/refresh-with-token');
+
+  // The session survived: a later visit restores it again.
+  await page.evaluate(() => localStorage.removeItem('authToken'));
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(page.getByText('Authentication Required')).toBeHidden();
+});
+
 test('a customer signs in, creates a project, saves step 1 and finds it after a reload', async ({ page }) => {
   await signInAsSubscriber(page, 'Growth');
   await expect(page.getByText('Demo mode — simulated Reddit')).toBeVisible();

@@ -231,6 +231,56 @@ describe('API client sessions and errors', () => {
     ]);
   });
 
+  it("takes another tab's new token when that tab spent the shared refresh cookie first", async () => {
+    const fresh = makeToken({ sub: 'refreshed-elsewhere' });
+    setToken(makeToken({ sub: 'old' }));
+    const getMe = mockEndpoint(usersEndpoints.me, ({ request }) =>
+      request.headers.get('Authorization') === `Bearer ${fresh}` ? me() : expired(),
+    );
+    // The other tab's refresh rotated the cookie and stored its token; this tab's refresh is refused.
+    mockEndpoint(authEndpoints.refreshWithToken, () => {
+      localStorage.setItem('authToken', fresh);
+      return errorReply(401, 'Refresh token is invalid or expired. Please log in again.', 'unauthorized');
+    });
+    await expect(call(usersEndpoints.me)).resolves.toMatchObject({ email: 'user@example.com' });
+    expect(getMe.calls).toHaveLength(2);
+    expect(navigation.navigateTo).not.toHaveBeenCalled();
+  });
+
+  it('refreshes in one tab at a time (Web Locks); a tab that waited uses the token the first one stored', async () => {
+    // Two tabs: two copies of the session module, one storage, one lock manager.
+    let held = Promise.resolve();
+    const locks = {
+      request: (_name: string, callback: () => Promise<unknown>) => {
+        const run = held.then(callback);
+        held = run.then(
+          () => undefined,
+          () => undefined,
+        );
+        return run;
+      },
+    };
+    Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
+    try {
+      setToken(makeToken({ sub: 'old', exp: Math.floor(Date.now() / 1000) + 30 }));
+      const fresh = makeToken({ sub: 'fresh' });
+      const refresh = mockEndpoint(authEndpoints.refreshWithToken, async () => {
+        await delay(20);
+        return refreshed(fresh);
+      });
+      const tabA = await import('./auth-session');
+      vi.resetModules();
+      const tabB = await import('./auth-session');
+      expect(tabB).not.toBe(tabA);
+      const answers = await Promise.all([tabA.refreshAccessToken(), tabB.refreshAccessToken()]);
+      expect(answers).toEqual([true, true]);
+      expect(refresh.calls).toHaveLength(1);
+      expect(getToken()).toBe(fresh);
+    } finally {
+      Reflect.deleteProperty(navigator, 'locks');
+    }
+  });
+
   it('removes a malformed token before the request', async () => {
     localStorage.setItem('authToken', 'garbage');
     const getMe = mockEndpoint(usersEndpoints.me, me());

@@ -4,7 +4,8 @@ import { ApiError, chooseErrorMessage } from './api-error';
 import { localPrefs } from './local-prefs';
 import { logger } from './logger';
 import { currentAddress, navigateTo, reloadPage } from './navigation';
-import { removeToken, setToken } from './token-storage';
+import { isTokenExpiringSoon } from './jwt';
+import { getToken, removeToken, setToken } from './token-storage';
 
 /** Delay before the SSO-processing flag is cleared (spec section 9). */
 export const SSO_FLAG_CLEAR_DELAY_MS = 1000;
@@ -38,7 +39,29 @@ let refreshInFlight: Promise<boolean> | null = null;
 /** Set while logging out, so no refresh races the server logout and brings the session back. */
 let loggingOut = false;
 
-async function runRefresh(): Promise<boolean> {
+/**
+ * The tabs of a browser share the refresh cookie, and a cookie presented twice ends the session (the
+ * server takes it for a stolen one): they refresh one at a time under this Web Lock.
+ */
+export const REFRESH_LOCK = 'threadreach-token-refresh';
+
+/** A token other than `before`, stored meanwhile by another tab's refresh, and good for a while yet. */
+function refreshedElsewhere(before: string | null): boolean {
+  const now = getToken();
+  return now !== null && now !== before && !isTokenExpiringSoon(now);
+}
+
+function refreshOnce(): Promise<boolean> {
+  const before = getToken();
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return runRefresh(before);
+  // The lock's promise resolves to what the callback's promise does; `then` tells TypeScript so.
+  return locks.request(REFRESH_LOCK, () => runRefresh(before)).then((refreshed) => refreshed);
+}
+
+async function runRefresh(before: string | null): Promise<boolean> {
+  // Another tab refreshed while this one waited for the lock: its token will do.
+  if (refreshedElsewhere(before)) return true;
   try {
     const data = await call(authEndpoints.refreshWithToken, {}, { auth: false });
     const token = data?.token;
@@ -48,6 +71,8 @@ async function runRefresh(): Promise<boolean> {
     }
     return setToken(token);
   } catch (error) {
+    // Without Web Locks two tabs can still race; the one whose cookie was spent takes the other's token.
+    if (refreshedElsewhere(before)) return true;
     if (error instanceof ApiError && error.status > 0) {
       logger.warn(chooseErrorMessage(error.data, `Token refresh failed with status ${error.status}`));
     } else {
@@ -77,7 +102,7 @@ export function restoreSession(): Promise<boolean> {
 export function refreshAccessToken(): Promise<boolean> {
   if (ssoProcessing || loggingOut) return Promise.resolve(false);
   if (!refreshInFlight) {
-    refreshInFlight = runRefresh().finally(() => {
+    refreshInFlight = refreshOnce().finally(() => {
       refreshInFlight = null;
     });
   }
