@@ -48,6 +48,8 @@ export const SEND_OUTCOME_CODES = [
   // Not known whether Reddit took it: reconciled from the account's sent messages, never resent blindly.
   'unknown_outcome',
   'not_delivered',
+  // Its account was removed while it was unknown: it can no longer be checked; the person stays contacted.
+  'account_removed',
 ] as const;
 export type TSendOutcomeCode = (typeof SEND_OUTCOME_CODES)[number];
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
+import { dmMessages } from '../dms/dms.table';
 import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
 
 export type NewRedditAccount = typeof redditAccounts.$inferInsert;
@@ -89,16 +90,32 @@ export async function updateProjectAccount(
   return row ?? null;
 }
 
+/**
+ * Deletes the project's account. Its DMs of unknown outcome lose their account with it, and with it the
+ * sent messages that would settle them: they stay unknown (the person stays contacted) and say why.
+ */
 export async function deleteProjectAccount(
   db: DbOrTx,
   projectId: string,
   accountId: string,
+  now: Date,
 ): Promise<RedditAccountRow | null> {
-  const [row] = await db
-    .delete(redditAccounts)
-    .where(and(eq(redditAccounts.projectId, projectId), eq(redditAccounts.id, accountId)))
-    .returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    const account = and(eq(redditAccounts.projectId, projectId), eq(redditAccounts.id, accountId));
+    const [found] = await tx.select().from(redditAccounts).where(account).for('update');
+    if (!found) return null;
+    const removed = `u/${found.redditUsername} was removed before Reddit confirmed it`;
+    await tx
+      .update(dmMessages)
+      .set({
+        outcomeCode: 'account_removed',
+        outcomeReason: sql`${`Delivery unknown: ${removed}. u/`}::text || ${dmMessages.recipientUsername} || ' counts as contacted and is not sent it again.'`,
+        updatedAt: now,
+      })
+      .where(and(eq(dmMessages.accountId, accountId), eq(dmMessages.state, 'unknown')));
+    const [row] = await tx.delete(redditAccounts).where(account).returning();
+    return row ?? null;
+  });
 }
 
 /** Accounts of a project that may send: a valid grant, active, not disabled, at least `bornBefore` old. */

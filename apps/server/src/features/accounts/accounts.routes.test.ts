@@ -537,6 +537,53 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     expect(again.statusCode).toBe(404);
   });
 
+  it('leaves a DM of unknown outcome unknown, its person contacted, and says its delivery can be checked no more', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const accountId = (await accountsOf(project)).items[0]!.id;
+    const dm = (state: 'unknown' | 'sent') => {
+      const to = `Lead_${randomUUID().slice(0, 8)}`;
+      return {
+        projectId: project.id,
+        ownerUserId: project.owner.id,
+        sourceType: 'post' as const,
+        redditPostId: randomUUID(),
+        matchedKeywords: [],
+        recipientUsername: to,
+        recipientKey: to.toLowerCase(),
+        subject: 'Hi',
+        messageContent: 'Hello',
+        originalContent: 'Hello',
+        state,
+        accountId,
+        outcomeCode: state === 'sent' ? 'sent' : 'unknown_outcome',
+        claimedAt: new Date(clock.t - 60_000),
+        sentAt: state === 'sent' ? new Date(clock.t - 50_000) : null,
+        createdAt: new Date(clock.t - 120_000),
+        updatedAt: new Date(clock.t - 60_000),
+      };
+    };
+    const [unknown, sent] = await t.ctx.db
+      .insert(dmMessages)
+      .values([dm('unknown'), dm('sent')])
+      .returning();
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: accountUrl(project, accountId),
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(204);
+    const after = async (id: string) =>
+      (await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, id)))[0]!;
+    expect(await after(unknown!.id)).toMatchObject({
+      state: 'unknown',
+      accountId: null,
+      outcomeCode: 'account_removed',
+      outcomeReason: `Delivery unknown: u/demo_founder was removed before Reddit confirmed it. u/${unknown!.recipientUsername} counts as contacted and is not sent it again.`,
+    });
+    expect(await after(sent!.id)).toMatchObject({ state: 'sent', accountId: null, outcomeCode: 'sent' });
+  });
+
   it('removes the account even when Reddit fails to revoke', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     await connect(project);

@@ -102,7 +102,7 @@ export async function listAuthStatusPage(
  * a slow or failing Reddit never keeps an account connected.
  */
 export async function removeAccount(ctx: AppContext, projectId: string, accountId: string): Promise<void> {
-  const row = await deleteProjectAccount(ctx.db, projectId, accountId);
+  const row = await deleteProjectAccount(ctx.db, projectId, accountId, new Date(ctx.clock.now()));
   if (!row) throw notFound(ACCOUNT_NOT_FOUND);
   ctx.log.info({ accountId, projectId }, 'Reddit account removed');
   await revokeRemovedAccount(ctx, row);

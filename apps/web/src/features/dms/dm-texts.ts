@@ -55,7 +55,10 @@ export function stateLabel(dm: TDmMessage): { label: string; color: string } {
     case 'sending':
       return { label: 'Sending', color: 'blue' };
     case 'unknown':
-      return { label: 'Checking delivery', color: 'orange' };
+      // Its account was removed: nothing is left to check with.
+      return dm.outcome_code === 'account_removed'
+        ? { label: 'Delivery unknown', color: 'gray' }
+        : { label: 'Checking delivery', color: 'orange' };
     case 'queued':
       return { label: 'Queued', color: 'blue' };
     case 'failed':

@@ -1,4 +1,9 @@
-import { SENDING_TEXTS, type TSendDmResponse, type TSendingState } from '@threadreach/contract';
+import {
+  SENDING_TEXTS,
+  type TSendDmResponse,
+  type TSendingItem,
+  type TSendingState,
+} from '@threadreach/contract';
 import { ApiError } from '../../lib/api-error';
 
 /** Send All DMs sends the saved texts, so it waits for the edits shown as Unsaved. */
@@ -44,6 +49,16 @@ export const STATE_LABELS: Record<TSendingState, { label: string; color: string 
   failed: { label: 'Failed', color: 'red' },
   unknown: { label: 'Checking delivery', color: 'orange' },
 };
+
+/** One DM's badge: its state's, but an unknown DM whose account was removed is checked no more. */
+export function itemLabel(item: Pick<TSendingItem, 'state' | 'outcome_code'>): {
+  label: string;
+  color: string;
+} {
+  return item.state === 'unknown' && item.outcome_code === 'account_removed'
+    ? { label: 'Delivery unknown', color: 'gray' }
+    : STATE_LABELS[item.state];
+}
 
 /** DMs still on their way: the status refreshes while there are any. */
 export function inFlight(counts: Record<TSendingState, number>): number {

@@ -290,6 +290,22 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(screen.getByText(/^Next DM goes at .+ · u\/demo_founder: Outside working hours\.$/)).toBeTruthy();
   });
 
+  it('shows a DM of unknown outcome whose account was removed as Delivery unknown, with the reason', async () => {
+    const reason =
+      'Delivery unknown: u/demo_founder was removed before Reddit confirmed it. u/zed counts as contacted and is not sent it again.';
+    mockEndpoint(
+      sendingEndpoints.status,
+      sendingStatus([
+        buildSendingItem({ state: 'unknown', outcome_code: 'account_removed', outcome_reason: reason }),
+      ]),
+    );
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    await advance();
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('Delivery unknown')).toBeTruthy();
+    expect(within(table).getByText(reason)).toBeTruthy();
+  });
+
   it('refreshes every 30 s while any DM is on its way, and stops once none is', async () => {
     const answers = [
       sendingStatus([buildSendingItem({ state: 'queued' })]),
