@@ -47,7 +47,16 @@ export function defineJob<S extends z.ZodType, P extends JobPolicy>(
 /** When a job should start, and which key it is unique by under its queue's policy. */
 export type EnqueueOptions<P extends JobPolicy = JobPolicy> = {
   startAfter?: Date;
-} & (P extends 'standard' ? { singletonKey?: never } : { singletonKey?: string });
+} & (P extends 'standard'
+  ? { singletonKey?: never; earliest?: never }
+  : {
+      singletonKey?: string;
+      /**
+       * A job already waiting under the same key that would start later than `startAfter` is cancelled
+       * for this one: the earlier start wins, where otherwise the first job queued would.
+       */
+      earliest?: boolean;
+    });
 
 /** The instant a failed run may be retried, when its error names one (`retryAtMs`, epoch ms). */
 export function retryAtOf(error: unknown): number | null {

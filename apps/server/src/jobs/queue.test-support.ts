@@ -5,7 +5,7 @@ import type { QueueStarter } from './queue';
 export interface Enqueued {
   name: string;
   data: unknown;
-  options: { singletonKey?: string; startAfter?: Date };
+  options: { singletonKey?: string; startAfter?: Date; earliest?: boolean };
 }
 
 /**

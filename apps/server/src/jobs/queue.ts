@@ -10,7 +10,7 @@ export interface JobQueue {
   isHealthy(): Promise<boolean>;
   /**
    * Checks the payload against the job's schema and queues the job. Null when the queue's policy
-   * already holds a job with the same `singletonKey`.
+   * already holds a job with the same `singletonKey` (with `earliest`, one starting no later).
    */
   enqueue<S extends z.ZodType, P extends JobPolicy>(
     job: JobDefinition<S, P>,
@@ -49,14 +49,30 @@ export const startQueue: QueueStarter = async (database, onError) => {
       if (!checked.success) {
         throw new JobPayloadError(`Invalid payload for job ${job.name}: ${z.prettifyError(checked.error)}`);
       }
-      const { startAfter, singletonKey } = options as { startAfter?: Date; singletonKey?: string };
+      const { startAfter, singletonKey, earliest } = options as {
+        startAfter?: Date;
+        singletonKey?: string;
+        earliest?: boolean;
+      };
       if (singletonKey !== undefined && job.policy === 'standard') {
         throw new JobPayloadError(`Job ${job.name} has the standard policy, which ignores singletonKey`);
       }
-      return boss.send(job.name, data as object, {
-        ...(startAfter ? { startAfter } : {}),
-        ...(singletonKey !== undefined ? { singletonKey } : {}),
-      });
+      const send = () =>
+        boss.send(job.name, data as object, {
+          ...(startAfter ? { startAfter } : {}),
+          ...(singletonKey !== undefined ? { singletonKey } : {}),
+        });
+      const id = await send();
+      if (id || !earliest || singletonKey === undefined) return id;
+      const startsAt = startAfter?.getTime() ?? Date.now();
+      const waiting = await boss.findJobs(job.name, { key: singletonKey, queued: true });
+      const later = waiting.filter((j) => new Date(j.startAfter).getTime() > startsAt);
+      if (later.length === 0) return null;
+      await boss.cancel(
+        job.name,
+        later.map((j) => j.id),
+      );
+      return send();
     },
     stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
   };

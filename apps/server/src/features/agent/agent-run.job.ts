@@ -51,13 +51,17 @@ export async function runScheduled(
   }
 }
 
-/** Queues the project's next run for `atMs`; false when no job queue runs on this server. */
+/**
+ * Queues the project's next run for `atMs`, in place of a waiting one due later (the chain of an agent
+ * stopped and started again, whose old run would otherwise hold the project's one place for hours);
+ * false when no job queue runs on this server.
+ */
 export async function queueAgentRun(ctx: AppContext, projectId: string, atMs: number): Promise<boolean> {
   if (!ctx.queue) return false;
   await ctx.queue.enqueue(
     agentRunJob,
     { projectId },
-    { startAfter: new Date(atMs), singletonKey: projectId },
+    { startAfter: new Date(atMs), singletonKey: projectId, earliest: true },
   );
   return true;
 }

@@ -35,4 +35,22 @@ describe('the agent-run queue', () => {
     const schedules = await boss.getSchedules();
     expect(schedules.map((s) => s.name)).toContain(agentSweepJob.name);
   });
+
+  it('lets an earlier run take the place of a later one: an agent stopped and started again runs at once', async () => {
+    const boss = t.ctx.queue!.boss;
+    const projectId = randomUUID();
+    const waiting = async () =>
+      (await boss.findJobs(agentRunJob.name, { key: projectId, queued: true })).map((j) =>
+        new Date(j.startAfter).getTime(),
+      );
+    // The chain's next run, 2 hours out; the agent is stopped and started again (first run in 5 s).
+    const chained = Date.now() + 2 * 3_600_000;
+    const restarted = Date.now() + 60_000;
+    await queueAgentRun(t.ctx, projectId, chained);
+    await queueAgentRun(t.ctx, projectId, restarted);
+    expect(await waiting()).toEqual([restarted]);
+    // A later one does not displace it.
+    await queueAgentRun(t.ctx, projectId, chained);
+    expect(await waiting()).toEqual([restarted]);
+  });
 });
