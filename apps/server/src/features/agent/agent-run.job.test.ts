@@ -5,6 +5,7 @@ import { validProductInfo } from '../../test/factories';
 import { addSearchCredential, buildDiscoveryProject } from '../discovery/discovery.test-support';
 import { dmMessages } from '../dms/dms.table';
 import { leads } from '../leads/leads.table';
+import { buildLead } from '../leads/leads.test-support';
 import { productInfos } from '../product-info/product-info.table';
 import { seededRandom } from '../sending/pacing';
 import {
@@ -137,7 +138,11 @@ describe('the agent-run chain on the simulator', () => {
     expect(run1.messages_queued).toBe(run1.messages_generated);
     expect(run1.messages_sent).toBe(0);
     const second = agentJobs(project.id)[1]!;
-    expect(second.options).toEqual({ startAfter: new Date(clock.t + 2 * HOUR), singletonKey: project.id });
+    expect(second.options).toEqual({
+      startAfter: new Date(clock.t + 2 * HOUR),
+      singletonKey: project.id,
+      earliest: true,
+    });
     const [settings1] = await rig.db
       .select()
       .from(agentSettings)
@@ -270,6 +275,64 @@ describe('the agent-run chain on the simulator', () => {
     );
   }, 300_000);
 
+  it('sends only what it may: drafts of a Generate All below its minimum intent stay unsent, and a day at most is queued', async () => {
+    const { ctx, clock } = rig;
+    const project = await buildDiscoveryProject(
+      rig.db,
+      rig.t.config,
+      { keywords: ['customers', 'users'], subreddits: ['SaaS', 'startups'] },
+      new Date(clock.t),
+    );
+    const info = validProductInfo();
+    await rig.db.insert(productInfos).values({
+      projectId: project.id,
+      productDescription: info.product_description,
+      idealClientProfile: info.ideal_client_profile,
+      callToAction: info.call_to_action,
+      writingStyle: info.writing_style,
+    });
+    await connectAccount(ctx, rig.sim, rig.credential, project, { username: 'demo_founder' });
+    // Drafts written by Generate All in assistant mode, never read: their leads' intent is low.
+    const unread: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const lead = await buildLead(rig.db, project.id, { intentScore: 10 });
+      const dm = await buildDm(rig.db, project.id, { createdAt: new Date(clock.t) });
+      await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+      unread.push(dm.id);
+    }
+    const due = clock.t;
+    await rig.db.insert(agentSettings).values({
+      projectId: project.id,
+      mode: 'agent',
+      learningStageCompleted: true,
+      isActive: true,
+      minIntentScore: 40,
+      dailyDmLimitPerProfile: 2,
+      workingDays: [1, 2, 3, 4, 5, 6, 7],
+      workingHoursStart: 0,
+      workingHoursEnd: 0,
+      nextRunAt: new Date(due),
+      updatedAt: new Date(due),
+    });
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const dms = await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
+    expect(dms.filter((d) => unread.includes(d.id)).map((d) => d.state)).toEqual(Array(4).fill('approved'));
+    // Its own drafts (the unread ones did not take their room) go, no more than a day's sends.
+    const queued = dms.filter((d) => d.state === 'queued');
+    expect(queued.length).toBeGreaterThan(0);
+    expect(queued.length).toBeLessThanOrEqual(2);
+    const intents = await rig.db
+      .select()
+      .from(leads)
+      .where(
+        inArray(
+          leads.id,
+          queued.map((d) => d.leadId!),
+        ),
+      );
+    expect(intents.every((l) => l.intentScore >= 40)).toBe(true);
+  }, 300_000);
+
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {
     const { ctx, clock } = rig;
     const at = new Date(clock.t);
@@ -293,7 +356,7 @@ describe('the agent-run chain on the simulator', () => {
     const recent = await make({ nextRunAt: new Date(clock.t - 60_000) });
     await agentSweepJob.handler(ctx, {});
     expect(agentJobs(lost)).toHaveLength(1);
-    expect(agentJobs(lost)[0]!.options).toEqual({ startAfter: at, singletonKey: lost });
+    expect(agentJobs(lost)[0]!.options).toEqual({ startAfter: at, singletonKey: lost, earliest: true });
     for (const id of [stopped, paused, recent]) expect(agentJobs(id)).toHaveLength(0);
   });
 });

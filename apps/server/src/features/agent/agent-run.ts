@@ -16,7 +16,7 @@ import {
   claimRunLease,
   composeRefusalsSince,
   countExamples,
-  countPendingDms,
+  countAgentPendingDms,
   countSendingAccounts,
   countSentSince,
   findPatterns,
@@ -220,7 +220,8 @@ async function draft(
     await writeAgentLog(ctx, projectId, 'dm_generation', false, SENDING_TEXTS.noAccountsBulk);
     return;
   }
-  const pending = await countPendingDms(ctx.db, projectId);
+  const waiting = await countAgentPendingDms(ctx.db, projectId, settings.minIntentScore);
+  const pending = waiting.queued + waiting.approved;
   // No more drafts than the accounts may send in a day: the rest of the leads wait for the next run.
   const room = Math.min(AGENT_DRAFTS_PER_RUN_MAX, settings.dailyDmLimitPerProfile * accounts - pending);
   if (room <= 0) {
@@ -277,14 +278,31 @@ async function send(
     );
     return;
   }
+  // A day's sends at most stay queued, so Stop Agent takes back little, new settings apply by the next
+  // day, and better leads found meanwhile go before older ones.
+  const accounts = await countSendingAccounts(ctx.db, projectId);
+  const { queued: alreadyQueued } = await countAgentPendingDms(ctx.db, projectId, settings.minIntentScore);
+  const room = settings.dailyDmLimitPerProfile * accounts - alreadyQueued;
+  if (accounts > 0 && room <= 0) {
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'dm_sent',
+      true,
+      `${alreadyQueued} DMs are queued already, a day's sends; none more handed over`,
+    );
+    return;
+  }
   try {
     // The agent's delays and daily DMs per profile apply on top of each account's: the stricter one wins.
+    // It sends only DMs about leads whose intent reaches its minimum, or that the customer edited.
     const queued = await queueProjectDms(ctx, projectId, {
       senderLimits: {
         min: settings.delayRangeMin,
         max: settings.delayRangeMax,
         dailyCap: settings.dailyDmLimitPerProfile,
       },
+      pick: { minIntentScore: settings.minIntentScore, max: Math.max(room, 0) },
     });
     result.messages_queued = queued.queued;
     await writeAgentLog(ctx, projectId, 'dm_sent', true, queued.message, {
@@ -296,6 +314,9 @@ async function send(
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const nothing = error.code === 'no_unsent_messages';
-    await writeAgentLog(ctx, projectId, 'dm_sent', nothing, error.detail, { code: error.code });
+    const detail = nothing
+      ? `No DM to hand over: none unsent is about a lead with an intent of ${settings.minIntentScore} or more, or edited by you`
+      : error.detail;
+    await writeAgentLog(ctx, projectId, 'dm_sent', nothing, detail, { code: error.code });
   }
 }

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, gte, inArray, isNull, lt, max, or, sql } from
 import type { TAgentLogType, TBehaviorAction } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
+import { agentMaySend } from '../dms';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
 import { unqueuedChanges } from '../sending';
@@ -305,13 +306,23 @@ export async function countSentSince(db: DbOrTx, projectId: string, since: Date)
   return row?.n ?? 0;
 }
 
-/** DMs waiting to go (approved or queued): the agent drafts no more than its accounts can send. */
-export async function countPendingDms(db: DbOrTx, projectId: string): Promise<number> {
+/**
+ * The agent's DMs waiting to go: queued ones, and approved ones it may send (agentMaySend). It drafts and
+ * hands over no more than its accounts can send in a day.
+ */
+export async function countAgentPendingDms(
+  db: DbOrTx,
+  projectId: string,
+  minIntentScore: number,
+): Promise<{ queued: number; approved: number }> {
   const [row] = await db
-    .select({ n: count() })
+    .select({
+      queued: sql<number>`count(*) filter (where ${dmMessages.state} = 'queued')::int`,
+      approved: sql<number>`count(*) filter (where ${dmMessages.state} = 'approved' and ${agentMaySend(minIntentScore)})::int`,
+    })
     .from(dmMessages)
     .where(and(eq(dmMessages.projectId, projectId), inArray(dmMessages.state, ['approved', 'queued'])));
-  return row?.n ?? 0;
+  return { queued: Number(row?.queued ?? 0), approved: Number(row?.approved ?? 0) };
 }
 
 /** Connected accounts of the project that are on and signed in. */

@@ -176,7 +176,11 @@ describe('mode and learning', () => {
       (j) => j.name === 'agent-run' && (j.data as { projectId: string }).projectId === project.id,
     );
     expect(job).toHaveLength(1);
-    expect(job[0]!.options).toEqual({ startAfter: new Date(clock.t + 5000), singletonKey: project.id });
+    expect(job[0]!.options).toEqual({
+      startAfter: new Date(clock.t + 5000),
+      singletonKey: project.id,
+      earliest: true,
+    });
 
     const patterns = (await get(project, 'patterns')).json<TAgentPatternsResponse>();
     expect(patterns.examples_used).toBe(3);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
@@ -395,4 +395,30 @@ export async function expireDmsBatch(db: Db, cutoff: Date, now: Date, limit: num
     .where(and(inArray(dmMessages.id, due), inArray(dmMessages.state, EXPIRABLE)))
     .returning({ id: dmMessages.id });
   return rows.length;
+}
+
+/**
+ * DMs an agent may send on its own: those the customer edited and saved, and those about a lead (or
+ * profile) whose intent reaches `minIntentScore`, as the agent's own drafts do. Generated DMs start
+ * approved, so without this a run would send every draft of a Generate All, read or not.
+ */
+export function agentMaySend(minIntentScore: number): SQL {
+  return sql`(${dmMessages.editedAt} is not null
+    or exists (select 1 from ${leads} where ${leads.id} = ${dmMessages.leadId} and ${leads.intentScore} >= ${minIntentScore})
+    or exists (select 1 from ${profiles} where ${profiles.id} = ${dmMessages.profileId} and ${profiles.intentScore} >= ${minIntentScore}))`;
+}
+
+/** The intent of each DM's lead or profile (0 without one), for putting the best first. */
+export async function intentOfDms(db: Db, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: dmMessages.id,
+      score: sql<number>`coalesce(${leads.intentScore}, ${profiles.intentScore}, 0)::int`,
+    })
+    .from(dmMessages)
+    .leftJoin(leads, eq(leads.id, dmMessages.leadId))
+    .leftJoin(profiles, eq(profiles.id, dmMessages.profileId))
+    .where(inArray(dmMessages.id, ids));
+  return new Map(rows.map((r) => [r.id, Number(r.score)]));
 }

@@ -170,12 +170,12 @@ export async function updateAccount(
     .where(and(eq(redditAccounts.id, accountId), eq(redditAccounts.projectId, projectId)));
 }
 
-/** Approved DMs of the project, oldest first, locked for queueing. */
-export async function lockApprovedDms(db: DbOrTx, projectId: string): Promise<DmMessageRow[]> {
+/** Approved DMs of the project (those `only` admits), oldest first, locked for queueing. */
+export async function lockApprovedDms(db: DbOrTx, projectId: string, only?: SQL): Promise<DmMessageRow[]> {
   return db
     .select()
     .from(dmMessages)
-    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'approved')))
+    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'approved'), only))
     .orderBy(asc(dmMessages.createdAt), asc(dmMessages.id))
     .for('update');
 }

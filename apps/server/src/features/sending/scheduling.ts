@@ -2,6 +2,7 @@ import type { TSendOutcomeCode } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
+import { agentMaySend, intentOfDms } from '../dms';
 import type { DmMessageRow } from '../dms/dms.table';
 import { SUPPRESSED_BECAUSE } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
@@ -184,6 +185,25 @@ export interface SenderLimits {
   dailyCap: number | null;
 }
 
+/**
+ * What the agent hands over: only DMs it may send on its own (edited by the customer, or about a lead
+ * whose intent reaches the minimum), the edited ones and then the most intent first, `max` at most.
+ */
+export interface AgentPick {
+  minIntentScore: number;
+  max: number;
+}
+
+async function pickForAgent(tx: DbOrTx, dms: DmMessageRow[], pick: AgentPick): Promise<DmMessageRow[]> {
+  const intent = await intentOfDms(
+    tx,
+    dms.map((d) => d.id),
+  );
+  const rank = (dm: DmMessageRow) => (dm.editedAt ? Number.POSITIVE_INFINITY : (intent.get(dm.id) ?? 0));
+  // Sorting is stable: among equals the oldest goes first, as for Send All.
+  return [...dms].sort((a, b) => rank(b) - rank(a)).slice(0, Math.max(0, pick.max));
+}
+
 /** The limits the DM was queued with, if any. */
 function queuedWithLimits(dm: DmMessageRow): SenderLimits | null {
   return dm.delayFloorMin === null || dm.delayFloorMax === null
@@ -211,12 +231,13 @@ export async function planProjectQueue(
   projectId: string,
   random: () => number,
   limits: SenderLimits | null = null,
+  pick: AgentPick | null = null,
 ): Promise<QueuePlan> {
   const nowMs = ctx.clock.now();
   const now = new Date(nowMs);
   return ctx.db.transaction(async (tx): Promise<QueuePlan> => {
     // DMs first, then accounts: the order every claim locks them in.
-    const dms = await lockApprovedDms(tx, projectId);
+    const dms = await lockApprovedDms(tx, projectId, pick ? agentMaySend(pick.minIntentScore) : undefined);
     const accounts = await projectAccounts(tx, projectId, { lock: true });
     if (accounts.length === 0) return { kind: 'no_accounts' };
     if (dms.length === 0) return { kind: 'no_dms' };
@@ -238,7 +259,8 @@ export async function planProjectQueue(
         { state: 'failed', failedAt: now, outcomeCode: s.code, outcomeReason: s.reason, updatedAt: now },
       );
     }
-    const toQueue = dms.filter((dm) => !skippedIds.has(dm.id));
+    const sendable = dms.filter((dm) => !skippedIds.has(dm.id));
+    const toQueue = pick ? await pickForAgent(tx, sendable, pick) : sendable;
     const pacing: PacingAccount[] = [];
     for (const account of ready)
       pacing.push(withSenderLimits(await pacingAccount(tx, account, nowMs), limits));

@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from '../accounts';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
+import { buildLead } from '../leads/leads.test-support';
 import { users } from '../users/users.table';
 import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
@@ -284,6 +285,48 @@ describe('Send All, paced on the simulator', () => {
       { accountId: account.id, random: seededRandom(34) },
     );
     expect(again.kind === 'scheduled' && zonedParts(again.at, ZONE).day).toBe(30);
+  });
+
+  it('hands the agent only DMs it may send (intent at its minimum, or edited), the best first, up to its room', async () => {
+    rig.clock.t = Date.UTC(2026, 0, 28, 15); // Wednesday 10:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    const about = async (intent: number, edited = false) => {
+      const lead = await buildLead(rig.db, project.id, { intentScore: intent });
+      const dm = await buildDm(rig.db, project, { recipient: person() });
+      await rig.db
+        .update(dmMessages)
+        .set({ leadId: lead.id, editedAt: edited ? new Date(rig.clock.t) : null })
+        .where(eq(dmMessages.id, dm.id));
+      return dm.id;
+    };
+    const low = await about(10);
+    const fair = await about(55);
+    const high = await about(80);
+    const good = await about(60);
+    const lowButEdited = await about(5, true);
+    const answer = await queueProjectDms(rig.ctx, project.id, {
+      random: seededRandom(35),
+      pick: { minIntentScore: 50, max: 3 },
+    });
+    expect(answer.queued).toBe(3);
+    const stateOf = async (id: string) => (await dmById(rig.db, id)).state;
+    expect(await Promise.all([lowButEdited, high, good].map(stateOf))).toEqual([
+      'queued',
+      'queued',
+      'queued',
+    ]);
+    // Room for 3: the fourth that qualifies waits for a later run; one below the minimum is never picked.
+    expect(await stateOf(fair)).toBe('approved');
+    expect(await stateOf(low)).toBe('approved');
+    const again = await queueProjectDms(rig.ctx, project.id, {
+      random: seededRandom(36),
+      pick: { minIntentScore: 50, max: 3 },
+    });
+    expect(again.queued).toBe(1);
+    expect(await stateOf(low)).toBe('approved');
+    // Send All, the customer's own, sends it.
+    expect((await queueProjectDms(rig.ctx, project.id, { random: seededRandom(37) })).queued).toBe(1);
   });
 
   it('answers with the spec texts when nothing can be queued', async () => {

@@ -22,7 +22,7 @@ import { queueReconcile } from './reconcile-dms.job';
 import { attemptSend, type OnSendStep } from './send-attempt';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
-import { planProjectQueue, rescheduleDm, type SenderLimits } from './scheduling';
+import { planProjectQueue, rescheduleDm, type AgentPick, type SenderLimits } from './scheduling';
 
 /** The first look at a DM of unknown outcome: Reddit's sent box has it by then if it went. */
 const FIRST_RECONCILE_AFTER_MS = 60_000;
@@ -52,6 +52,8 @@ export interface SendOptions {
   onStep?: OnSendStep;
   /** Send All only: limits the sender asks for on top of each account's own (the agent's settings). */
   senderLimits?: SenderLimits;
+  /** Send All only: the agent's choice among the approved DMs. */
+  pick?: AgentPick;
 }
 
 function refuseByState(dm: DmMessageRow): AppError | null {
@@ -204,6 +206,7 @@ export async function queueProjectDms(
     projectId,
     options.random ?? Math.random,
     options.senderLimits ?? null,
+    options.pick ?? null,
   );
   if (plan.kind === 'no_accounts') throw new AppError(422, 'no_accounts', SENDING_TEXTS.noAccountsBulk);
   if (plan.kind === 'no_dms') throw new AppError(422, 'no_unsent_messages', SENDING_TEXTS.noUnsentMessages);

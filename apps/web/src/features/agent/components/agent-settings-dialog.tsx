@@ -165,10 +165,11 @@ function AgentSettingsForm({
           </Alert>
         )}
         <Text size="sm" c="dimmed">
-          The agent hands DMs over for sending only on these working days and hours in this time zone, drafts
-          at most the daily number per connected account, and writes only to leads whose intent reaches the
-          minimum. Its messages are spaced by this delay range or the account&apos;s own delays, whichever is
-          longer.
+          The agent hands DMs over for sending only on these working days and hours in this time zone; each
+          account then sends them within its own working hours. It drafts and queues at most the daily number
+          per connected account, and writes to and sends to only leads whose intent reaches the minimum, plus
+          any DM you edited and saved. Its messages are spaced by this delay range or the account&apos;s own
+          delays, whichever is longer.
         </Text>
         {number(
           'daily_dm_limit_per_profile',
