@@ -26,6 +26,10 @@ import {
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
 import type { AgentSettingsRow } from './agent.table';
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** A run drafts at most this many DMs, whatever room the accounts have. */
 export const AGENT_DRAFTS_PER_RUN_MAX = 25;
 /** Why an agent whose owner's plan has ended stops: it searches, drafts and sends for a subscription. */
@@ -143,8 +147,8 @@ export async function runAgent(
       projectId,
       'other',
       true,
-      `Run completed: ${result.posts_found} posts and ${result.comments_found} comments found, ` +
-        `${result.messages_generated} DMs drafted, ${result.messages_queued} queued, ${result.messages_sent} sent since the last run`,
+      `Run completed: ${plural(result.posts_found, 'post')} and ${plural(result.comments_found, 'comment')} found, ` +
+        `${plural(result.messages_generated, 'DM')} drafted, ${result.messages_queued} queued, ${result.messages_sent} sent since the last run`,
       { ...result, trigger },
     );
     return { kind: 'done', result };
@@ -204,7 +208,7 @@ async function search(ctx: AppContext, projectId: string, result: TOperationResu
     projectId,
     'search',
     true,
-    `Searched: ${status.result.posts_found} posts and ${status.result.comments_found} comments found`,
+    `Searched: ${plural(status.result.posts_found, 'post')} and ${plural(status.result.comments_found, 'comment')} found`,
     { ...status.result },
   );
 }
@@ -269,10 +273,11 @@ async function send(
   const window = agentWindow(settings);
   if (!isWithinWorkingHours(window, nowMs)) {
     const next = nextWorkingInstant(window, nowMs);
+    // Nothing was sent: not a 'DM sent' entry.
     await writeAgentLog(
       ctx,
       projectId,
-      'dm_sent',
+      'other',
       true,
       `Outside the agent's working hours: DMs wait for the next run${next ? ` after ${formatInstant(next)}` : ''}`,
     );
@@ -287,7 +292,7 @@ async function send(
     await writeAgentLog(
       ctx,
       projectId,
-      'dm_sent',
+      'other',
       true,
       `${alreadyQueued} DMs are queued already, a day's sends; none more handed over`,
     );

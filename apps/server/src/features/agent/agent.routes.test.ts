@@ -363,7 +363,7 @@ describe('execute and status', () => {
     const project = await learnedAgent({ working_days: [6] });
     clock.t += 5000;
     expect((await post(project, 'agent-autonomous/execute')).statusCode).toBe(200);
-    const logs = (await get(project, 'agent-activity-logs?activity_type=dm_sent')).json<TAgentLogList>();
+    const logs = (await get(project, 'agent-activity-logs?activity_type=other')).json<TAgentLogList>();
     expect(logs.items.map((l) => l.message)).toContain(
       "Outside the agent's working hours: DMs wait for the next run after 2026-03-07 09:00 UTC",
     );

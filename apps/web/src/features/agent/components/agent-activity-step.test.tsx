@@ -146,7 +146,7 @@ describe('step 5 agent activity', { timeout: 15_000 }, () => {
     );
     renderStep(['ADMIN']);
     const panel = await screen.findByRole('region', { name: 'Admin agent tools' });
-    expect(await within(panel).findByText('Edits learned from: 1 message_edited actions')).toBeTruthy();
+    expect(await within(panel).findByText('Edits learned from: 1 saved edit')).toBeTruthy();
     expect(within(panel).getByText('Hey there, saw your post')).toBeTruthy();
     expect(behavior.calls[0]!.query).toMatchObject({ action_type: 'message_edited', limit: 100 });
 

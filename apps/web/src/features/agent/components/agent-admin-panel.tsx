@@ -76,7 +76,9 @@ export function AgentAdminPanel({ projectId }: { projectId: string }) {
         {execute.data && <OperationResult result={execute.data.operation_result} />}
         <Text fw={600} size="sm">
           Edits learned from
-          {edits.data ? `: ${edits.data.total_found} message_edited actions` : ''}
+          {edits.data
+            ? `: ${edits.data.total_found} saved ${edits.data.total_found === 1 ? 'edit' : 'edits'}`
+            : ''}
         </Text>
         {edits.isError && (
           <Alert color="red" role="alert">

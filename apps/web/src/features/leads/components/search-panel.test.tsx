@@ -288,7 +288,7 @@ describe('Step 4 search', { timeout: 15_000 }, () => {
     await advance();
     expect(progress()!.textContent).toContain('Items read: 50');
     await advance(RUN_POLL_INTERVAL_MS);
-    expect(screen.getByText('Search completed: 1 posts and 0 comments found')).toBeTruthy();
+    expect(screen.getByText('Search completed: 1 post and 0 comments found')).toBeTruthy();
   });
 
   it('reloads the results when a search completes', async () => {

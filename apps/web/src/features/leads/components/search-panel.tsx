@@ -27,7 +27,8 @@ const PRECONDITION_TEXTS: readonly string[] = [NO_APPROVED_KEYWORDS, NO_APPROVED
 function completedText(status: TSearchStatus): string {
   const r = status.result;
   if (!r) return 'Search completed';
-  return `Search completed: ${r.posts_found} posts and ${r.comments_found} comments found`;
+  const n = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+  return `Search completed: ${n(r.posts_found, 'post')} and ${n(r.comments_found, 'comment')} found`;
 }
 
 function startFailureText(error: unknown): string {
