@@ -31,6 +31,8 @@ export type TAuthUser = z.infer<typeof ZAuthUser>;
 
 export const ZSsoStartQuery = z.object({
   redirect_to: ZText().max(2000).optional(),
+  /** After a logout in this browser: the provider asks who signs in rather than reusing its session. */
+  prompt: z.enum(['login'], { error: "prompt must be 'login'" }).optional(),
 });
 export const ZSsoStartResponse = z.object({
   sso_url: z.string(),

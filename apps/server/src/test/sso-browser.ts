@@ -40,6 +40,18 @@ export class TestBrowser {
         continue;
       }
       const html = await res.text();
+      // Signing someone else in ends the provider's session of the one before: a form a browser posts itself.
+      const ending = /<form method="post" action="([^"]+\/session\/end\/confirm)"/.exec(html)?.[1];
+      if (ending) {
+        const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)];
+        const ended = await this.fetch(ending.replace(/&amp;/g, '&'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields.map((f) => [f[1]!, f[2]!])).toString(),
+        });
+        url = ended.headers.get('location')!;
+        continue;
+      }
       const action = /<form method="post" action="([^"]+\/login)"/.exec(html)?.[1];
       if (!action || !pickEmail) throw new Error(`stuck at ${url} (${res.status}): ${html.slice(0, 200)}`);
       const posted = await this.fetch(action.replace(/&amp;/g, '&'), {

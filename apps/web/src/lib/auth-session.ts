@@ -126,6 +126,7 @@ export async function logout(options: { goHome?: boolean } = {}): Promise<void> 
   try {
     removeToken();
     localPrefs.forgetAll();
+    localPrefs.setSignedOut(true);
     await callServerLogout();
   } finally {
     if (options.goHome) loggingOut = false;

@@ -3,6 +3,7 @@
  * edits not saved yet.
  */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
+const SIGNED_OUT_KEY = 'signedOut';
 const STEP_KEY_PREFIX = 'projectStep:';
 const TAB_KEY_PREFIX = 'projectTab:';
 const DM_EDITS_KEY_PREFIX = 'projectDmEdits:';
@@ -55,6 +56,9 @@ export const localPrefs = {
     parseDmEdits(read(DM_EDITS_KEY_PREFIX + projectId)),
   setDmEdits: (projectId: string, edits: Record<string, string>) =>
     write(DM_EDITS_KEY_PREFIX + projectId, Object.keys(edits).length > 0 ? JSON.stringify(edits) : null),
+  /** Set at logout until the next sign-in: the provider is then asked to let the person choose who signs in. */
+  getSignedOut: () => read(SIGNED_OUT_KEY) === '1',
+  setSignedOut: (signedOut: boolean) => write(SIGNED_OUT_KEY, signedOut ? '1' : null),
   /** Forgets the selected project and every per-project value: the next user starts afresh. */
   forgetAll: () => {
     write(SELECTED_PROJECT_KEY, null);

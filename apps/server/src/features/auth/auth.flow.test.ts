@@ -63,6 +63,22 @@ describe('sign-in through the development identity provider', () => {
     },
   );
 
+  it('asks who signs in with prompt=login, although the provider still has a session', async () => {
+    const { browser } = await signIn({ pick: 'user@demo.local' });
+    const start = await json(await browser.fetch('/api/v1/auth/sso/start?prompt=login'));
+    expect(new URL(start.sso_url).searchParams.get('prompt')).toBe('login');
+    // The picker comes back, and someone else signs in.
+    const callback = await browser.followToCallback(start.sso_url, 'admin@demo.local');
+    const ver = callback.searchParams.get('ver')!;
+    const body = await json(await browser.fetch(`/api/v1/auth/callback?ver=${encodeURIComponent(ver)}`));
+    expect(body.user.email).toBe('admin@demo.local');
+    const plain = await json(await browser.fetch('/api/v1/auth/sso/start'));
+    expect(new URL(plain.sso_url).searchParams.has('prompt')).toBe(false);
+    const bad = await browser.fetch('/api/v1/auth/sso/start?prompt=none');
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ code: 'validation_error' });
+  });
+
   it('signs in any other e-mail as a new USER without a subscription', async () => {
     const email = `someone-${randomUUID()}@example.com`;
     const { body } = await signIn({ loginHint: email });

@@ -57,7 +57,9 @@ export const authRoutes = (sso: SsoClient) =>
         refuseCrossSite(request, ctx.config.publicUrl);
     });
 
-    route(app, e.ssoStart, async (request) => startSso(ctx, sso, request.query.redirect_to));
+    route(app, e.ssoStart, async (request) =>
+      startSso(ctx, sso, request.query.redirect_to, request.query.prompt),
+    );
 
     route(app, e.ssoReturn, async (request, reply) => {
       const raw = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';

@@ -118,7 +118,12 @@ async function startSession(
   return { user, accessToken: token, expiresAt, refreshToken, refreshExpiresAt };
 }
 
-export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: string | undefined) {
+export async function startSso(
+  ctx: AppContext,
+  sso: SsoClient,
+  redirectTo: string | undefined,
+  prompt?: 'login',
+) {
   const now = ctx.clock.now();
   const state = randomState();
   const nonce = randomNonce();
@@ -129,6 +134,7 @@ export async function startSso(ctx: AppContext, sso: SsoClient, redirectTo: stri
       state,
       nonce,
       codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
+      prompt,
     });
   } catch (error) {
     ctx.log.warn({ err: error }, 'SSO provider unreachable');

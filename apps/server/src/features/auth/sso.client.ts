@@ -4,7 +4,12 @@ import type { Config } from '../../config/config';
 /** The OpenID Connect relying party: production's provider or the built-in development one. */
 export interface SsoClient {
   redirectUri: string;
-  authorizationUrl(params: { state: string; nonce: string; codeChallenge: string }): Promise<URL>;
+  authorizationUrl(params: {
+    state: string;
+    nonce: string;
+    codeChallenge: string;
+    prompt?: 'login' | undefined;
+  }): Promise<URL>;
   exchange(
     callbackUrl: URL,
     checks: { state: string; nonce: string; codeVerifier: string },
@@ -42,7 +47,7 @@ export function createSsoClient(config: Config): SsoClient {
 
   return {
     redirectUri,
-    async authorizationUrl({ state, nonce, codeChallenge }) {
+    async authorizationUrl({ state, nonce, codeChallenge, prompt }) {
       return oidc.buildAuthorizationUrl(await configuration(), {
         redirect_uri: redirectUri,
         scope: 'openid email profile',
@@ -50,6 +55,7 @@ export function createSsoClient(config: Config): SsoClient {
         code_challenge_method: 'S256',
         state,
         nonce,
+        ...(prompt ? { prompt } : {}),
       });
     },
     async exchange(callbackUrl, checks) {

@@ -9,6 +9,7 @@ import { authEndpoints, systemEndpoints, usersEndpoints } from '@threadreach/con
 import { call } from '../../../lib/api-client';
 import { ApiError, errorBodyField } from '../../../lib/api-error';
 import { clearSsoProcessingLater, setSsoProcessing } from '../../../lib/auth-session';
+import { localPrefs } from '../../../lib/local-prefs';
 import { setToken } from '../../../lib/token-storage';
 
 export const DEFAULT_SUBSCRIBE_PATH = '/subscribe';
@@ -39,7 +40,13 @@ export function getMe(): Promise<TMeResponse> {
 export async function startSso(redirectTo?: string): Promise<string> {
   let data: TSsoStartResponse | null;
   try {
-    data = await call(authEndpoints.ssoStart, { query: { redirect_to: redirectTo } }, { auth: false });
+    // After a logout, the next sign-in may be someone else's: the provider asks who, not its session.
+    const prompt = localPrefs.getSignedOut() ? ('login' as const) : undefined;
+    data = await call(
+      authEndpoints.ssoStart,
+      { query: { redirect_to: redirectTo, ...(prompt ? { prompt } : {}) } },
+      { auth: false },
+    );
   } catch (error) {
     if (error instanceof ApiError && error.status > 0) {
       throw new Error(error.detail ?? AUTH_MESSAGES.ssoStartFailed(error.status), { cause: error });
@@ -108,6 +115,7 @@ async function runSsoCallback(ver: string, params: TSsoCallbackParams): Promise<
   const token = data?.token;
   if (!data || !token) throw new Error(AUTH_MESSAGES.noCallbackToken);
   if (!setToken(token)) throw new Error(AUTH_MESSAGES.invalidToken);
+  localPrefs.setSignedOut(false);
   if (data.requires_subscription) {
     return {
       success: true,

@@ -16,6 +16,7 @@ import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { ACCESS_DENIED_TEXT } from './moderator-only';
+import { localPrefs } from '../../../lib/local-prefs';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
 
@@ -119,6 +120,16 @@ describe('authentication gate', () => {
     expect(external.assigned).toEqual(['http://idp.test/authorize?x=1']);
   });
 
+  it('after a logout, asks the provider to let the person choose who signs in (prompt=login)', async () => {
+    mockSignedOutApp();
+    localPrefs.setSignedOut(true);
+    const ssoStart = mockEndpoint(authEndpoints.ssoStart, { sso_url: 'http://idp.test/a', callback_url: '' });
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
+    await screen.findByText('Redirecting...');
+    expect(ssoStart.calls[0]!.query.prompt).toBe('login');
+  });
+
   it('does not send redirect_to from the root page', async () => {
     mockSignedOutApp();
     const ssoStart = mockEndpoint(authEndpoints.ssoStart, { sso_url: 'http://idp.test/a', callback_url: '' });
@@ -126,6 +137,7 @@ describe('authentication gate', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
     await screen.findByText('Redirecting...');
     expect(ssoStart.calls[0]!.url.searchParams.has('redirect_to')).toBe(false);
+    expect(ssoStart.calls[0]!.url.searchParams.has('prompt')).toBe(false);
   });
 
   it('shows Server Error when SSO cannot start and there is no main app', async () => {

@@ -173,6 +173,8 @@ describe('workspace top bar', () => {
     await waitFor(() => expect(navigation.reloadPage).toHaveBeenCalled());
     expect(getToken()).toBeNull();
     expect(logout.calls).toHaveLength(1);
+    // The next sign-in asks the provider who signs in.
+    expect(localStorage.getItem('signedOut')).toBe('1');
   });
 
   it('shows the read-only flag and disables saving for READONLY users', async () => {
