@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -14,7 +14,9 @@ import {
   runningAgentSettings,
 } from '../../../test/agent.test-support';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
-import { page, PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
+import { advance, page, PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
+import { when } from '../agent-format';
+import { AGENT_REFRESH_MS } from '../hooks/use-agent';
 import { AgentModePanel } from './agent-mode-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -162,6 +164,32 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
     renderPanel();
     expect(await screen.findByText('Reddit refused 3 messages')).toBeTruthy();
+  });
+
+  it('reads the schedule again while the agent runs: the next and last run follow its runs', async () => {
+    vi.useFakeTimers();
+    try {
+      const before = runningAgentSettings({ next_run_at: '2026-11-27T12:00:05.000Z', last_run_at: null });
+      const server = settingsServer(before);
+      mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
+      renderPanel();
+      await advance();
+      const first = `The agent is running: next run ${when(before.next_run_at)}, last run ${when(null)}.`;
+      expect(screen.getByText(first)).toBeTruthy();
+      // The first run happened: its successor is due in 2 hours.
+      server.current = runningAgentSettings({
+        next_run_at: '2026-11-27T14:00:07.000Z',
+        last_run_at: '2026-11-27T12:00:07.000Z',
+      });
+      await advance(AGENT_REFRESH_MS);
+      expect(
+        screen.getByText(
+          `The agent is running: next run ${when(server.current.next_run_at)}, last run ${when(server.current.last_run_at)}.`,
+        ),
+      ).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('Stop Agent returns to assistant mode', async () => {

@@ -57,10 +57,14 @@ export function isAgentRunning(
   );
 }
 
+/** The agent's settings and schedule; while it runs, read again as often as step 5's status. */
 export function useAgentSettings(projectId: string) {
   return useQuery({
     queryKey: agentKeys.settings(projectId),
     queryFn: () => getAgentSettings(projectId),
+    // Runs change the next and last run under the overlay: without this they stay as first read.
+    refetchInterval: (query) =>
+      query.state.data && isAgentRunning(query.state.data) ? AGENT_REFRESH_MS : false,
   });
 }
 
