@@ -47,7 +47,7 @@ export class TestBrowser {
         const ended = await this.fetch(ending.replace(/&amp;/g, '&'), {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams(fields.map((f) => [f[1]!, f[2]!])).toString(),
+          body: new URLSearchParams(fields.map((f): [string, string] => [f[1]!, f[2]!])).toString(),
         });
         url = ended.headers.get('location')!;
         continue;

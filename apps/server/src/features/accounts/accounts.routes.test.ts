@@ -92,6 +92,34 @@ async function connect(project: Project, username = 'demo_founder', as?: TestUse
   return callback(await consent(res.json().auth_url, { username }));
 }
 
+/** A DM of the project claimed a minute ago by the account, in `state` (sent ones sent 50 s ago). */
+function claimedDm(
+  project: Project,
+  accountId: string,
+  state: 'sent' | 'sending' | 'failed' | 'unknown',
+): typeof dmMessages.$inferInsert {
+  const to = `Lead_${randomUUID().slice(0, 8)}`;
+  return {
+    projectId: project.id,
+    ownerUserId: project.owner.id,
+    sourceType: 'post',
+    redditPostId: randomUUID(),
+    matchedKeywords: [],
+    recipientUsername: to,
+    recipientKey: to.toLowerCase(),
+    subject: 'Hi',
+    messageContent: 'Hello',
+    originalContent: 'Hello',
+    state,
+    accountId,
+    outcomeCode: state === 'sent' ? 'sent' : state === 'unknown' ? 'unknown_outcome' : null,
+    claimedAt: new Date(clock.t - 60_000),
+    sentAt: state === 'sent' ? new Date(clock.t - 50_000) : null,
+    createdAt: new Date(clock.t - 60_000),
+    updatedAt: new Date(clock.t - 60_000),
+  };
+}
+
 async function accountsOf(project: Project, as: TestUser = project.owner): Promise<TAccountList> {
   const res = await t.app.inject({ url: `/api/v1/projects/${project.id}/accounts`, headers: as.auth });
   expect(res.statusCode).toBe(200);
@@ -541,31 +569,9 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     const project = await buildProject(t.ctx.db, t.config);
     await connect(project);
     const accountId = (await accountsOf(project)).items[0]!.id;
-    const dm = (state: 'unknown' | 'sent') => {
-      const to = `Lead_${randomUUID().slice(0, 8)}`;
-      return {
-        projectId: project.id,
-        ownerUserId: project.owner.id,
-        sourceType: 'post' as const,
-        redditPostId: randomUUID(),
-        matchedKeywords: [],
-        recipientUsername: to,
-        recipientKey: to.toLowerCase(),
-        subject: 'Hi',
-        messageContent: 'Hello',
-        originalContent: 'Hello',
-        state,
-        accountId,
-        outcomeCode: state === 'sent' ? 'sent' : 'unknown_outcome',
-        claimedAt: new Date(clock.t - 60_000),
-        sentAt: state === 'sent' ? new Date(clock.t - 50_000) : null,
-        createdAt: new Date(clock.t - 120_000),
-        updatedAt: new Date(clock.t - 60_000),
-      };
-    };
     const [unknown, sent] = await t.ctx.db
       .insert(dmMessages)
-      .values([dm('unknown'), dm('sent')])
+      .values([claimedDm(project, accountId, 'unknown'), claimedDm(project, accountId, 'sent')])
       .returning();
     const res = await t.app.inject({
       method: 'DELETE',
@@ -779,28 +785,9 @@ describe('GET accounts-auth-status', () => {
       ...always,
     });
     const claim = (state: 'sent' | 'sending' | 'failed', n: number) =>
-      t.ctx.db.insert(dmMessages).values(
-        Array.from({ length: n }, () => {
-          const to = `lead_${randomUUID().slice(0, 8)}`;
-          return {
-            projectId: project.id,
-            ownerUserId: project.owner.id,
-            sourceType: 'post' as const,
-            redditPostId: randomUUID(),
-            matchedKeywords: [],
-            recipientUsername: to,
-            recipientKey: to,
-            subject: 'Hi',
-            messageContent: 'Hello',
-            originalContent: 'Hello',
-            state,
-            accountId: account.id,
-            claimedAt: new Date(clock.t - 60_000),
-            createdAt: new Date(clock.t - 60_000),
-            updatedAt: new Date(clock.t - 60_000),
-          };
-        }),
-      );
+      t.ctx.db
+        .insert(dmMessages)
+        .values(Array.from({ length: n }, () => claimedDm(project, account.id, state)));
     await claim('sent', 8);
     await claim('failed', 3);
     const status = async () =>

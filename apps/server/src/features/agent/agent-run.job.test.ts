@@ -62,22 +62,46 @@ async function resultOfLastRun(projectId: string): Promise<TOperationResult & { 
   return done[0]!.details as unknown as TOperationResult & { trigger: string };
 }
 
+/** A project with these keywords and subreddits approved and its product information saved. */
+async function projectWithProductInfo(rules: { keywords: string[]; subreddits: string[] }) {
+  const project = await buildDiscoveryProject(rig.db, rig.t.config, rules, new Date(rig.clock.t));
+  const info = validProductInfo();
+  await rig.db.insert(productInfos).values({
+    projectId: project.id,
+    productDescription: info.product_description,
+    idealClientProfile: info.ideal_client_profile,
+    callToAction: info.call_to_action,
+    writingStyle: info.writing_style,
+  });
+  return project;
+}
+
+/** A learned, active agent working every day and hour, its next run due at `due`. */
+async function agentDueAt(
+  projectId: string,
+  due: number,
+  values: Partial<typeof agentSettings.$inferInsert>,
+) {
+  await rig.db.insert(agentSettings).values({
+    projectId,
+    mode: 'agent',
+    learningStageCompleted: true,
+    isActive: true,
+    workingDays: [1, 2, 3, 4, 5, 6, 7],
+    workingHoursStart: 0,
+    workingHoursEnd: 0,
+    nextRunAt: new Date(due),
+    updatedAt: new Date(due),
+    ...values,
+  });
+}
+
 describe('the agent-run chain on the simulator', () => {
   it('learns from three edits, runs at 5 s and again at 2 h, finds, drafts with the patterns and sends within caps', async () => {
     const { ctx, clock, sim } = rig;
-    const project = await buildDiscoveryProject(
-      rig.db,
-      rig.t.config,
-      { keywords: ['customers', 'users'], subreddits: ['SaaS', 'startups'] },
-      new Date(clock.t),
-    );
-    const info = validProductInfo();
-    await rig.db.insert(productInfos).values({
-      projectId: project.id,
-      productDescription: info.product_description,
-      idealClientProfile: info.ideal_client_profile,
-      callToAction: info.call_to_action,
-      writingStyle: info.writing_style,
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
     });
     const account = await connectAccount(ctx, sim, rig.credential, project, {
       username: 'demo_founder',
@@ -227,36 +251,11 @@ describe('the agent-run chain on the simulator', () => {
 
   it('a run whose process died holds no lease for long: the retried job runs, drafts nobody twice and keeps the chain', async () => {
     const { ctx, clock } = rig;
-    const project = await buildDiscoveryProject(
-      rig.db,
-      rig.t.config,
-      { keywords: ['customers'], subreddits: ['SaaS'] },
-      new Date(clock.t),
-    );
-    const info = validProductInfo();
-    await rig.db.insert(productInfos).values({
-      projectId: project.id,
-      productDescription: info.product_description,
-      idealClientProfile: info.ideal_client_profile,
-      callToAction: info.call_to_action,
-      writingStyle: info.writing_style,
-    });
+    const project = await projectWithProductInfo({ keywords: ['customers'], subreddits: ['SaaS'] });
     await connectAccount(ctx, rig.sim, rig.credential, project, { username: 'growth_marketer' });
     const due = clock.t;
     // Learned and due, and a run that started 16 minutes ago died without releasing its lease.
-    await rig.db.insert(agentSettings).values({
-      projectId: project.id,
-      mode: 'agent',
-      learningStageCompleted: true,
-      isActive: true,
-      minIntentScore: 0,
-      workingDays: [1, 2, 3, 4, 5, 6, 7],
-      workingHoursStart: 0,
-      workingHoursEnd: 0,
-      nextRunAt: new Date(due),
-      runStartedAt: new Date(due - 16 * 60_000),
-      updatedAt: new Date(due),
-    });
+    await agentDueAt(project.id, due, { minIntentScore: 0, runStartedAt: new Date(due - 16 * 60_000) });
     await agentRunJob.handler(ctx, { projectId: project.id });
     const dms1 = await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
     expect(dms1.length).toBeGreaterThan(0);
@@ -277,19 +276,9 @@ describe('the agent-run chain on the simulator', () => {
 
   it('sends only what it may: drafts of a Generate All below its minimum intent stay unsent, and a day at most is queued', async () => {
     const { ctx, clock } = rig;
-    const project = await buildDiscoveryProject(
-      rig.db,
-      rig.t.config,
-      { keywords: ['customers', 'users'], subreddits: ['SaaS', 'startups'] },
-      new Date(clock.t),
-    );
-    const info = validProductInfo();
-    await rig.db.insert(productInfos).values({
-      projectId: project.id,
-      productDescription: info.product_description,
-      idealClientProfile: info.ideal_client_profile,
-      callToAction: info.call_to_action,
-      writingStyle: info.writing_style,
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
     });
     await connectAccount(ctx, rig.sim, rig.credential, project, { username: 'demo_founder' });
     // Drafts written by Generate All in assistant mode, never read: their leads' intent is low.
@@ -301,19 +290,7 @@ describe('the agent-run chain on the simulator', () => {
       unread.push(dm.id);
     }
     const due = clock.t;
-    await rig.db.insert(agentSettings).values({
-      projectId: project.id,
-      mode: 'agent',
-      learningStageCompleted: true,
-      isActive: true,
-      minIntentScore: 40,
-      dailyDmLimitPerProfile: 2,
-      workingDays: [1, 2, 3, 4, 5, 6, 7],
-      workingHoursStart: 0,
-      workingHoursEnd: 0,
-      nextRunAt: new Date(due),
-      updatedAt: new Date(due),
-    });
+    await agentDueAt(project.id, due, { minIntentScore: 40, dailyDmLimitPerProfile: 2 });
     await agentRunJob.handler(ctx, { projectId: project.id });
     const dms = await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
     expect(dms.filter((d) => unread.includes(d.id)).map((d) => d.state)).toEqual(Array(4).fill('approved'));
