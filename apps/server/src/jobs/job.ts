@@ -52,7 +52,7 @@ export type EnqueueOptions<P extends JobPolicy = JobPolicy> = {
   : {
       singletonKey?: string;
       /**
-       * A job already waiting under the same key that would start later than `startAfter` is cancelled
+       * With `startAfter`: a job already waiting under the same key that would start later is cancelled
        * for this one: the earlier start wins, where otherwise the first job queued would.
        */
       earliest?: boolean;

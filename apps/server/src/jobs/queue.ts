@@ -63,8 +63,8 @@ export const startQueue: QueueStarter = async (database, onError) => {
           ...(singletonKey !== undefined ? { singletonKey } : {}),
         });
       const id = await send();
-      if (id || !earliest || singletonKey === undefined) return id;
-      const startsAt = startAfter?.getTime() ?? Date.now();
+      if (id || !earliest || singletonKey === undefined || !startAfter) return id;
+      const startsAt = startAfter.getTime();
       const waiting = await boss.findJobs(job.name, { key: singletonKey, queued: true });
       const later = waiting.filter((j) => new Date(j.startAfter).getTime() > startsAt);
       if (later.length === 0) return null;
