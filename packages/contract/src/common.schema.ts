@@ -45,6 +45,11 @@ export const ZUuid = z.uuid();
 const CONTROL_CHARACTERS = new RegExp('^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$');
 export const CONTROL_CHARACTERS_MESSAGE = 'Invalid text: NUL and control characters are not allowed';
 
+/** "1 post", "2 posts": a count and its noun, which takes an s unless the count is one. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** True when a value holds NUL or another control character the text type refuses. */
 export function hasControlCharacters(value: string): boolean {
   return !CONTROL_CHARACTERS.test(value);

@@ -1,4 +1,9 @@
-import type { TBrevityLevel, TLearningPatterns, TSentenceType } from '@threadreach/contract';
+import {
+  plural,
+  type TBrevityLevel,
+  type TLearningPatterns,
+  type TSentenceType,
+} from '@threadreach/contract';
 import { BREVITY_TARGETS, brevityOf, ENTHUSIASM_OF_LEVEL, round2 } from './text-metrics';
 
 /** How a DM should read: what the composer aims for and what the LLM prompt asks for. */
@@ -144,7 +149,7 @@ export function describeTargets(t: WritingTargets): string[] {
         : 'friendly and natural, neither stiff nor slangy';
   const energy = t.enthusiasm > 0.55 ? 'upbeat' : t.enthusiasm < 0.2 ? 'calm, no exclamation marks' : 'warm';
   const lines = [
-    `About ${t.length} characters and ${t.sentences} sentence${t.sentences === 1 ? '' : 's'} (${t.brevity.replace('_', ' ')}).`,
+    `About ${t.length} characters and ${plural(t.sentences, 'sentence')} (${t.brevity.replace('_', ' ')}).`,
     `Register: ${register} (formality ${t.formality} on a 0-1 scale).`,
     `Energy: ${energy}.`,
     t.greet

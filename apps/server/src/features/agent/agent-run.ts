@@ -1,4 +1,5 @@
 import {
+  plural,
   AGENT_RUN_INTERVAL_SECONDS,
   SENDING_TEXTS,
   type TAgentTimezone,
@@ -25,10 +26,6 @@ import {
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
 import type { AgentSettingsRow } from './agent.table';
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** A run drafts at most this many DMs, whatever room the accounts have. */
 export const AGENT_DRAFTS_PER_RUN_MAX = 25;

@@ -1,4 +1,5 @@
 import {
+  plural,
   SENDING_TEXTS,
   type TSendDmResponse,
   type TSendDmsBulkResponse,
@@ -246,10 +247,6 @@ export async function queueProjectDms(
     last_at: last === null ? null : new Date(last).toISOString(),
     accounts: perAccount,
   };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function bulkMessage(

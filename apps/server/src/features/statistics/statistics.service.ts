@@ -1,4 +1,5 @@
 import {
+  plural,
   STATS_TOP_SUBREDDITS,
   dayNumber,
   dayString,
@@ -295,7 +296,7 @@ export async function dateRangeStatistics(
 
 // ---- admin actions ---------------------------------------------------------------------------------------
 
-const accountsText = (n: number) => `${n} account${n === 1 ? '' : 's'}`;
+const accountsText = (n: number) => plural(n, 'account');
 
 /** Sends claimed before now stop counting toward each account's quota for today. */
 export async function resetDailyLimits(

@@ -1,4 +1,5 @@
 import {
+  plural,
   SENDING_TEXTS,
   type TSendDmResponse,
   type TSendingItem,
@@ -11,7 +12,7 @@ export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All 
 
 /** Send All DMs asks this before it queues the approved DMs (how many, once the DM list has loaded). */
 export function sendAllQuestion(ready: number | null): string {
-  const dms = ready === null ? 'every approved DM' : ready === 1 ? '1 approved DM' : `${ready} approved DMs`;
+  const dms = ready === null ? 'every approved DM' : plural(ready, 'approved DM');
   return `Send ${dms}? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit.`;
 }
 

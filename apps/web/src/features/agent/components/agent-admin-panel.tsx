@@ -1,5 +1,5 @@
 import { Alert, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
-import type { TBehaviorLog, TOperationResult } from '@threadreach/contract';
+import { plural, type TBehaviorLog, type TOperationResult } from '@threadreach/contract';
 import { ApiError, errorMessage } from '../../../lib/api-error';
 import { when } from '../agent-format';
 import { useEditBehaviorLogs, useExecuteAgent } from '../hooks/use-agent';
@@ -76,9 +76,7 @@ export function AgentAdminPanel({ projectId }: { projectId: string }) {
         {execute.data && <OperationResult result={execute.data.operation_result} />}
         <Text fw={600} size="sm">
           Edits learned from
-          {edits.data
-            ? `: ${edits.data.total_found} saved ${edits.data.total_found === 1 ? 'edit' : 'edits'}`
-            : ''}
+          {edits.data ? `: ${plural(edits.data.total_found, 'saved edit')}` : ''}
         </Text>
         {edits.isError && (
           <Alert color="red" role="alert">

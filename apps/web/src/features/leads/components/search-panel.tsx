@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  plural,
   NO_APPROVED_KEYWORDS,
   NO_APPROVED_SUBREDDITS,
   NO_SEARCH_TYPE,
@@ -27,8 +28,7 @@ const PRECONDITION_TEXTS: readonly string[] = [NO_APPROVED_KEYWORDS, NO_APPROVED
 function completedText(status: TSearchStatus): string {
   const r = status.result;
   if (!r) return 'Search completed';
-  const n = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
-  return `Search completed: ${n(r.posts_found, 'post')} and ${n(r.comments_found, 'comment')} found`;
+  return `Search completed: ${plural(r.posts_found, 'post')} and ${plural(r.comments_found, 'comment')} found`;
 }
 
 function startFailureText(error: unknown): string {
