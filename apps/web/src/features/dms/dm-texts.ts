@@ -9,6 +9,7 @@ import {
   type TDmSourceType,
 } from '@threadreach/contract';
 import { ApiError } from '../../lib/api-error';
+import { sendingStateLabel } from '../sending';
 
 /** How spec section 8's delete texts name a DM. */
 export const DM_ITEM = 'DM message';
@@ -50,25 +51,15 @@ export function textProblem(text: string): string | null {
 /** What the DM's badge says (spec section 4: generated, saved, sent; and the sending states). */
 export function stateLabel(dm: TDmMessage): { label: string; color: string } {
   switch (dm.state) {
-    case 'sent':
-      return { label: 'Sent', color: 'green' };
-    case 'sending':
-      return { label: 'Sending', color: 'blue' };
-    case 'unknown':
-      // Its account was removed: nothing is left to check with.
-      return dm.outcome_code === 'account_removed'
-        ? { label: 'Delivery unknown', color: 'gray' }
-        : { label: 'Checking delivery', color: 'orange' };
-    case 'queued':
-      return { label: 'Queued', color: 'blue' };
-    case 'failed':
-      return { label: 'Failed', color: 'red' };
     case 'expired':
       return { label: 'Expired', color: 'gray' };
     case 'draft':
       return { label: 'Draft', color: 'gray' };
     case 'approved':
       return dm.edited ? { label: 'Saved', color: 'teal' } : { label: 'Generated', color: 'violet' };
+    default:
+      // On its way or done: as the sending status shows it.
+      return sendingStateLabel({ state: dm.state, outcome_code: dm.outcome_code });
   }
 }
 

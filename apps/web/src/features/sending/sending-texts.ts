@@ -51,8 +51,11 @@ export const STATE_LABELS: Record<TSendingState, { label: string; color: string 
   unknown: { label: 'Checking delivery', color: 'orange' },
 };
 
-/** One DM's badge: its state's, but an unknown DM whose account was removed is checked no more. */
-export function itemLabel(item: Pick<TSendingItem, 'state' | 'outcome_code'>): {
+/**
+ * The badge of a DM on its way or done (the sending status and step 4's DM list): its state's, but an
+ * unknown DM whose account was removed is checked no more.
+ */
+export function sendingStateLabel(item: Pick<TSendingItem, 'state' | 'outcome_code'>): {
   label: string;
   color: string;
 } {

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { ZSendingState, type TSendingItem } from '@threadreach/contract';
 import { SENDING_PAGE_SIZE, useSendingStatus } from '../hooks/use-sending';
-import { itemLabel, STATE_LABELS } from '../sending-texts';
+import { sendingStateLabel, STATE_LABELS } from '../sending-texts';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
@@ -88,8 +88,8 @@ export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
                       <Table.Tr key={item.id}>
                         <Table.Td>u/{item.recipient_username}</Table.Td>
                         <Table.Td>
-                          <Badge size="sm" variant="light" color={itemLabel(item).color}>
-                            {itemLabel(item).label}
+                          <Badge size="sm" variant="light" color={sendingStateLabel(item).color}>
+                            {sendingStateLabel(item).label}
                           </Badge>
                         </Table.Td>
                         <Table.Td>{item.account_username ? `u/${item.account_username}` : ''}</Table.Td>
