@@ -134,9 +134,11 @@ export async function runAgent(
 
     await search(ctx, projectId, result);
     options.onStep?.('after-search');
-    await draft(ctx, projectId, settings, result);
+    // Drafting and handing over are both sized by the signed-in accounts.
+    const accounts = await countSendingAccounts(ctx.db, projectId);
+    await draft(ctx, projectId, settings, accounts, result);
     options.onStep?.('after-draft');
-    await send(ctx, projectId, settings, result);
+    await send(ctx, projectId, settings, accounts, result);
     options.onStep?.('after-queue');
     result.messages_sent = lastRun === null ? 0 : await countSentSince(ctx.db, projectId, new Date(lastRun));
     await writeAgentLog(
@@ -214,9 +216,9 @@ async function draft(
   ctx: AppContext,
   projectId: string,
   settings: AgentSettingsRow,
+  accounts: number,
   result: TOperationResult,
 ): Promise<void> {
-  const accounts = await countSendingAccounts(ctx.db, projectId);
   if (accounts === 0) {
     await writeAgentLog(ctx, projectId, 'dm_generation', false, SENDING_TEXTS.noAccountsBulk);
     return;
@@ -264,6 +266,7 @@ async function send(
   ctx: AppContext,
   projectId: string,
   settings: AgentSettingsRow,
+  accounts: number,
   result: TOperationResult,
 ): Promise<void> {
   const nowMs = ctx.clock.now();
@@ -282,7 +285,6 @@ async function send(
   }
   // A day's sends at most stay queued, so Stop Agent takes back little, new settings apply by the next
   // day, and better leads found meanwhile go before older ones.
-  const accounts = await countSendingAccounts(ctx.db, projectId);
   const { queued: alreadyQueued } = await countAgentPendingDms(ctx.db, projectId, settings.minIntentScore);
   const room = settings.dailyDmLimitPerProfile * accounts - alreadyQueued;
   if (accounts > 0 && room <= 0) {
