@@ -143,6 +143,8 @@ export const ZSendingCounts = z.object({
   sent: z.number().int(),
   failed: z.number().int(),
   unknown: z.number().int(),
+  /** Of `unknown`, those checked no more: their account was removed before Reddit confirmed them. */
+  delivery_unknown: z.number().int(),
 });
 export type TSendingCounts = z.infer<typeof ZSendingCounts>;
 

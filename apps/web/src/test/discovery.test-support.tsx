@@ -215,10 +215,13 @@ export function buildSendingItem(overrides: Partial<TSendingItem> = {}): TSendin
   };
 }
 
-/** The sending status of these DMs: counts from their states, the earliest queued one next. */
+/** The sending status of these DMs: counts from their states (and outcomes), the earliest queued one next. */
 export function sendingStatus(items: TSendingItem[] = [], total = items.length): TSendingStatus {
-  const counts = { queued: 0, sending: 0, sent: 0, failed: 0, unknown: 0 };
-  for (const item of items) counts[item.state]++;
+  const counts = { queued: 0, sending: 0, sent: 0, failed: 0, unknown: 0, delivery_unknown: 0 };
+  for (const item of items) {
+    counts[item.state]++;
+    if (item.state === 'unknown' && item.outcome_code === 'account_removed') counts.delivery_unknown++;
+  }
   const queued = items.filter((i) => i.state === 'queued' && i.scheduled_for).map((i) => i.scheduled_for!);
   const next_scheduled_for = queued.sort()[0] ?? null;
   return { items, total, limit: 20, offset: 0, counts, next_scheduled_for, next_wait: null };

@@ -90,6 +90,9 @@ export async function updateProjectAccount(
   return row ?? null;
 }
 
+/** The outcome code of an unknown DM whose account was removed: nothing checks it any more. */
+export const ACCOUNT_REMOVED = 'account_removed';
+
 /**
  * Deletes the project's account. Its DMs of unknown outcome lose their account with it, and with it the
  * sent messages that would settle them: they stay unknown (the person stays contacted) and say why.
@@ -108,7 +111,7 @@ export async function deleteProjectAccount(
     await tx
       .update(dmMessages)
       .set({
-        outcomeCode: 'account_removed',
+        outcomeCode: ACCOUNT_REMOVED,
         outcomeReason: sql`${`Delivery unknown: ${removed}. u/`}::text || ${dmMessages.recipientUsername} || ' counts as contacted and is not sent it again.'`,
         updatedAt: now,
       })

@@ -588,6 +588,12 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
       outcomeReason: `Delivery unknown: u/demo_founder was removed before Reddit confirmed it. u/${unknown!.recipientUsername} counts as contacted and is not sent it again.`,
     });
     expect(await after(sent!.id)).toMatchObject({ state: 'sent', accountId: null, outcomeCode: 'sent' });
+    const status = await t.app.inject({
+      url: `/api/v1/dm-sending-status?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    // Counted apart from those still being checked: the status stops refreshing for it.
+    expect(status.json().counts).toMatchObject({ unknown: 1, delivery_unknown: 1, sent: 1 });
   });
 
   it('removes the account even when Reddit fails to revoke', async () => {

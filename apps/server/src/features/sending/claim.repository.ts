@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, max, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { ofSameRedditAccount } from '../accounts';
+import { ACCOUNT_REMOVED, ofSameRedditAccount } from '../accounts';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { CONTACTED_DM_STATES, dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
@@ -284,14 +284,27 @@ function inScope(scope: SendingScope): SQL {
     : eq(dmMessages.ownerUserId, scope.userId);
 }
 
-export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<Record<SendingState, number>> {
+/** Counts by state, and of the unknown ones those checked no more: their account was removed. */
+export type SendingCounts = Record<SendingState, number> & { delivery_unknown: number };
+
+export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<SendingCounts> {
   const rows = await db
-    .select({ state: dmMessages.state, n: count() })
+    .select({
+      state: dmMessages.state,
+      n: count(),
+      removed: sql<number>`count(*) filter (where ${dmMessages.outcomeCode} = ${ACCOUNT_REMOVED})`.mapWith(
+        Number,
+      ),
+    })
     .from(dmMessages)
     .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])))
     .groupBy(dmMessages.state);
-  const counts = Object.fromEntries(SENDING_STATES.map((s) => [s, 0])) as Record<SendingState, number>;
-  for (const r of rows) counts[r.state as SendingState] = r.n;
+  const counts = Object.fromEntries(SENDING_STATES.map((s) => [s, 0])) as SendingCounts;
+  counts.delivery_unknown = 0;
+  for (const r of rows) {
+    counts[r.state as SendingState] = r.n;
+    if (r.state === 'unknown') counts.delivery_unknown = r.removed;
+  }
   return counts;
 }
 

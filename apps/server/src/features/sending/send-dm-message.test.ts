@@ -580,7 +580,14 @@ describe('dm-sending-status', () => {
     const res = await status(auth, `?project_id=${project.id}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body.counts).toEqual({ queued: 1, sending: 0, sent: 1, failed: 1, unknown: 0 });
+    expect(body.counts).toEqual({
+      queued: 1,
+      sending: 0,
+      sent: 1,
+      failed: 1,
+      unknown: 0,
+      delivery_unknown: 0,
+    });
     expect(body.next_scheduled_for).toBe(queuedAt.toISOString());
     expect(body.next_wait).toBeNull(); // planned on no account
     expect(body.total).toBe(3);

@@ -1,5 +1,5 @@
 import type { TSendingItem, TSendingState, TSendingStatus } from '@threadreach/contract';
-import type { SendingRow, SendingState } from './claim.repository';
+import type { SendingCounts, SendingRow } from './claim.repository';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -24,7 +24,7 @@ export function presentSendingItem({ dm, accountUsername }: SendingRow): TSendin
 
 export function presentSendingStatus(
   page: { rows: SendingRow[]; total: number; limit: number; offset: number },
-  counts: Record<SendingState, number>,
+  counts: SendingCounts,
   next: { at: Date | null; wait: TSendingStatus['next_wait'] },
 ): TSendingStatus {
   return {

@@ -2,8 +2,10 @@ import {
   plural,
   SENDING_TEXTS,
   type TSendDmResponse,
+  type TSendingCounts,
   type TSendingItem,
   type TSendingState,
+  ZSendingState,
 } from '@threadreach/contract';
 import { ApiError } from '../../lib/api-error';
 
@@ -64,7 +66,27 @@ export function sendingStateLabel(item: Pick<TSendingItem, 'state' | 'outcome_co
     : STATE_LABELS[item.state];
 }
 
-/** DMs still on their way: the status refreshes while there are any. */
-export function inFlight(counts: Record<TSendingState, number>): number {
-  return counts.queued + counts.sending + counts.unknown;
+/** DMs still on their way or being checked: the status refreshes while there are any. */
+export function inFlight(counts: TSendingCounts): number {
+  return counts.queued + counts.sending + counts.unknown - counts.delivery_unknown;
+}
+
+/**
+ * The status's badges: a count for each state, an unknown DM whose account was removed apart as "Delivery
+ * unknown" (shown only when there is one), since nothing checks it any more.
+ */
+export function stateCountBadges(counts: TSendingCounts): { key: string; label: string; color: string }[] {
+  const badges: { key: string; label: string; color: string }[] = ZSendingState.options.map((state) => {
+    const n = state === 'unknown' ? counts.unknown - counts.delivery_unknown : counts[state];
+    return { key: state, label: `${STATE_LABELS[state].label}: ${n}`, color: STATE_LABELS[state].color };
+  });
+  if (counts.delivery_unknown > 0) {
+    const removed = sendingStateLabel({ state: 'unknown', outcome_code: 'account_removed' });
+    badges.push({
+      key: 'delivery_unknown',
+      label: `${removed.label}: ${counts.delivery_unknown}`,
+      color: removed.color,
+    });
+  }
+  return badges;
 }

@@ -12,9 +12,9 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { ZSendingState, type TSendingItem } from '@threadreach/contract';
+import type { TSendingItem } from '@threadreach/contract';
 import { SENDING_PAGE_SIZE, useSendingStatus } from '../hooks/use-sending';
-import { sendingStateLabel, STATE_LABELS } from '../sending-texts';
+import { sendingStateLabel, stateCountBadges } from '../sending-texts';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
@@ -55,9 +55,9 @@ export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
         ) : data ? (
           <>
             <Group gap="xs" aria-label="DMs by state">
-              {ZSendingState.options.map((state) => (
-                <Badge key={state} variant="light" color={STATE_LABELS[state].color}>
-                  {STATE_LABELS[state].label}: {data.counts[state]}
+              {stateCountBadges(data.counts).map((badge) => (
+                <Badge key={badge.key} variant="light" color={badge.color}>
+                  {badge.label}
                 </Badge>
               ))}
             </Group>

@@ -306,6 +306,25 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(within(table).getByText(reason)).toBeTruthy();
   });
 
+  it('counts a DM whose account was removed apart from those being checked, and does not refresh for it', async () => {
+    const status = mockEndpoint(
+      sendingEndpoints.status,
+      sendingStatus([
+        buildSendingItem({ state: 'unknown', outcome_code: 'account_removed' }),
+        buildSendingItem({ state: 'sent', sent_at: '2030-01-01T08:00:00Z' }),
+      ]),
+    );
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    await advance();
+    const counts = screen.getByLabelText('DMs by state');
+    expect(within(counts).getByText('Checking delivery: 0')).toBeTruthy();
+    expect(within(counts).getByText('Delivery unknown: 1')).toBeTruthy();
+    await act(async () => {
+      await advance(3 * SENDING_STATUS_REFRESH_MS);
+    });
+    expect(status.calls).toHaveLength(1);
+  });
+
   it('refreshes every 30 s while any DM is on its way, and stops once none is', async () => {
     const answers = [
       sendingStatus([buildSendingItem({ state: 'queued' })]),
