@@ -370,20 +370,38 @@ export async function deleteExamplesOfDm(db: Db, projectId: string, dmId: string
     .where(and(eq(messageExamples.projectId, projectId), eq(messageExamples.dmId, dmId)));
 }
 
-/** States a DM expires from: written but not yet on its way. */
-const EXPIRABLE: DmState[] = ['draft', 'approved'];
+/**
+ * States a DM expires from: written, or queued but not yet claimed. A queued DM pushed back past its
+ * lead's age (a rescheduled chain) would otherwise answer a post weeks late.
+ */
+const EXPIRABLE: DmState[] = ['draft', 'approved', 'queued'];
 
 /**
- * Marks up to `limit` unsent DMs expired whose lead is older than `cutoff`: a post or comment by when it was
- * written, a profile by when it last matched, and a DM whose lead is gone by when it was written. Returns
- * how many changed.
+ * When a DM's lead counts from, for expiry: a post or comment by when it was written, a profile by when
+ * it last matched, and a DM whose lead is gone by when it was written.
  */
-export async function expireDmsBatch(db: Db, cutoff: Date, now: Date, limit: number): Promise<number> {
-  const leadAge = sql`coalesce(
+const leadTime = () => sql<Date>`coalesce(
     (select ${leads.itemCreatedAt} from ${leads} where ${leads.id} = ${dmMessages.leadId}),
     (select ${profiles.lastFoundAt} from ${profiles} where ${profiles.id} = ${dmMessages.profileId}),
     ${dmMessages.createdAt}
   )`;
+
+/** When each DM's lead counts from (see `leadTime`), as epoch milliseconds: its expiry is DM_EXPIRY_DAYS later. */
+export async function leadTimesOfDms(db: Db, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: dmMessages.id, at: leadTime().mapWith((v: string | Date) => new Date(v).getTime()) })
+    .from(dmMessages)
+    .where(inArray(dmMessages.id, ids));
+  return new Map(rows.map((r) => [r.id, r.at]));
+}
+
+/**
+ * Marks up to `limit` unsent DMs expired whose lead (see `leadTime`) is older than `cutoff`. Returns how
+ * many changed.
+ */
+export async function expireDmsBatch(db: Db, cutoff: Date, now: Date, limit: number): Promise<number> {
+  const leadAge = leadTime();
   const due = db
     .select({ id: dmMessages.id })
     .from(dmMessages)

@@ -36,7 +36,7 @@ async function statesOf(rows: DmMessageRow[]) {
 }
 
 describe('expire-dms', () => {
-  it('expires unsent DMs whose lead is older than DM_EXPIRY_DAYS, and nothing else', async () => {
+  it('expires unsent DMs (queued ones too) whose lead is older than DM_EXPIRY_DAYS, and nothing else', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     const dmAbout = async (leadDaysAgo: number, state: DmMessageRow['state']) => {
       const lead = await buildLead(t.ctx.db, project.id, {
@@ -95,12 +95,12 @@ describe('expire-dms', () => {
       orphanOld,
       orphanNew,
     ];
-    expect(await expireStaleDms(ctxNow(), 2)).toBe(4);
+    expect(await expireStaleDms(ctxNow(), 2)).toBe(5);
     expect(await statesOf(all)).toEqual({
       [oldApproved.id]: 'expired',
       [oldDraft.id]: 'expired',
       [freshApproved.id]: 'approved',
-      [oldQueued.id]: 'queued',
+      [oldQueued.id]: 'expired',
       [oldSent.id]: 'sent',
       [oldFailed.id]: 'failed',
       [staleProfileDm.id]: 'expired',

@@ -2,7 +2,7 @@ import type { TSendOutcomeCode } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
-import { agentMaySend, intentOfDms } from '../dms';
+import { agentMaySend, intentOfDms, leadTimesOfDms } from '../dms';
 import type { DmMessageRow } from '../dms/dms.table';
 import { SUPPRESSED_BECAUSE } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
@@ -265,9 +265,9 @@ export async function planProjectQueue(
     for (const account of ready)
       pacing.push(withSenderLimits(await pacingAccount(tx, account, nowMs), limits));
     const slots = planSends(pacing, toQueue.length, nowMs, random);
+    const expiresAt = await expiryOfDms(ctx, tx, toQueue);
     const queued: { dm: DmMessageRow; slot: PlannedSend }[] = [];
-    for (const [i, slot] of slots.entries()) {
-      const dm = toQueue[i]!;
+    for (const { dm, slot } of beforeExpiry(toQueue, slots, expiresAt)) {
       const row = await updateDm(
         tx,
         { projectId, dmId: dm.id, from: ['approved'] },
@@ -286,8 +286,40 @@ export async function planProjectQueue(
       );
       if (row) queued.push({ dm: row, slot });
     }
-    return { kind: 'queued', queued, skipped, unplanned: toQueue.length - slots.length, accounts: ready };
+    return { kind: 'queued', queued, skipped, unplanned: toQueue.length - queued.length, accounts: ready };
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/** When each DM expires: DM_EXPIRY_DAYS after its lead (expire-dms). */
+async function expiryOfDms(ctx: AppContext, tx: DbOrTx, dms: DmMessageRow[]): Promise<Map<string, number>> {
+  const leadTimes = await leadTimesOfDms(
+    tx,
+    dms.map((d) => d.id),
+  );
+  const days = ctx.config.dms.expiryDays;
+  return new Map([...leadTimes].map(([id, at]) => [id, at + days * DAY_MS]));
+}
+
+/**
+ * The DMs paired with the slots, both in order, each DM going before it expires: a DM that would go later
+ * is left approved (it expires unsent) and the slot goes to the next. Slots only get later, so a DM too
+ * late for one is too late for all that follow.
+ */
+export function beforeExpiry(
+  dms: DmMessageRow[],
+  slots: PlannedSend[],
+  expiresAt: Map<string, number>,
+): { dm: DmMessageRow; slot: PlannedSend }[] {
+  const paired: { dm: DmMessageRow; slot: PlannedSend }[] = [];
+  let next = 0;
+  for (const slot of slots) {
+    while (next < dms.length && (expiresAt.get(dms[next]!.id) ?? Infinity) <= slot.at) next++;
+    if (next === dms.length) break;
+    paired.push({ dm: dms[next++]!, slot });
+  }
+  return paired;
 }
 
 async function recipientsToSkip(tx: DbOrTx, dms: DmMessageRow[]): Promise<SkippedDm[]> {

@@ -11,7 +11,7 @@ import { rescheduleDm } from './scheduling';
 import { addDoNotContact } from '../suppressions/suppressions.service';
 import { queueProjectDms } from './sending.service';
 import {
-  buildDm,
+  buildDm as buildDmWritten,
   buildSendingProject,
   connectAccount,
   dmById,
@@ -54,6 +54,10 @@ beforeAll(async () => {
   people = await recipientPool();
 }, 120_000);
 afterAll(() => rig?.close());
+
+/** A DM written a day before the rig's clock, as the clock moves from test to test: it has not expired. */
+const buildDm = (...[db, project, spec]: Parameters<typeof buildDmWritten>) =>
+  buildDmWritten(db, project, { createdAt: new Date(rig.clock.t - 24 * HOUR), ...spec });
 
 const runQueued = (projectId: string, random: () => number, until?: number) =>
   runQueuedSends(rig.ctx, rig.clock, projectId, { random, ...(until !== undefined ? { until } : {}) });
@@ -188,6 +192,36 @@ describe('Send All, paced on the simulator', () => {
     const done = await dmsOf(rig.db, project.id);
     const days = done.map((d) => zonedParts(d.sentAt!.getTime(), ZONE).day);
     expect(days.sort()).toEqual([20, 20, 21, 21, 22]);
+  });
+
+  it('queues no DM to go after it expires: those leave their slot to the next, stay approved, and the answer says so', async () => {
+    rig.clock.t = Date.UTC(2026, 0, 20, 13); // Tuesday 08:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...WEEKDAYS_IN_NEW_YORK,
+      dailyMessageLimit: 2,
+    });
+    const about = async (leadDaysAgo: number, written = new Date(rig.clock.t - 24 * HOUR)) => {
+      const lead = await buildLead(rig.db, project.id, {
+        itemCreatedAt: new Date(rig.clock.t - leadDaysAgo * 24 * HOUR),
+      });
+      const dm = await buildDm(rig.db, project, { recipient: person(), createdAt: written });
+      await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+      return dm.id;
+    };
+    // Send All takes the oldest written first. DM_EXPIRY_DAYS is 14: the last, written just now about a
+    // lead 13.5 days old, expires tonight, after today's room (two sends) is taken.
+    const fresh = [await about(1), await about(2), await about(3)];
+    const lateToday = await about(13.5, new Date(rig.clock.t));
+    const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(20) });
+    expect(answer.queued).toBe(3);
+    expect(answer.message).toMatch(
+      /^Queued 3 DMs over 1 account: the first goes at 2026-01-20 14:00 UTC, the last at 2026-01-21 \d\d:\d\d UTC\. 1 DM found no room before it expires, 14 days after its lead, and stays unsent\.$/,
+    );
+    const rows = new Map((await dmsOf(rig.db, project.id)).map((d) => [d.id, d]));
+    expect(rows.get(lateToday)).toMatchObject({ state: 'approved', scheduledFor: null });
+    const day = (id: string) => zonedParts(rows.get(id)!.scheduledFor!.getTime(), ZONE).day;
+    expect(fresh.map(day).sort()).toEqual([20, 20, 21]);
   });
 
   it("spaces sends by the stricter of the account's delays and the sender's floor (the agent's)", async () => {

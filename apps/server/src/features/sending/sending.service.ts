@@ -240,6 +240,7 @@ export async function queueProjectDms(
       last,
       plan.skipped.length,
       plan.unplanned,
+      ctx.config.dms.expiryDays,
     ),
     queued: plan.queued.length,
     skipped: plan.skipped.length,
@@ -256,6 +257,7 @@ function bulkMessage(
   last: number | null,
   skipped: number,
   unplanned: number,
+  expiryDays: number,
 ): string {
   const parts: string[] = [];
   if (queued > 0 && first !== null && last !== null) {
@@ -273,7 +275,10 @@ function bulkMessage(
     );
   }
   if (unplanned > 0) {
-    parts.push(`${plural(unplanned, 'DM')} found no room in the coming working days and stay unsent.`);
+    const one = unplanned === 1;
+    parts.push(
+      `${plural(unplanned, 'DM')} found no room before ${one ? 'it expires' : 'they expire'}, ${expiryDays} days after ${one ? 'its' : 'their'} lead, and ${one ? 'stays' : 'stay'} unsent.`,
+    );
   }
   return parts.join(' ');
 }

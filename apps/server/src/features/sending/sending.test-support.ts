@@ -177,6 +177,8 @@ export interface DmSpec {
   accountId?: string | null;
   scheduledFor?: Date | null;
   repliedAt?: Date | null;
+  /** When it was written (a day before T0 unless given): without a lead, its expiry counts from then. */
+  createdAt?: Date;
 }
 
 /** An approved DM of the project to `recipient`, with a body of its own. */
@@ -187,7 +189,7 @@ export async function buildDm(
 ): Promise<DmMessageRow> {
   const body =
     spec.body ?? `Hi ${spec.recipient}, saw your post and thought this could help. (${randomUUID()})`;
-  const now = new Date(T0 - DAY_MS);
+  const now = spec.createdAt ?? new Date(T0 - DAY_MS);
   const [row] = await db
     .insert(dmMessages)
     .values({
