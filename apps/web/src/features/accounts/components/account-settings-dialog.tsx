@@ -187,8 +187,9 @@ function SettingsForm({
           </Alert>
         )}
         <Text size="sm" c="dimmed">
-          Messages from this account are spaced by a random delay within this range, only on working days and
-          hours in its time zone.
+          Send All and the agent space messages from this account by a random delay within this range, only on
+          working days and hours in its time zone. A DM you send yourself goes at once, within the daily
+          limit.
         </Text>
         <Group grow align="flex-start">
           {delay('delay_range_min', 'Min delay (seconds)')}
