@@ -1,5 +1,5 @@
 import { endpoint, scope } from './endpoint';
-import { ZSystemLogsQuery, ZSystemLogsResponse } from './system-logs.schema';
+import { ZSystemLogsExportQuery, ZSystemLogsQuery, ZSystemLogsResponse } from './system-logs.schema';
 
 /** Log lines carry other customers' details: moderators and admins only. */
 export const systemLogsEndpoints = {
@@ -12,5 +12,15 @@ export const systemLogsEndpoints = {
     scope: scope.moderator('read'),
     query: ZSystemLogsQuery,
     responses: { 200: ZSystemLogsResponse },
+  }),
+  exportCsv: endpoint({
+    method: 'GET',
+    path: '/api/v1/system/logs.csv',
+    summary:
+      'Every log line the filters match, newest first, as CSV (Timestamp, Level, Logger, Message), not only one page',
+    tags: ['system'],
+    scope: scope.moderator('read'),
+    query: ZSystemLogsExportQuery,
+    responses: { 200: null },
   }),
 };

@@ -54,60 +54,72 @@ function isRealDateTime(value: string): boolean {
   return m! >= 1 && m! <= 12 && d! >= 1 && d! <= daysInMonth && h! <= 23 && min! <= 59;
 }
 
-export const ZSystemLogsQuery = z
-  .object({
-    level: z
-      .string()
-      .toUpperCase()
-      .pipe(
-        z.enum(LOG_LEVELS, {
-          error: (issue) => `Unknown level '${String(issue.input)}': use one of ${LOG_LEVELS.join(', ')}`,
-        }),
-      )
-      .optional(),
-    logger_file: z
-      .enum(LOGGER_FILTERS, {
-        error: (issue) => `Unknown logger '${String(issue.input)}': use one of ${LOGGER_FILTERS.join(', ')}`,
-      })
-      .optional(),
-    period: z
-      .enum(LOG_PERIODS, {
-        error: (issue) => `Unknown period '${String(issue.input)}': use one of ${LOG_PERIODS.join(', ')}`,
-      })
-      .optional(),
-    search: ZText()
-      .trim()
-      .max(LOG_SEARCH_MAX, { error: `search must be at most ${LOG_SEARCH_MAX} characters` })
-      .optional(),
-    limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(LOG_PAGE_SIZE),
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-    start_time: ZInstant.optional(),
-    end_time: ZInstant.optional(),
-  })
-  .superRefine((q, ctx) => {
-    if ((q.start_time === undefined) !== (q.end_time === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [q.start_time === undefined ? 'start_time' : 'end_time'],
-        message: 'A custom range needs both start_time and end_time',
-      });
-      return;
-    }
-    if (q.start_time === undefined || q.end_time === undefined) return;
-    const start = Date.parse(q.start_time);
-    const end = Date.parse(q.end_time);
-    if (Number.isNaN(start) || Number.isNaN(end)) return;
-    if (start > end) {
-      ctx.addIssue({ code: 'custom', path: ['start_time'], message: 'The range starts after it ends' });
-    } else if (end - start > LOG_RANGE_MAX_DAYS * DAY_MS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['end_time'],
-        message: `The range is longer than ${LOG_RANGE_MAX_DAYS} days`,
-      });
-    }
-  });
+/** The filters of /logs: level, logger, period or custom range, and free text. */
+const ZSystemLogsFilter = z.object({
+  level: z
+    .string()
+    .toUpperCase()
+    .pipe(
+      z.enum(LOG_LEVELS, {
+        error: (issue) => `Unknown level '${String(issue.input)}': use one of ${LOG_LEVELS.join(', ')}`,
+      }),
+    )
+    .optional(),
+  logger_file: z
+    .enum(LOGGER_FILTERS, {
+      error: (issue) => `Unknown logger '${String(issue.input)}': use one of ${LOGGER_FILTERS.join(', ')}`,
+    })
+    .optional(),
+  period: z
+    .enum(LOG_PERIODS, {
+      error: (issue) => `Unknown period '${String(issue.input)}': use one of ${LOG_PERIODS.join(', ')}`,
+    })
+    .optional(),
+  search: ZText()
+    .trim()
+    .max(LOG_SEARCH_MAX, { error: `search must be at most ${LOG_SEARCH_MAX} characters` })
+    .optional(),
+  start_time: ZInstant.optional(),
+  end_time: ZInstant.optional(),
+});
+
+/** A custom range needs both ends, in order, at most LOG_RANGE_MAX_DAYS long. */
+function checkRange(
+  q: { start_time?: string | undefined; end_time?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if ((q.start_time === undefined) !== (q.end_time === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [q.start_time === undefined ? 'start_time' : 'end_time'],
+      message: 'A custom range needs both start_time and end_time',
+    });
+    return;
+  }
+  if (q.start_time === undefined || q.end_time === undefined) return;
+  const start = Date.parse(q.start_time);
+  const end = Date.parse(q.end_time);
+  if (Number.isNaN(start) || Number.isNaN(end)) return;
+  if (start > end) {
+    ctx.addIssue({ code: 'custom', path: ['start_time'], message: 'The range starts after it ends' });
+  } else if (end - start > LOG_RANGE_MAX_DAYS * DAY_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['end_time'],
+      message: `The range is longer than ${LOG_RANGE_MAX_DAYS} days`,
+    });
+  }
+}
+
+export const ZSystemLogsQuery = ZSystemLogsFilter.extend({
+  limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(LOG_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+}).superRefine(checkRange);
 export type TSystemLogsQuery = z.input<typeof ZSystemLogsQuery>;
+
+/** The export takes the same filters and answers every matching line, newest first. */
+export const ZSystemLogsExportQuery = ZSystemLogsFilter.superRefine(checkRange);
+export type TSystemLogsExportQuery = z.input<typeof ZSystemLogsExportQuery>;
 
 export const ZLogEntry = z.object({
   id: z.string(),

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { notFound } from '../../http/errors';
 import type { ChildResource } from '../projects';
-import { LEADS_CSV_COLUMNS, csvRecord, leadCsvRecord } from './leads.csv';
+import { csvRecord } from '../../http/csv';
+import { LEADS_CSV_COLUMNS, leadCsvRecord } from './leads.csv';
 import { presentComment, presentPost, presentProfile } from './leads.presenter';
 import {
   dismissLead,

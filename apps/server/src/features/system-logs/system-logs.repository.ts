@@ -79,6 +79,29 @@ export async function listSystemLogRows(
     .offset(page.offset);
 }
 
+/** Where an export's last page ended: the next one starts after this line, newest first. */
+export interface SystemLogCursor {
+  timestamp: Date;
+  id: number;
+}
+
+/** The matching lines after `after` (newest first), `limit` of them: one page of an export. */
+export async function exportSystemLogRows(
+  db: DbOrTx,
+  filter: SystemLogFilter,
+  after: SystemLogCursor | null,
+  limit: number,
+): Promise<SystemLogRow[]> {
+  const where = conditions(filter, true);
+  if (after) where.push(sql`(${systemLogs.timestamp}, ${systemLogs.id}) < (${after.timestamp}, ${after.id})`);
+  return db
+    .select()
+    .from(systemLogs)
+    .where(and(...where))
+    .orderBy(desc(systemLogs.timestamp), desc(systemLogs.id))
+    .limit(limit);
+}
+
 type LevelCounts = Record<TLogLevel, number>;
 
 function zeroCounts(): LevelCounts {

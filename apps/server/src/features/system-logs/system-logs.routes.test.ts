@@ -7,12 +7,14 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { toSystemLogRow } from './log-line';
 import { pruneSystemLogsJob } from './prune-system-logs.job';
 import { countSystemLogs, insertSystemLogs } from './system-logs.repository';
+import { systemLogsCsv } from './system-logs.service';
 import { systemLogCounts, systemLogs, type NewSystemLogRow } from './system-logs.table';
 
 // A moment no other suite writes log lines at, so a shared PostgreSQL database does not disturb the counts.
 const NOW = Date.UTC(2001, 5, 1, 12, 0, 0);
 const MIN = 60_000;
 const at = (minutesAgo: number) => new Date(NOW - minutesAgo * MIN);
+const FIVE_DAYS = 5 * 24 * 60;
 
 let t: TestApp;
 let admin: TestUser;
@@ -46,6 +48,10 @@ beforeAll(async () => {
     ...Array.from({ length: 150 }, (_, i) =>
       row(24 * 60 + i, 'INFO', 'http.access', `GET /api/v1/page/${i} 200 1ms`),
     ),
+    // For the CSV export: cells a spreadsheet would run, and cells that need quotes.
+    row(FIVE_DAYS + 3, 'WARNING', 'server', '=HYPERLINK("http://x","y")'),
+    row(FIVE_DAYS + 2, 'WARNING', 'server', '@SUM(A1), -1, +1'),
+    row(FIVE_DAYS + 1, 'WARNING', 'server', 'two\nlines'),
   ]);
 });
 afterAll(() => t.close());
@@ -210,6 +216,69 @@ describe('GET /api/v1/system/logs', () => {
   });
 });
 
+describe('GET /api/v1/system/logs.csv', () => {
+  const accessRange = `start_time=${at(3 * 24 * 60).toISOString()}&end_time=${at(24 * 60).toISOString()}`;
+  const csv = (query: string, who: TestUser = admin) =>
+    t.app.inject({ url: `/api/v1/system/logs.csv${query}`, headers: who.auth });
+
+  it('answers every line the filters match, newest first, not only a page', async () => {
+    const res = await csv(`?${accessRange}&logger_file=uvicorn.access`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="system-logs-2001-06-01T12-00-00.csv"',
+    );
+    const lines = res.body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(151);
+    expect(lines[0]).toBe('Timestamp,Level,Logger,Message');
+    expect(lines[1]).toBe(`${at(24 * 60).toISOString()},INFO,http.access,GET /api/v1/page/0 200 1ms`);
+    expect(lines[150]).toBe(
+      `${at(24 * 60 + 149).toISOString()},INFO,http.access,GET /api/v1/page/149 200 1ms`,
+    );
+    // Read a page at a time: the same file from pages of 40.
+    const ctx = { ...t.ctx, clock: fixedClock(NOW) };
+    let paged = '';
+    for await (const part of systemLogsCsv(
+      ctx,
+      {
+        start_time: at(3 * 24 * 60).toISOString(),
+        end_time: at(24 * 60).toISOString(),
+        logger_file: 'uvicorn.access',
+      },
+      40,
+    ))
+      paged += part;
+    expect(paged).toBe(res.body);
+    // The level and text filters apply as on the page.
+    const errors = await csv('?level=ERROR');
+    expect(errors.body).toBe(
+      `Timestamp,Level,Logger,Message\r\n${at(2).toISOString()},ERROR,server,request failed: connection reset\r\n`,
+    );
+    const search = await csv(`?${accessRange}&search=page/14`);
+    expect(search.body.trimEnd().split('\r\n')).toHaveLength(1 + 11);
+  });
+
+  it('keeps a cell a spreadsheet would run as a formula as text, and quotes commas, quotes and line breaks', async () => {
+    const dayAt = (minute: number) => at(FIVE_DAYS + minute);
+    const res = await csv(`?start_time=${dayAt(4).toISOString()}&end_time=${dayAt(0).toISOString()}`);
+    expect(res.body).toBe(
+      'Timestamp,Level,Logger,Message\r\n' +
+        `${dayAt(1).toISOString()},WARNING,server,"two\nlines"\r\n` +
+        `${dayAt(2).toISOString()},WARNING,server,"'@SUM(A1), -1, +1"\r\n` +
+        `${dayAt(3).toISOString()},WARNING,server,"'=HYPERLINK(""http://x"",""y"")"\r\n`,
+    );
+  });
+
+  it('refuses a bad range with a 400 that says why, and is for moderators and admins only', async () => {
+    const bad = await csv('?start_time=2001-06-01T10:00:00Z&end_time=2001-06-01T09:00:00Z');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toContain('The range starts after it ends');
+    expect((await csv('', moderator)).statusCode).toBe(200);
+    expect((await csv('', user)).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/v1/system/logs.csv' })).statusCode).toBe(401);
+  });
+});
+
 describe('pruning', () => {
   it('deletes the lines older than SYSTEM_LOG_RETENTION_DAYS and keeps the rest', async () => {
     const days = (n: number) => n * 24 * 60;
@@ -226,7 +295,7 @@ describe('pruning', () => {
       'prune: thirteen days old',
     ]);
     // The hourly counts of the pruned hours went with their lines.
-    expect((await logs(`?${range}`)).body.stats.total).toBe(7 + 150 + 1);
+    expect((await logs(`?${range}`)).body.stats.total).toBe(7 + 150 + 3 + 1);
   });
 });
 

@@ -6,15 +6,19 @@ import {
   LOGGER_OF_FILTER,
   type TLogStats,
   type TSystemLogsResponse,
+  type ZSystemLogsExportQuery,
   type ZSystemLogsQuery,
 } from '@threadreach/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import { csvRecord } from '../../http/csv';
 import {
   countSearchByLevel,
   countSystemLogsByLevel,
   deleteSystemLogsBefore,
+  exportSystemLogRows,
   listSystemLogRows,
+  type SystemLogCursor,
   type SystemLogFilter,
 } from './system-logs.repository';
 
@@ -22,9 +26,10 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 type TQuery = z.output<typeof ZSystemLogsQuery>;
+type TExportQuery = z.output<typeof ZSystemLogsExportQuery>;
 
 /** The query's window: its custom range, else its period (by default the last hour) back from now. */
-export function filterOf(query: TQuery, nowMs: number): SystemLogFilter {
+export function filterOf(query: TExportQuery, nowMs: number): SystemLogFilter {
   const search = query.search?.trim();
   const window =
     query.start_time && query.end_time
@@ -70,6 +75,38 @@ export async function listSystemLogs(ctx: AppContext, query: TQuery): Promise<TS
     offset: query.offset,
     counts_capped: counted.capped,
   };
+}
+
+export const LOG_CSV_COLUMNS = ['Timestamp', 'Level', 'Logger', 'Message'] as const;
+/** Lines read per query while exporting. */
+export const LOG_EXPORT_PAGE_SIZE = 1000;
+
+/**
+ * Every line the filters match, newest first, as CSV text. The window is fixed when the export starts, and
+ * pages are read one at a time as the answer is sent, so a large export holds one page in memory.
+ */
+export async function* systemLogsCsv(
+  ctx: AppContext,
+  query: TExportQuery,
+  pageSize = LOG_EXPORT_PAGE_SIZE,
+): AsyncGenerator<string> {
+  const filter = filterOf(query, ctx.clock.now());
+  yield csvRecord([...LOG_CSV_COLUMNS]);
+  let after: SystemLogCursor | null = null;
+  for (;;) {
+    const rows = await exportSystemLogRows(ctx.db, filter, after, pageSize);
+    if (rows.length > 0) {
+      yield rows.map((r) => csvRecord([r.timestamp.toISOString(), r.level, r.logger, r.message])).join('');
+    }
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { timestamp: last.timestamp, id: last.id };
+  }
+}
+
+/** system-logs-2030-01-31T09-30-00.csv: 'system-logs' plus the export's timestamp (UTC). */
+export function systemLogsCsvFilename(ctx: AppContext): string {
+  return `system-logs-${new Date(ctx.clock.now()).toISOString().slice(0, 19).replace(/:/g, '-')}.csv`;
 }
 
 /** Deletes lines older than the retention (from the hour they fall in); returns how many went. */

@@ -3,6 +3,7 @@ import {
   type TLogLevel,
   type TLogPeriod,
   type TLoggerFilter,
+  type TSystemLogsExportQuery,
   type TSystemLogsQuery,
 } from '@threadreach/contract';
 
@@ -92,8 +93,9 @@ export function rangeError(filters: TLogFilters): string | null {
  * The request for a page: a custom range is sent only when both ends are given, converted to ISO
  * start_time and end_time; otherwise the chosen quick period.
  */
-export function queryOf(filters: TLogFilters, offset: number): TSystemLogsQuery {
-  const query: TSystemLogsQuery = { limit: LOG_PAGE_SIZE, offset };
+/** The applied filters as the server takes them: for a page and for the export alike. */
+export function filterQueryOf(filters: TLogFilters): TSystemLogsExportQuery {
+  const query: TSystemLogsExportQuery = {};
   if (filters.level) query.level = filters.level;
   if (filters.logger) query.logger_file = filters.logger;
   const search = filters.search.trim();
@@ -109,6 +111,10 @@ export function queryOf(filters: TLogFilters, offset: number): TSystemLogsQuery 
     query.period = filters.period;
   }
   return query;
+}
+
+export function queryOf(filters: TLogFilters, offset: number): TSystemLogsQuery {
+  return { limit: LOG_PAGE_SIZE, offset, ...filterQueryOf(filters) };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse } from 'msw';
 import {
   LOG_LEVELS,
   systemLogsEndpoints,
@@ -219,14 +220,13 @@ describe('/logs', () => {
     );
   });
 
-  it('exports the rows as CSV with formula cells escaped', async () => {
+  it('exports every line the applied filters match, not only the page, and saves it as a file', async () => {
     signIn(['ADMIN']);
-    mockEndpoint(
-      systemLogsEndpoints.list,
-      answer([
-        entry(1, { message: '=HYPERLINK("http://x")' }),
-        entry(2, { level: 'WARNING', logger_name: 'ai-service', message: '-1, "quoted"' }),
-      ]),
+    mockEndpoint(systemLogsEndpoints.list, pagesOf(Array.from({ length: 150 }, (_, i) => entry(i))));
+    const csv = 'Timestamp,Level,Logger,Message\r\n2030-01-31T09:30:00.000Z,ERROR,server,line 0\r\n';
+    const file = mockEndpoint(
+      systemLogsEndpoints.exportCsv,
+      () => new HttpResponse(csv, { headers: { 'Content-Type': 'text/csv' } }),
     );
     let blob: Blob | null = null;
     vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
@@ -241,15 +241,26 @@ describe('/logs', () => {
     const user = userEvent.setup();
     renderApp('/logs');
     await table();
+    await user.selectOptions(screen.getByLabelText('Level'), 'ERROR');
+    await user.type(screen.getByLabelText('Search'), 'timeout');
+    await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(downloads).toHaveLength(1);
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    // The filters as applied, without a page.
+    expect(file.calls[0]!.query).toEqual({ level: 'ERROR', search: 'timeout', period: '1h' });
     expect(downloads[0]).toMatch(/^system-logs-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.csv$/);
-    expect((await blob!.text()).split('\r\n')).toEqual([
-      '"Timestamp","Level","Logger","Message"',
-      `"${entry(1).timestamp}","INFO","server","'=HYPERLINK(""http://x"")"`,
-      `"${entry(2).timestamp}","WARNING","ai-service","'-1, ""quoted"""`,
-      '',
-    ]);
+    expect(await blob!.text()).toBe(csv);
+  });
+
+  it('says when the export fails', async () => {
+    signIn(['ADMIN']);
+    mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+    mockEndpoint(systemLogsEndpoints.exportCsv, errorReply(500, 'database down', 'internal'));
+    const user = userEvent.setup();
+    renderApp('/logs');
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText('Failed to export logs: database down')).toBeTruthy();
   });
 
   it('refreshes every 15 s while auto-refresh (labelled 5s) is on', async () => {

@@ -24,7 +24,9 @@ import {
   type TLogLevel,
   type TLogStats,
 } from '@threadreach/contract';
+import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../../../lib/api-error';
+import { saveFile } from '../../../lib/save-file';
 import { ModeratorOnly } from '../../auth';
 import { useSystemLogs } from '../hooks/use-system-logs';
 import {
@@ -33,14 +35,17 @@ import {
   LOGGER_OPTIONS,
   PERIOD_OPTIONS,
   RANGE_FORMAT,
+  filterQueryOf,
   formatLogTime,
   queryOf,
   rangeError,
   type TLogFilters,
 } from '../log-filters';
-import { csvFileName, downloadCsv, logsCsv } from '../logs-csv';
+import { csvFileName } from '../logs-csv';
+import { exportSystemLogsCsv } from '../api/system-logs.api';
 
 export const LOGS_EMPTY_TEXT = 'No logs found for the selected criteria.';
+export const LOGS_EXPORT_ERROR = 'Failed to export logs';
 
 const LEVEL_COLORS: Record<TLogLevel, string> = {
   DEBUG: 'gray',
@@ -105,7 +110,18 @@ function SystemLogs() {
 
   const rows = logs.data?.logs ?? [];
   const limit = LOG_PAGE_SIZE;
-  const exportCsv = () => downloadCsv(csvFileName(new Date()), logsCsv(rows));
+  const [exporting, setExporting] = useState(false);
+  // Every line the applied filters match, not only this page: fetched with the token, then saved.
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      saveFile(await exportSystemLogsCsv(filterQueryOf(applied)), csvFileName(new Date()));
+    } catch (error) {
+      notifications.show({ color: 'red', message: `${LOGS_EXPORT_ERROR}: ${errorMessage(error, '')}` });
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <Container size="xl" py="xl">
@@ -180,7 +196,12 @@ function SystemLogs() {
               onChange={(e) => setAutoRefresh(e.currentTarget.checked)}
             />
           </Group>
-          <Button variant="default" onClick={exportCsv} disabled={rows.length === 0}>
+          <Button
+            variant="default"
+            onClick={() => void exportCsv()}
+            loading={exporting}
+            disabled={rows.length === 0}
+          >
             Export CSV
           </Button>
         </Group>
