@@ -44,7 +44,7 @@ export function DeleteAllLeads({ projectId, kind, total, minScore, onDeleted }: 
       variant="subtle"
       wrap="wrap"
       pending={remove.isPending}
-      onConfirm={(close) => void confirm(close)}
+      onConfirm={confirm}
     />
   );
 }

@@ -45,7 +45,7 @@ export function DeleteProjectButton({ project, onDeleted, onFailed }: TDeletePro
       variant="light"
       wrap="nowrap"
       pending={remove.isPending}
-      onConfirm={() => void confirm()}
+      onConfirm={confirm}
     />
   );
 }

@@ -34,6 +34,14 @@ export function SendAllDmsButton({
       onError: (error) => notifications.show({ color: 'red', message: bulkFailureText(error) }),
       onSettled: done,
     });
+  // Settles when the answer is in, so the question acts once however often it is clicked meanwhile.
+  const runAndWait = (done: () => void) =>
+    new Promise<void>((settle) =>
+      run(() => {
+        done();
+        settle();
+      }),
+    );
   const blocked = !readOnly && unsavedEdits > 0 ? SAVE_BEFORE_SENDING_ALL : null;
   if (!readOnly && blocked === null && readyToSend !== 0) {
     return (
@@ -41,12 +49,13 @@ export function SendAllDmsButton({
         label="Send All DMs"
         question={sendAllQuestion(readyToSend)}
         confirmLabel="Send all"
+        declineLabel="Not now"
         color="teal"
         size="sm"
         variant="filled"
         wrap="wrap"
         pending={sendAll.isPending}
-        onConfirm={(close) => run(close)}
+        onConfirm={(close) => runAndWait(close)}
       />
     );
   }

@@ -161,7 +161,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
     expect(screen.getByText(sendAllQuestion(2))).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Keep' }));
+    await user.click(screen.getByRole('button', { name: 'Not now' }));
     expect(screen.queryByText(sendAllQuestion(2))).toBeNull();
     expect(bulk.calls).toHaveLength(0);
     await sendAll();
