@@ -194,3 +194,11 @@ test('on a laptop half-screen and on a phone, the top bar keeps every control wh
   await header.getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByText('Authentication Required')).toBeVisible();
 });
+
+test('Back after signing in returns to the app, not to the finished sign-in page', async ({ page }) => {
+  await signInAs(page, 'user@demo.local');
+  await page.goBack();
+  await expect(page).toHaveURL(/:\d+\/$/);
+  await expect(page.getByRole('banner').getByRole('button', { name: /^(Logout|Menu)$/ })).toBeVisible();
+  await expect(page.getByText('sign_in_expired')).toHaveCount(0);
+});

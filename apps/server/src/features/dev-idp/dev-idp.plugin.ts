@@ -37,12 +37,20 @@ export const devIdentityProvider =
     });
     const callback = provider.callback();
 
-    /** The interaction a request continues; an unknown or expired one is a 400 while the reply is still ours. */
+    /**
+     * The interaction a request continues; an unknown or expired one is a 400 while the reply is still
+     * ours, except that a browser (the Back button onto a finished sign-in's page or form) is sent to the
+     * app, which signs in again or shows who is signed in: null, the reply sent.
+     */
     async function loadInteraction(request: FastifyRequest, reply: FastifyReply) {
       try {
         return await provider.interactionDetails(request.raw, reply.raw);
       } catch (error) {
         request.log.info({ err: error }, 'development sign-in: no such interaction');
+        if (request.headers.accept?.includes('text/html')) {
+          await reply.header('Cache-Control', 'no-store').redirect('/', 303);
+          return null;
+        }
         throw new AppError(
           400,
           'sign_in_expired',
@@ -89,6 +97,7 @@ export const devIdentityProvider =
         { config: { clientLimit: 'public' } },
         async (request, reply) => {
           const details = await loadInteraction(request, reply);
+          if (!details) return reply;
           const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.trim() : '';
           if (details.prompt.name === 'login' && ZEmail.safeParse(hint).success) {
             return finish(request, reply, { login: { accountId: hint.toLowerCase() } });
@@ -107,7 +116,7 @@ export const devIdentityProvider =
         `${DEV_IDP_PREFIX}/interaction/:uid/login`,
         { config: { clientLimit: 'sign-in' } },
         async (request, reply) => {
-          await loadInteraction(request, reply);
+          if (!(await loadInteraction(request, reply))) return reply;
           const typed = request.body?.email;
           const email = ZEmail.safeParse(typeof typed === 'string' ? typed.trim() : undefined);
           if (!email.success) {
@@ -124,7 +133,7 @@ export const devIdentityProvider =
         `${DEV_IDP_PREFIX}/interaction/:uid/abort`,
         { config: { clientLimit: 'sign-in' } },
         async (request, reply) => {
-          await loadInteraction(request, reply);
+          if (!(await loadInteraction(request, reply))) return reply;
           return finish(request, reply, {
             error: 'access_denied',
             error_description: 'Sign-in was cancelled',

@@ -105,6 +105,27 @@ describe('the development identity provider under hostile requests', () => {
     expect(await res.json()).toMatchObject({ code: 'sign_in_expired' });
   });
 
+  it.each([
+    ['GET', ''],
+    ['POST', '/login'],
+  ])(
+    'sends a browser that goes Back onto a finished sign-in (%s) to the app, not to an error',
+    async (method, step) => {
+      const res = await fetch(`${t.url}/dev-idp/interaction/nouid${step}`, {
+        method,
+        redirect: 'manual',
+        headers: {
+          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+          ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        ...(method === 'POST' ? { body: 'email=user%40demo.local' } : {}),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/');
+    },
+  );
+
   it('refuses other body types on the picker with 415', async () => {
     const res = await fetch(`${t.url}/dev-idp/interaction/x/login`, {
       method: 'POST',
