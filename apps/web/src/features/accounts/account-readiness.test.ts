@@ -49,6 +49,19 @@ describe('account readiness', () => {
     expect(readinessOf(account({ can_send_now: false }), NOW).label).toBe('Authenticated');
   });
 
+  it('calls an account kept from sending by no limit (too young, suspended, switched off) Authenticated', () => {
+    const blocked = { remaining_capacity: 0, can_send_now: false };
+    const young = { ...account(blocked), account_age_days: 3 };
+    expect(readinessOf(young, NOW).label).toBe('Authenticated');
+    const suspended = { ...account(blocked), disabled_reason: 'Reddit has suspended this account.' };
+    expect(readinessOf(suspended, NOW).label).toBe('Authenticated');
+    expect(readinessOf({ ...account(blocked), is_active: false }, NOW).label).toBe('Authenticated');
+    // Signed out still comes first.
+    expect(readinessOf({ ...young, capacity: { ...young.capacity, tokens_expired: true } }, NOW).label).toBe(
+      'Auth Required',
+    );
+  });
+
   it('counts down in minutes and seconds, with hours when there are any', () => {
     expect(formatCountdown(0)).toBe('00:00');
     expect(formatCountdown(59)).toBe('00:59');

@@ -1,4 +1,4 @@
-import type { TConnectedAccount } from '@threadreach/contract';
+import { ACCOUNT_MIN_AGE_DAYS, type TConnectedAccount } from '@threadreach/contract';
 
 /** Spec section 4 "Connected account readiness". */
 export type TReadiness =
@@ -26,14 +26,27 @@ export function formatCountdown(seconds: number): string {
 }
 
 /**
+ * Signed in but kept from sending by something no wait ends: suspended by Reddit, switched off, or
+ * younger than ACCOUNT_MIN_AGE_DAYS. It can send nothing today, whatever its daily limit.
+ */
+export function isBlocked(account: TConnectedAccount): boolean {
+  const age = account.account_age_days;
+  return (
+    account.disabled_reason !== null || !account.is_active || (age !== null && age < ACCOUNT_MIN_AGE_DAYS)
+  );
+}
+
+/**
  * Auth Required (no authentication or tokens expired), Limit Reached (nothing left today), Ready, a
- * countdown while waiting, or Authenticated when it neither sends nor waits for a time.
+ * countdown while waiting, or Authenticated when it neither sends nor waits for a time: also when it is
+ * blocked (its reason says why), which is no daily limit reached.
  */
 export function readinessOf(account: TConnectedAccount, nowMs: number): TReadiness {
   const { capacity } = account;
   if (!capacity.has_authentication || capacity.tokens_expired) {
     return { kind: 'auth-required', label: 'Auth Required', color: 'red' };
   }
+  if (isBlocked(account)) return { kind: 'authenticated', label: 'Authenticated', color: 'gray' };
   if (capacity.remaining_capacity === 0)
     return { kind: 'limit-reached', label: 'Limit Reached', color: 'orange' };
   if (capacity.can_send_now) return { kind: 'ready', label: 'Ready', color: 'green' };

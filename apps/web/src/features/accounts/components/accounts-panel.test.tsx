@@ -65,6 +65,13 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
           capacity: { can_send_now: false, reason: ACCOUNT_TOO_YOUNG },
         }),
         buildConnectedAccount({
+          reddit_username: 'suspended_one',
+          account_display_name: 'u/suspended_one',
+          disabled_reason: 'Reddit has suspended this account.',
+          remaining_today: 10,
+          capacity: { can_send_now: false, reason: 'Reddit has suspended this account.' },
+        }),
+        buildConnectedAccount({
           reddit_username: 'paced_one',
           account_display_name: 'u/paced_one',
           remaining_today: 4,
@@ -93,9 +100,16 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     const young = await row('young_one');
     expect(within(young).getByText(ACCOUNT_TOO_YOUNG)).toBeTruthy();
     expect(within(young).getByText('3 days old · 4650 karma')).toBeTruthy();
+    // Too young or suspended: no daily limit was reached, and nothing can go today.
+    expect(within(young).getByLabelText('Status: Authenticated')).toBeTruthy();
+    expect(within(young).getByText('0/10')).toBeTruthy();
+    const suspended = await row('suspended_one');
+    expect(within(suspended).getByLabelText('Status: Authenticated')).toBeTruthy();
+    expect(within(suspended).getByText('Reddit has suspended this account.')).toBeTruthy();
+    expect(within(suspended).getByText('0/10')).toBeTruthy();
 
     const paced = await row('paced_one');
-    const badge = within(paced).getByLabelText(/^Status: \d\d:\d\d$/);
+    const badge = within(paced).getByLabelText(/^Status: can send in \d\d:\d\d$/);
     expect(['02:05', '02:04', '02:03']).toContain(badge.textContent);
   });
 

@@ -25,7 +25,7 @@ import {
 } from '@threadreach/contract';
 import { ApiError, errorMessage } from '../../../lib/api-error';
 import { READ_ONLY_FLAG } from '../../auth';
-import { readinessOf, secondsUntilAvailable } from '../account-readiness';
+import { isBlocked, readinessOf, secondsUntilAvailable } from '../account-readiness';
 import { useAccounts, useRedditSignIn, useRemoveAccount } from '../hooks/use-accounts';
 import { useSecondClock } from '../hooks/use-second-clock';
 import { AccountSettingsDialog } from './account-settings-dialog';
@@ -248,7 +248,12 @@ function AccountRow(props: {
         </Text>
       </Table.Td>
       <Table.Td>
-        <Badge color={readiness.color} variant="light" aria-label={`Status: ${readiness.label}`}>
+        <Badge
+          color={readiness.color}
+          variant="light"
+          aria-label={`Status: ${readiness.kind === 'waiting' ? `can send in ${readiness.label}` : readiness.label}`}
+          title={readiness.kind === 'waiting' ? `Can send in ${readiness.label}` : undefined}
+        >
           {readiness.label}
         </Badge>
         {readiness.kind !== 'ready' && account.capacity.reason && (
@@ -259,7 +264,7 @@ function AccountRow(props: {
       </Table.Td>
       <Table.Td>
         <Text size="sm">
-          {account.remaining_today}/{account.daily_message_limit}
+          {isBlocked(account) ? 0 : account.remaining_today}/{account.daily_message_limit}
         </Text>
       </Table.Td>
       <Table.Td>
