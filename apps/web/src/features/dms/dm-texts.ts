@@ -16,6 +16,8 @@ export const DM_ITEM = 'DM message';
 
 export const SEND_UNAVAILABLE = 'Sending is not available yet';
 export const SAVE_BEFORE_SENDING = 'Save your edit first';
+/** Regenerate writes a new text over the DM: it waits until an edit is saved or undone, not to lose it. */
+export const SAVE_BEFORE_REGENERATING = 'Save or undo your edit first: Regenerate writes a new text';
 
 /** Edits kept for DMs on other pages of the list (or gone from it meanwhile), which Send All waits for. */
 export function otherPagesEditsText(n: number): string {

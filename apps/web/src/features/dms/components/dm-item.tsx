@@ -10,6 +10,7 @@ import { DisabledReason } from '../../../components/ui/disabled-reason';
 import { useAiBlockReason } from '../../auth';
 import {
   isLocked,
+  SAVE_BEFORE_REGENERATING,
   SAVE_BEFORE_SENDING,
   SEND_UNAVAILABLE,
   SOURCE_LABELS,
@@ -93,6 +94,7 @@ export function DmItem(props: TDmItemProps) {
   const source = sourceOf(dm);
   const busy = props.saving || props.regenerating || props.deleting;
   const sendBlocked = !props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null;
+  const regenerateBlocked = aiBlocked ?? (unsaved ? SAVE_BEFORE_REGENERATING : null);
 
   return (
     <Paper withBorder p="sm" radius="md" component="article" aria-label={`DM to u/${dm.recipient_username}`}>
@@ -151,13 +153,13 @@ export function DmItem(props: TDmItemProps) {
                 Undo changes
               </Button>
             )}
-            <DisabledReason why={readOnly ? null : aiBlocked}>
+            <DisabledReason why={readOnly ? null : regenerateBlocked}>
               <Button
                 size="compact-sm"
                 variant="light"
                 onClick={props.onRegenerate}
                 loading={props.regenerating}
-                disabled={readOnly || aiBlocked !== null || (busy && !props.regenerating)}
+                disabled={readOnly || regenerateBlocked !== null || (busy && !props.regenerating)}
               >
                 Regenerate
               </Button>

@@ -20,7 +20,7 @@ import {
   withoutAiSubscription,
 } from '../../../test/discovery.test-support';
 import { localPrefs } from '../../../lib/local-prefs';
-import { otherPagesEditsText } from '../dm-texts';
+import { otherPagesEditsText, SAVE_BEFORE_REGENERATING } from '../dm-texts';
 import { DmMessagesPanel } from './dm-messages-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -209,7 +209,7 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     });
   });
 
-  it('regenerates a DM and shows the new text, dropping an unsaved edit', async () => {
+  it('regenerates a DM and shows the new text, once an unsaved edit is saved or undone', async () => {
     const dm = buildDm({ recipient_username: 'regen', message_content: 'First draft' });
     const { state } = mockList([dm]);
     const regenerate = mockEndpoint(dmsEndpoints.regenerate, ({ params }) => {
@@ -221,6 +221,12 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     renderPanel();
     const item = await row('regen');
     await retype(item, 'Half-edited');
+    // The new text would replace the edit: Regenerate waits, and says why.
+    const button = within(item).getByRole('button', { name: 'Regenerate' });
+    expect(button.hasAttribute('disabled')).toBe(true);
+    await user.hover(button.parentElement!);
+    expect(await screen.findByText(SAVE_BEFORE_REGENERATING)).toBeTruthy();
+    await user.click(within(item).getByRole('button', { name: 'Undo changes' }));
     await user.click(within(item).getByRole('button', { name: 'Regenerate' }));
     await waitFor(() => expect(editor(item).value).toBe('Second draft'));
     expect(regenerate.calls).toHaveLength(1);
