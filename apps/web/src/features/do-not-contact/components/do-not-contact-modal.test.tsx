@@ -59,7 +59,9 @@ describe('do-not-contact list', { timeout: 15_000 }, () => {
     const names = within(dialog).getByRole('textbox', { name: /Reddit user names/ });
     await user.type(names, 'u/ok_name, not a name!');
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Not Reddit user names: a, name!');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Nothing was added: correct or remove what is not a Reddit user name (a, name!), then Add again.',
+    );
     expect(add.calls).toHaveLength(0);
 
     await user.clear(names);

@@ -41,7 +41,9 @@ export const DNC_TEXTS = {
   empty: 'Nobody is on the list.',
   noNames: 'Enter at least one Reddit user name',
   tooMany: `At most ${DO_NOT_CONTACT_ADD_MAX} names at once`,
-  invalidNames: (names: string[]) => `Not Reddit user names: ${names.join(', ')}`,
+  // Nothing is added while one is wrong: a sentence typed by mistake would add its words as names.
+  invalidNames: (names: string[]) =>
+    `Nothing was added: correct or remove what is not a Reddit user name (${names.join(', ')}), then Add again.`,
   added: (added: number, listed: number) =>
     `${added} added to the do-not-contact list${listed > 0 ? `, ${listed} already on it` : ''}`,
   addFailed: 'Failed to add to the do-not-contact list',
