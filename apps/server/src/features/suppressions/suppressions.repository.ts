@@ -1,4 +1,4 @@
-import { and, count, desc, asc, eq, isNotNull, like, sql } from 'drizzle-orm';
+import { and, count, desc, asc, eq, inArray, isNotNull, like, sql } from 'drizzle-orm';
 import { PERMANENT_SUPPRESSION_REASONS, type TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmMessages } from '../dms/dms.table';
@@ -184,4 +184,36 @@ export async function hasRepliedInWorkspace(db: DbOrTx, ownerUserId: string, key
     )
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * The workspace's queued DMs to these people (by key) fail at once, as Send All fails a DM to someone on
+ * the list: `because` says why, after the person's name. Returns how many.
+ */
+export async function failQueuedDmsTo(
+  db: DbOrTx,
+  ownerUserId: string,
+  keys: string[],
+  because: string,
+  at: Date,
+): Promise<number> {
+  if (keys.length === 0) return 0;
+  const rows = await db
+    .update(dmMessages)
+    .set({
+      state: 'failed',
+      failedAt: at,
+      outcomeCode: 'suppressed',
+      outcomeReason: sql`'u/' || ${dmMessages.recipientUsername} || ${` is on this workspace's do-not-contact list (${because})`}::text`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, ownerUserId),
+        inArray(dmMessages.recipientKey, keys),
+        eq(dmMessages.state, 'queued'),
+      ),
+    )
+    .returning({ id: dmMessages.id });
+  return rows.length;
 }

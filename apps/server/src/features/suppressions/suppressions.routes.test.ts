@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DO_NOT_CONTACT_IMPORT_MAX_LINES,
@@ -7,6 +8,7 @@ import {
 import { fixedClock } from '../../test/clock.test-support';
 import { buildProject, buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { dmMessages } from '../dms/dms.table';
 import { insertDm } from '../replies/replies.test-support';
 import { isRecipientBlocked, suppressRecipient } from './index';
 
@@ -127,6 +129,35 @@ describe('the do-not-contact list', () => {
       expect.objectContaining({ username: 'changes_mind', reason: 'refusal', note: 'Replied: "stop"' }),
     ]);
     expect((await remove(user, 'changes_mind')).statusCode).toBe(409);
+  });
+});
+
+describe('adding someone with a DM queued to them', () => {
+  it('fails their queued DMs at once, in this workspace only, and leaves the rest alone', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const elsewhere = await buildProject(t.ctx.db, t.config);
+    const dm = (p: typeof project, recipient: string, state: 'queued' | 'sent' | 'approved') =>
+      insertDm(t.ctx.db, { projectId: p.id, ownerUserId: p.owner.id, recipient, state });
+    const queued = await dm(project, 'Queued_Quinn', 'queued');
+    const sent = await dm(project, 'queued_quinn', 'sent');
+    const approved = await dm(project, 'Queued_Quinn', 'approved');
+    const other = await dm(project, 'other_olga', 'queued');
+    const theirs = await dm(elsewhere, 'Queued_Quinn', 'queued');
+    expect((await add(project.owner, ['u/queued_quinn'])).statusCode).toBe(200);
+
+    const stateOf = async (id: string) =>
+      (await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, id)))[0]!;
+    expect(await stateOf(queued.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'suppressed',
+      outcomeReason: "u/Queued_Quinn is on this workspace's do-not-contact list (added by hand)",
+      failedAt: new Date(clock.now()),
+    });
+    expect((await stateOf(sent.id)).state).toBe('sent');
+    // Not queued: Send All and Send refuse it when asked.
+    expect((await stateOf(approved.id)).state).toBe('approved');
+    expect((await stateOf(other.id)).state).toBe('queued');
+    expect((await stateOf(theirs.id)).state).toBe('queued');
   });
 });
 

@@ -13,6 +13,7 @@ import { parseUsernameCsv } from './do-not-contact-csv';
 import { presentSuppression } from './suppressions.presenter';
 import {
   deleteSuppression,
+  failQueuedDmsTo,
   findSuppression,
   hasRepliedInWorkspace,
   insertSuppressions,
@@ -96,6 +97,8 @@ async function addNames(
     for (let i = 0; i < entries.length; i += IMPORT_CHUNK) {
       const keys = await insertSuppressions(tx, ownerUserId, entries.slice(i, i + IMPORT_CHUNK), at);
       for (const key of keys) inserted.add(key);
+      // What was queued to them stops now, rather than showing Queued until its send refuses it.
+      await failQueuedDmsTo(tx, ownerUserId, [...keys], SUPPRESSED_BECAUSE[reason], at);
     }
   });
   const added = entries.filter((e) => inserted.has(usernameKey(e.username))).map((e) => e.username);
