@@ -14,7 +14,8 @@ export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All 
 
 /** Send All DMs asks this before it queues the approved DMs (how many, once the DM list has loaded). */
 export function sendAllQuestion(ready: number | null): string {
-  const dms = ready === null ? 'every approved DM' : plural(ready, 'approved DM');
+  // Generated DMs start approved (spec), so 'approved' would name a review the customer never did.
+  const dms = ready === null ? 'every DM not sent yet' : `${plural(ready, 'DM')} not sent yet`;
   return `Send ${dms}? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit.`;
 }
 

@@ -145,7 +145,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Send All DMs' })).toBeTruthy();
   });
 
-  it('asks first, saying how many approved DMs will go; Keep sends nothing', async () => {
+  it('asks first, saying how many DMs will go; Not now sends nothing', async () => {
     renderStep4([
       buildDm({ recipient_username: 'amy' }),
       buildDm({ recipient_username: 'ben' }),
@@ -160,7 +160,11 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
       accounts: [],
     });
     await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
-    expect(screen.getByText(sendAllQuestion(2))).toBeTruthy();
+    expect(
+      screen.getByText(
+        "Send 2 DMs not sent yet? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit.",
+      ),
+    ).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Not now' }));
     expect(screen.queryByText(sendAllQuestion(2))).toBeNull();
     expect(bulk.calls).toHaveLength(0);
