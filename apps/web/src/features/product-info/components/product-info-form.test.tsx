@@ -128,6 +128,49 @@ describe('Step 1 product information form', () => {
     expect(onKeywordsRegenerated).not.toHaveBeenCalled();
   });
 
+  it('keeps unsaved edits over a switch of step or a reload, says so, and forgets them once saved', async () => {
+    const saved = { ...EMPTY, ...VALID };
+    mockEndpoint(productInfoEndpoints.get, () => saved);
+    const save = mockEndpoint(productInfoEndpoints.save, ({ body }) => {
+      Object.assign(saved, body);
+      return {
+        product_info: saved,
+        regenerate_keywords: false,
+        keywords_generated: false,
+        keywords_error: null,
+      };
+    });
+    const first = renderForm();
+    const style = await screen.findByLabelText('Writing Style', { exact: false });
+    await userEvent.type(style, ' Use first names.');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    first.unmount();
+
+    renderForm();
+    const again = (await screen.findByLabelText('Writing Style', { exact: false })) as HTMLTextAreaElement;
+    expect(again.value).toBe('Friendly and short. Use first names.');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(save.calls).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull());
+    expect(localStorage.getItem(`projectInfoDraft:${PROJECT_ID}`)).toBeNull();
+  });
+
+  it('drops kept edits made from texts saved differently since', async () => {
+    localStorage.setItem(
+      `projectInfoDraft:${PROJECT_ID}`,
+      JSON.stringify({
+        base: { ...VALID, writing_style: 'Formal.' },
+        values: { ...VALID, writing_style: 'Stale edit' },
+      }),
+    );
+    mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
+    renderForm();
+    const style = (await screen.findByLabelText('Writing Style', { exact: false })) as HTMLTextAreaElement;
+    expect(style.value).toBe('Friendly and short.');
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
   it('shows the error with the server message', async () => {
     mockEndpoint(productInfoEndpoints.get, { ...EMPTY, ...VALID });
     mockEndpoint(

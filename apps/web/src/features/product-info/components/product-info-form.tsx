@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   PRODUCT_INFO_LIMITS,
@@ -9,6 +9,7 @@ import {
   type TProductInfoFields,
 } from '@threadreach/contract';
 import { ApiError } from '../../../lib/api-error';
+import { localPrefs, type TFormDraft } from '../../../lib/local-prefs';
 import { useLoadingFlag } from '../../../lib/loading-store';
 import { SAVE_PRODUCT_INFO_FLAG, useProductInfo, useSaveProductInfo } from '../hooks/use-product-info';
 import { CharCounter } from './char-counter';
@@ -82,8 +83,29 @@ interface TFormProps extends TProductInfoFormProps {
   initial: TProductInfoFields;
 }
 
+const sameFields = (a: Record<string, string>, b: Record<string, string>) =>
+  FIELDS.every(({ name }) => a[name] === b[name]);
+
+/**
+ * The edits kept for this project, if they were made from what is saved now: they outlast a switch of
+ * step or project and a reload. Edits made from texts saved differently since are dropped.
+ */
+function keptDraft(projectId: string, saved: TProductInfoFields): TProductInfoFields | null {
+  const draft = localPrefs.getProductInfoDraft(projectId);
+  if (!draft || !sameFields(draft.base, saved)) return null;
+  return {
+    ...saved,
+    ...Object.fromEntries(FIELDS.map(({ name }) => [name, draft.values[name] ?? saved[name]])),
+  };
+}
+
 function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, initial }: TFormProps) {
-  const [values, setValues] = useState<TProductInfoFields>(initial);
+  const [values, setValues] = useState<TProductInfoFields>(() => keptDraft(projectId, initial) ?? initial);
+  const unsaved = !sameFields(values, initial);
+  const draft = unsaved ? JSON.stringify({ base: initial, values }) : null;
+  useEffect(() => {
+    localPrefs.setProductInfoDraft(projectId, draft === null ? null : (JSON.parse(draft) as TFormDraft));
+  }, [projectId, draft]);
   const [errors, setErrors] = useState<TErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const save = useSaveProductInfo(projectId);
@@ -100,10 +122,13 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
     }
     setErrors({});
     setPendingAction(regenerate ? 'regenerate' : 'save');
+    const fields = result.data;
     save.mutate(
-      { fields: result.data, regenerate },
+      { fields, regenerate },
       {
         onSuccess: (result) => {
+          // As stored (trimmed): nothing is left unsaved.
+          setValues(fields);
           notifications.show({ color: 'green', message: 'Product information saved' });
           if (regenerate && !result.keywords_generated && result.keywords_error) {
             notifications.show({ color: 'yellow', message: KEYWORD_GENERATION_FAILED });
@@ -163,6 +188,11 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
           );
         })}
         <Group justify="flex-end">
+          {unsaved && !readOnly && (
+            <Badge color="yellow" variant="filled">
+              Unsaved changes
+            </Badge>
+          )}
           <Button
             variant="default"
             type="button"
