@@ -1,36 +1,33 @@
 /**
  * Small values kept in local storage: the selected project, and per project its step, its tab, and the
- * DM and product information edits not saved yet.
+ * edits not saved yet (DMs, product information, keywords).
  */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
 const SIGNED_OUT_KEY = 'signedOut';
 const STEP_KEY_PREFIX = 'projectStep:';
 const TAB_KEY_PREFIX = 'projectTab:';
 const DM_EDITS_KEY_PREFIX = 'projectDmEdits:';
-const INFO_DRAFT_KEY_PREFIX = 'projectInfoDraft:';
+const DRAFT_KEY_PREFIX = 'projectDraft:';
 /** Every per-project key starts with one of these; all of them are forgotten at logout. */
-const PER_PROJECT_PREFIXES = [STEP_KEY_PREFIX, TAB_KEY_PREFIX, DM_EDITS_KEY_PREFIX, INFO_DRAFT_KEY_PREFIX];
+const PER_PROJECT_PREFIXES = [STEP_KEY_PREFIX, TAB_KEY_PREFIX, DM_EDITS_KEY_PREFIX, DRAFT_KEY_PREFIX];
 
-/** Edited form fields and the saved ones they were edited from, all texts. */
+/** The forms of a project whose unsaved edits are kept: step 1 and step 2. */
+export type TDraftForm = 'productInfo' | 'keywords';
+
+/**
+ * A form's unsaved edits: `base` names what was saved when they were made (a form drops edits made from
+ * something saved differently since), `values` what the form holds, for the form to check.
+ */
 export interface TFormDraft {
-  base: Record<string, string>;
-  values: Record<string, string>;
-}
-
-function isTexts(value: unknown): value is Record<string, string> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.values(value).every((v) => typeof v === 'string')
-  );
+  base: string;
+  values: unknown;
 }
 
 function parseDraft(stored: string | null): TFormDraft | null {
   if (!stored) return null;
   try {
     const parsed = JSON.parse(stored) as Partial<TFormDraft> | null;
-    return parsed && isTexts(parsed.base) && isTexts(parsed.values)
+    return parsed && typeof parsed.base === 'string' && 'values' in parsed
       ? { base: parsed.base, values: parsed.values }
       : null;
   } catch {
@@ -84,11 +81,11 @@ export const localPrefs = {
     parseDmEdits(read(DM_EDITS_KEY_PREFIX + projectId)),
   setDmEdits: (projectId: string, edits: Record<string, string>) =>
     write(DM_EDITS_KEY_PREFIX + projectId, Object.keys(edits).length > 0 ? JSON.stringify(edits) : null),
-  /** Step 1's fields edited and not saved yet, with the saved ones they started from. */
-  getProductInfoDraft: (projectId: string): TFormDraft | null =>
-    parseDraft(read(INFO_DRAFT_KEY_PREFIX + projectId)),
-  setProductInfoDraft: (projectId: string, draft: TFormDraft | null) =>
-    write(INFO_DRAFT_KEY_PREFIX + projectId, draft ? JSON.stringify(draft) : null),
+  /** A form's edits not saved yet, with what they were made from: they outlast a switch of step or a reload. */
+  getDraft: (form: TDraftForm, projectId: string): TFormDraft | null =>
+    parseDraft(read(`${DRAFT_KEY_PREFIX}${form}:${projectId}`)),
+  setDraft: (form: TDraftForm, projectId: string, draft: TFormDraft | null) =>
+    write(`${DRAFT_KEY_PREFIX}${form}:${projectId}`, draft ? JSON.stringify(draft) : null),
   /** Set at logout until the next sign-in: the provider is then asked to let the person choose who signs in. */
   getSignedOut: () => read(SIGNED_OUT_KEY) === '1',
   setSignedOut: (signedOut: boolean) => write(SIGNED_OUT_KEY, signedOut ? '1' : null),

@@ -157,6 +157,39 @@ describe('Step 2 keywords', { timeout: 30_000 }, () => {
     });
   });
 
+  it('keeps unsaved keywords and exclusions over a switch of step or a reload, until they are saved', async () => {
+    mockEndpoint(keywordsEndpoints.list, keywordList([CRM, INVOICES]));
+    const approve = mockEndpoint(keywordsEndpoints.approve, ({ body }) =>
+      approvedAnswer(
+        body.keywords.map((k, i) => buildKeyword({ ...k, id: k.id ?? `new-${i}` })),
+        'not_requested',
+      ),
+    );
+    const first = renderScreen(
+      <KeywordsStep
+        projectId={PROJECT_ID}
+        readOnly={false}
+        onBack={vi.fn()}
+        onSkip={vi.fn()}
+        onApproved={vi.fn()}
+      />,
+    );
+    await user.type(await screen.findByLabelText('Add your own keyword'), 'quarterly taxes{enter}');
+    await user.click(screen.getByRole('checkbox', { name: 'invoice software' }));
+    await pasteTags('Negative keywords', 'hiring,');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    first.unmount();
+
+    renderStep();
+    expect(await screen.findByRole('checkbox', { name: 'quarterly taxes' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('checkbox', { name: 'invoice software' })).toHaveProperty('checked', true);
+    expect(screen.getByText('hiring')).toBeTruthy();
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Save Keywords & Patterns' }));
+    await waitFor(() => expect(approve.calls).toHaveLength(1));
+    await waitFor(() => expect(localStorage.getItem(`projectDraft:keywords:${PROJECT_ID}`)).toBeNull());
+  });
+
   it('checks the exclusions before sending', async () => {
     mockEndpoint(keywordsEndpoints.list, keywordList([CRM]));
     renderStep();

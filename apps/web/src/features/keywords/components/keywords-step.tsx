@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import {
   Alert,
+  Badge,
   Button,
   Divider,
   Group,
@@ -25,6 +26,7 @@ import {
   type TKeywordType,
 } from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
+import { useKeptDraft } from '../../../lib/use-kept-draft';
 import {
   storeSavedKeywords,
   useApproveKeywords,
@@ -88,10 +90,39 @@ const FILTER_FIELDS: { field: TFilterField; label: string; description: string; 
 
 type TAction = 'save' | 'approve';
 
+/** Kept edits read back from storage: keyword rows and the three filter lists. */
+function isKeywordsDraft(values: unknown): values is { rows: TKeywordRow[]; filters: TDiscoveryFilters } {
+  if (typeof values !== 'object' || values === null) return false;
+  const { rows, filters } = values as { rows?: unknown; filters?: unknown };
+  const texts = (v: unknown) => Array.isArray(v) && v.every((t) => typeof t === 'string');
+  return (
+    Array.isArray(rows) &&
+    rows.every(
+      (r: Partial<TKeywordRow> | null) =>
+        r !== null &&
+        typeof r.keyword === 'string' &&
+        (r.type === 'product' || r.type === 'icp') &&
+        typeof r.approved === 'boolean' &&
+        (r.id === undefined || typeof r.id === 'string'),
+    ) &&
+    typeof filters === 'object' &&
+    filters !== null &&
+    FILTER_FIELDS.every(({ field }) => texts((filters as Record<string, unknown>)[field]))
+  );
+}
+
 function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywordList }) {
   const { projectId, readOnly, onBack, onSkip, onApproved } = props;
-  const [rows, setRows] = useState<TKeywordRow[]>(() => rowsOf(list.items));
-  const [filters, setFilters] = useState<TDiscoveryFilters>(list.filters);
+  const [draft, setDraft, unsaved] = useKeptDraft(
+    'keywords',
+    projectId,
+    { rows: rowsOf(list.items), filters: list.filters },
+    isKeywordsDraft,
+  );
+  const { rows, filters } = draft;
+  const setRows = (next: TKeywordRow[]) => setDraft((d) => ({ ...d, rows: next }));
+  const setFilters = (change: (f: TDiscoveryFilters) => TDiscoveryFilters) =>
+    setDraft((d) => ({ ...d, filters: change(d.filters) }));
   const [filterErrors, setFilterErrors] = useState<TFilterErrors>({});
   const [newKeyword, setNewKeyword] = useState('');
   const [newType, setNewType] = useState<TKeywordType>('product');
@@ -289,6 +320,11 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
           Back
         </Button>
         <Group gap="xs">
+          {unsaved && !readOnly && (
+            <Badge color="yellow" variant="filled">
+              Unsaved changes
+            </Badge>
+          )}
           <Button variant="subtle" onClick={onSkip}>
             Skip to Subreddits
           </Button>

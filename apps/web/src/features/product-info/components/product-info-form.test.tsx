@@ -153,14 +153,14 @@ describe('Step 1 product information form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(save.calls).toHaveLength(1));
     await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull());
-    expect(localStorage.getItem(`projectInfoDraft:${PROJECT_ID}`)).toBeNull();
+    expect(localStorage.getItem(`projectDraft:productInfo:${PROJECT_ID}`)).toBeNull();
   });
 
   it('drops kept edits made from texts saved differently since', async () => {
     localStorage.setItem(
-      `projectInfoDraft:${PROJECT_ID}`,
+      `projectDraft:productInfo:${PROJECT_ID}`,
       JSON.stringify({
-        base: { ...VALID, writing_style: 'Formal.' },
+        base: JSON.stringify({ ...VALID, writing_style: 'Formal.' }),
         values: { ...VALID, writing_style: 'Stale edit' },
       }),
     );

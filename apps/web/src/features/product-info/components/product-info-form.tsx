@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
@@ -9,7 +9,7 @@ import {
   type TProductInfoFields,
 } from '@threadreach/contract';
 import { ApiError } from '../../../lib/api-error';
-import { localPrefs, type TFormDraft } from '../../../lib/local-prefs';
+import { useKeptDraft } from '../../../lib/use-kept-draft';
 import { useLoadingFlag } from '../../../lib/loading-store';
 import { SAVE_PRODUCT_INFO_FLAG, useProductInfo, useSaveProductInfo } from '../hooks/use-product-info';
 import { CharCounter } from './char-counter';
@@ -83,29 +83,15 @@ interface TFormProps extends TProductInfoFormProps {
   initial: TProductInfoFields;
 }
 
-const sameFields = (a: Record<string, string>, b: Record<string, string>) =>
-  FIELDS.every(({ name }) => a[name] === b[name]);
-
-/**
- * The edits kept for this project, if they were made from what is saved now: they outlast a switch of
- * step or project and a reload. Edits made from texts saved differently since are dropped.
- */
-function keptDraft(projectId: string, saved: TProductInfoFields): TProductInfoFields | null {
-  const draft = localPrefs.getProductInfoDraft(projectId);
-  if (!draft || !sameFields(draft.base, saved)) return null;
-  return {
-    ...saved,
-    ...Object.fromEntries(FIELDS.map(({ name }) => [name, draft.values[name] ?? saved[name]])),
-  };
+/** Kept edits read back from storage: the four fields, all texts. */
+function isFields(values: unknown): values is TProductInfoFields {
+  if (typeof values !== 'object' || values === null) return false;
+  const record = values as Record<string, unknown>;
+  return FIELDS.every(({ name }) => typeof record[name] === 'string');
 }
 
 function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, initial }: TFormProps) {
-  const [values, setValues] = useState<TProductInfoFields>(() => keptDraft(projectId, initial) ?? initial);
-  const unsaved = !sameFields(values, initial);
-  const draft = unsaved ? JSON.stringify({ base: initial, values }) : null;
-  useEffect(() => {
-    localPrefs.setProductInfoDraft(projectId, draft === null ? null : (JSON.parse(draft) as TFormDraft));
-  }, [projectId, draft]);
+  const [values, setValues, unsaved] = useKeptDraft('productInfo', projectId, initial, isFields);
   const [errors, setErrors] = useState<TErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const save = useSaveProductInfo(projectId);
@@ -127,8 +113,8 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
       { fields, regenerate },
       {
         onSuccess: (result) => {
-          // As stored (trimmed): nothing is left unsaved.
-          setValues(fields);
+          // As stored (trimmed), in the saved fields' order: nothing is left unsaved.
+          setValues({ ...initial, ...fields });
           notifications.show({ color: 'green', message: 'Product information saved' });
           if (regenerate && !result.keywords_generated && result.keywords_error) {
             notifications.show({ color: 'yellow', message: KEYWORD_GENERATION_FAILED });

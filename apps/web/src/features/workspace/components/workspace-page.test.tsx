@@ -288,7 +288,7 @@ describe('logout', () => {
     localStorage.setItem('selectedProjectId', P2);
     localStorage.setItem(`projectStep:${P2}`, '3');
     localStorage.setItem(`projectDmEdits:${P2}`, '{"dm-1":"My own words"}');
-    localStorage.setItem(`projectInfoDraft:${P2}`, '{"base":{},"values":{}}');
+    localStorage.setItem(`projectDraft:productInfo:${P2}`, '{"base":{},"values":{}}');
     localStorage.setItem(`projectTab:${P2}`, 'comments');
     localStorage.setItem('unrelated', 'kept');
     mockEndpoint(authEndpoints.logout, undefined);
@@ -299,7 +299,7 @@ describe('logout', () => {
     expect(localStorage.getItem('selectedProjectId')).toBeNull();
     expect(localStorage.getItem(`projectStep:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectDmEdits:${P2}`)).toBeNull();
-    expect(localStorage.getItem(`projectInfoDraft:${P2}`)).toBeNull();
+    expect(localStorage.getItem(`projectDraft:productInfo:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectTab:${P2}`)).toBeNull();
     expect(localStorage.getItem('unrelated')).toBe('kept');
   });
