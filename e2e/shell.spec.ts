@@ -202,3 +202,22 @@ test('Back after signing in returns to the app, not to the finished sign-in page
   await expect(page.getByRole('banner').getByRole('button', { name: /^(Logout|Menu)$/ })).toBeVisible();
   await expect(page.getByText('sign_in_expired')).toHaveCount(0);
 });
+
+test('Back and Forward move between the steps shown, on the same address', async ({ page }) => {
+  await signInAsSubscriber(page);
+  await createProject(page, 'Steps and Back', 'first');
+  const steps = page.getByRole('navigation', { name: 'Workflow steps' });
+  const heading = (name: string) => page.getByRole('heading', { name, exact: true });
+  await expect(heading('Product Information')).toBeVisible();
+  await steps.getByRole('button', { name: /Keywords/ }).click();
+  await expect(heading('Keywords')).toBeVisible();
+  await steps.getByRole('button', { name: /Subreddits/ }).click();
+  await expect(heading('Subreddits')).toBeVisible();
+  await page.goBack();
+  await expect(heading('Keywords')).toBeVisible();
+  await page.goBack();
+  await expect(heading('Product Information')).toBeVisible();
+  await page.goForward();
+  await expect(heading('Keywords')).toBeVisible();
+  await expect(page).toHaveURL(/:\d+\/$/);
+});

@@ -1,15 +1,20 @@
 import { useEffect } from 'react';
 import { render } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { MemoryRouter, useLocation } from 'react-router';
+import { MemoryRouter, useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { AppEffects } from '../app/app-effects';
 import { AppProviders } from '../app/app-providers';
 import { AppRoutes } from '../app/app-routes';
 
 let currentLocation = '';
+let navigateInApp: NavigateFunction | null = null;
 
 function LocationProbe() {
   const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    navigateInApp = navigate;
+  }, [navigate]);
   useEffect(() => {
     currentLocation = `${pathname}${search}`;
   }, [pathname, search]);
@@ -19,6 +24,11 @@ function LocationProbe() {
 /** The router's current path and query in the last rendered app. */
 export function testLocation(): string {
   return currentLocation;
+}
+
+/** The browser's Back button in the last rendered app. */
+export async function testGoBack(): Promise<void> {
+  await navigateInApp?.(-1);
 }
 
 export function testQueryClient(): QueryClient {

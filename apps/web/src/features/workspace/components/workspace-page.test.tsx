@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   accountsEndpoints,
@@ -23,7 +23,7 @@ import {
 } from '../../../test/agent.test-support';
 import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
 import { buildProject } from '../../../test/projects.test-support';
-import { renderApp, testLocation } from '../../../test/render-app';
+import { renderApp, testGoBack, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
@@ -561,6 +561,23 @@ describe('steps', () => {
     setup({ projects: [project(P1, 'Alpha')] });
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+  });
+
+  it('goes back through the steps shown before with Back, on the same address', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    renderApp('/');
+    const nav = await screen.findByRole('navigation', { name: 'Workflow steps' });
+    await userEvent.click(within(nav).getByRole('button', { name: /Subreddits/ }));
+    expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+    await userEvent.click(within(nav).getByRole('button', { name: /Product Information/ }));
+    expect(await screen.findByRole('heading', { name: 'Product Information' })).toBeTruthy();
+    await act(() => testGoBack());
+    expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+    expect(localStorage.getItem(`projectStep:${P1}`)).toBe('3');
+    await act(() => testGoBack());
+    expect(await screen.findByRole('heading', { name: 'Product Information' })).toBeTruthy();
+    expect(localStorage.getItem(`projectStep:${P1}`)).toBe('1');
+    expect(testLocation()).toBe('/');
   });
 });
 

@@ -1,19 +1,53 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { localPrefs } from '../../../lib/local-prefs';
 import { isStepNumber, type TStepNumber } from '../steps';
 
-/** The current step of a project, kept in local storage per project. */
+/** What a history entry of the workspace holds: the step shown for that project. */
+interface TStepEntry {
+  projectId: string;
+  step: TStepNumber;
+}
+
+function stepEntry(state: unknown): TStepEntry | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const { projectId, step } = state as Partial<TStepEntry>;
+  return typeof projectId === 'string' && isStepNumber(step) ? { projectId, step } : null;
+}
+
+/**
+ * The current step of a project, kept in local storage per project. Each change of step is a browser
+ * history entry (the address stays the same), so Back and Forward move between the steps shown.
+ */
 export function useProjectStep(projectId: string | null) {
+  const location = useLocation();
+  const navigate = useNavigate();
   const [steps, setSteps] = useState<Record<string, TStepNumber>>({});
+  const entry = stepEntry(location.state);
   let step: TStepNumber = 1;
   if (projectId) {
-    const saved = steps[projectId] ?? localPrefs.getStep(projectId);
+    const saved =
+      entry?.projectId === projectId ? entry.step : (steps[projectId] ?? localPrefs.getStep(projectId));
     if (isStepNumber(saved)) step = saved;
   }
-  const setStep = (next: TStepNumber) => {
+
+  // The entry the workspace opened on (or that Back led to) names its step, so Back can return to it;
+  // a step reached by Back or Forward is the project's step from then on.
+  const target = `${location.pathname}${location.search}`;
+  useEffect(() => {
     if (!projectId) return;
+    if (entry?.projectId !== projectId) {
+      void navigate(target, { replace: true, state: { projectId, step } satisfies TStepEntry });
+    } else {
+      localPrefs.setStep(projectId, step);
+    }
+  }, [navigate, target, entry?.projectId, projectId, step]);
+
+  const setStep = (next: TStepNumber) => {
+    if (!projectId || next === step) return;
     localPrefs.setStep(projectId, next);
     setSteps((s) => ({ ...s, [projectId]: next }));
+    void navigate(target, { state: { projectId, step: next } satisfies TStepEntry });
   };
   return [step, setStep] as const;
 }
