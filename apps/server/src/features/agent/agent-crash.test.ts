@@ -17,7 +17,7 @@ import { fixedClock } from '../../test/clock.test-support';
 import { validProductInfo } from '../../test/factories';
 import { addSearchCredential, buildDiscoveryProject } from '../discovery/discovery.test-support';
 import { dmMessages } from '../dms/dms.table';
-import { productInfos } from '../product-info/product-info.table';
+import { upsertProductInfo } from '../product-info/product-info.repository';
 import { seededRandom } from '../sending/pacing';
 import { crashConfig } from '../sending/sending-crash.test-support';
 import {
@@ -77,14 +77,7 @@ async function agentProject(ctx: AppContext, credential: SendCredential) {
     { keywords: ['customers', 'users'], subreddits: ['SaaS', 'startups'] },
     new Date(clock.t),
   );
-  const info = validProductInfo();
-  await ctx.db.insert(productInfos).values({
-    projectId: project.id,
-    productDescription: info.product_description,
-    idealClientProfile: info.ideal_client_profile,
-    callToAction: info.call_to_action,
-    writingStyle: info.writing_style,
-  });
+  await upsertProductInfo(ctx.db, project.id, validProductInfo());
   await connectAccount(ctx, sim, credential, project, {
     username: 'demo_founder',
     delayRangeMin: 10,

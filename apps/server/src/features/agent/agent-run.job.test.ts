@@ -6,7 +6,7 @@ import { addSearchCredential, buildDiscoveryProject } from '../discovery/discove
 import { dmMessages } from '../dms/dms.table';
 import { leads } from '../leads/leads.table';
 import { buildLead } from '../leads/leads.test-support';
-import { productInfos } from '../product-info/product-info.table';
+import { upsertProductInfo } from '../product-info/product-info.repository';
 import { seededRandom } from '../sending/pacing';
 import {
   connectAccount,
@@ -65,14 +65,7 @@ async function resultOfLastRun(projectId: string): Promise<TOperationResult & { 
 /** A project with these keywords and subreddits approved and its product information saved. */
 async function projectWithProductInfo(rules: { keywords: string[]; subreddits: string[] }) {
   const project = await buildDiscoveryProject(rig.db, rig.t.config, rules, new Date(rig.clock.t));
-  const info = validProductInfo();
-  await rig.db.insert(productInfos).values({
-    projectId: project.id,
-    productDescription: info.product_description,
-    idealClientProfile: info.ideal_client_profile,
-    callToAction: info.call_to_action,
-    writingStyle: info.writing_style,
-  });
+  await upsertProductInfo(rig.db, project.id, validProductInfo());
   return project;
 }
 
