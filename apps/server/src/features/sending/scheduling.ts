@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
 import { agentMaySend, intentOfDms, leadTimesOfDms } from '../dms';
 import type { DmMessageRow } from '../dms/dms.table';
-import { SUPPRESSED_BECAUSE } from '../suppressions';
+import { onTheList } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
 import {
   lastClaimAt,
@@ -337,7 +337,7 @@ async function recipientsToSkip(tx: DbOrTx, dms: DmMessageRow[]): Promise<Skippe
       skipped.push({
         dm,
         code: 'suppressed',
-        reason: `${who} is on this workspace's do-not-contact list (${SUPPRESSED_BECAUSE[suppression]})`,
+        reason: `${who} ${onTheList(suppression)}`,
       });
     } else if (dm.repliedAt || mine.some((o) => o.repliedAt)) {
       skipped.push({ dm, code: 'replied', reason: `${who} already answered a DM from this workspace` });

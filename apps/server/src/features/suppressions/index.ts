@@ -1,5 +1,5 @@
 export { suppressionsRoutes } from './suppressions.routes';
-export { isRecipientBlocked, SUPPRESSED_BECAUSE, type RecipientBlock } from './suppressions.service';
+export { isRecipientBlocked, onTheList, type RecipientBlock } from './suppressions.service';
 export {
   suppressContacted,
   suppressRecipient,

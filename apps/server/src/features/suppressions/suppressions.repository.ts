@@ -188,13 +188,13 @@ export async function hasRepliedInWorkspace(db: DbOrTx, ownerUserId: string, key
 
 /**
  * The workspace's queued DMs to these people (by key) fail at once, as Send All fails a DM to someone on
- * the list: `because` says why, after the person's name. Returns how many.
+ * the list: `why` says why, after the person's name. Returns how many.
  */
 export async function failQueuedDmsTo(
   db: DbOrTx,
   ownerUserId: string,
   keys: string[],
-  because: string,
+  why: string,
   at: Date,
 ): Promise<number> {
   if (keys.length === 0) return 0;
@@ -204,7 +204,7 @@ export async function failQueuedDmsTo(
       state: 'failed',
       failedAt: at,
       outcomeCode: 'suppressed',
-      outcomeReason: sql`'u/' || ${dmMessages.recipientUsername} || ${` is on this workspace's do-not-contact list (${because})`}::text`,
+      outcomeReason: sql`'u/' || ${dmMessages.recipientUsername} || ${` ${why}`}::text`,
       updatedAt: at,
     })
     .where(

@@ -44,6 +44,11 @@ export const SUPPRESSED_BECAUSE: Record<SuppressionReason, string> = {
   contacted: 'contacted from a project since deleted',
 };
 
+/** Why a DM to someone on the list is refused, after their name ("u/x is on …"). */
+export function onTheList(reason: SuppressionReason): string {
+  return `is on this workspace's do-not-contact list (${SUPPRESSED_BECAUSE[reason]})`;
+}
+
 /**
  * Whether a DM of the workspace to this person must not be sent: they are on the do-not-contact list,
  * or they already answered one of its DMs. The send claim asks inside its transaction.
@@ -58,7 +63,7 @@ export async function isRecipientBlocked(
   if (entry) {
     return {
       code: 'suppressed',
-      reason: `u/${username} is on this workspace's do-not-contact list (${SUPPRESSED_BECAUSE[entry.reason]})`,
+      reason: `u/${username} ${onTheList(entry.reason)}`,
     };
   }
   if (await hasRepliedInWorkspace(tx, ownerUserId, key)) {
@@ -98,7 +103,7 @@ async function addNames(
       const keys = await insertSuppressions(tx, ownerUserId, entries.slice(i, i + IMPORT_CHUNK), at);
       for (const key of keys) inserted.add(key);
       // What was queued to them stops now, rather than showing Queued until its send refuses it.
-      await failQueuedDmsTo(tx, ownerUserId, [...keys], SUPPRESSED_BECAUSE[reason], at);
+      await failQueuedDmsTo(tx, ownerUserId, [...keys], onTheList(reason), at);
     }
   });
   const added = entries.filter((e) => inserted.has(usernameKey(e.username))).map((e) => e.username);
