@@ -121,6 +121,11 @@ export type TSystemLogsQuery = z.input<typeof ZSystemLogsQuery>;
 export const ZSystemLogsExportQuery = ZSystemLogsFilter.superRefine(checkRange);
 export type TSystemLogsExportQuery = z.input<typeof ZSystemLogsExportQuery>;
 
+/** system-logs-2030-01-31T09-30-00.csv: 'system-logs' plus the export's timestamp (UTC). */
+export function systemLogsCsvFileName(atMs: number): string {
+  return `system-logs-${new Date(atMs).toISOString().slice(0, 19).replace(/:/g, '-')}.csv`;
+}
+
 export const ZLogEntry = z.object({
   id: z.string(),
   timestamp: ZIsoDateTime,

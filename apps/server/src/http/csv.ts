@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
 /** CSV answers (leads, system logs): RFC 4180 records safe to open in a spreadsheet. */
 
 /** Spreadsheets run a cell starting with one of these as a formula (CSV injection). */
@@ -15,4 +18,13 @@ export function csvField(value: string | number): string {
 
 export function csvRecord(values: (string | number)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
+}
+
+/** Answers a CSV file to download, sent as its records are made (one page of them in memory at a time). */
+export function sendCsv(reply: FastifyReply, fileName: string, records: AsyncIterable<string>) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(records));
 }

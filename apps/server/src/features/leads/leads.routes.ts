@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { leadsEndpoints as e } from '@threadreach/contract';
+import { sendCsv } from '../../http/csv';
 import { route } from '../../http/endpoints';
 import { requireProject } from '../projects';
 import {
@@ -41,11 +41,7 @@ export async function leadsRoutes(app: FastifyInstance) {
   );
   route(app, e.exportCsv, async (request, reply) => {
     const project = requireProject(request);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${leadsCsvFilename(ctx, project)}"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(leadsCsv(ctx, project.id)));
+    return sendCsv(reply, leadsCsvFilename(ctx, project), leadsCsv(ctx, project.id));
   });
   route(app, e.getWebhook, async (request) => getWebhook(ctx, requireProject(request).id));
   route(app, e.updateWebhook, async (request) =>

@@ -104,11 +104,6 @@ export async function* systemLogsCsv(
   }
 }
 
-/** system-logs-2030-01-31T09-30-00.csv: 'system-logs' plus the export's timestamp (UTC). */
-export function systemLogsCsvFilename(ctx: AppContext): string {
-  return `system-logs-${new Date(ctx.clock.now()).toISOString().slice(0, 19).replace(/:/g, '-')}.csv`;
-}
-
 /** Deletes lines older than the retention (from the hour they fall in); returns how many went. */
 export async function pruneSystemLogs(ctx: AppContext): Promise<number> {
   const cutoff = ctx.clock.now() - ctx.config.systemLogs.retentionDays * DAY_MS;

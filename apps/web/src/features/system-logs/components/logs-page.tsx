@@ -21,6 +21,7 @@ import {
   LOG_LEVELS,
   LOG_PAGE_SIZE,
   LOG_SEARCH_COUNT_CAP,
+  systemLogsCsvFileName,
   type TLogLevel,
   type TLogStats,
 } from '@threadreach/contract';
@@ -41,7 +42,6 @@ import {
   rangeError,
   type TLogFilters,
 } from '../log-filters';
-import { csvFileName } from '../logs-csv';
 import { exportSystemLogsCsv } from '../api/system-logs.api';
 
 export const LOGS_EMPTY_TEXT = 'No logs found for the selected criteria.';
@@ -115,7 +115,7 @@ function SystemLogs() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      saveFile(await exportSystemLogsCsv(filterQueryOf(applied)), csvFileName(new Date()));
+      saveFile(await exportSystemLogsCsv(filterQueryOf(applied)), systemLogsCsvFileName(Date.now()));
     } catch (error) {
       notifications.show({ color: 'red', message: `${LOGS_EXPORT_ERROR}: ${errorMessage(error, '')}` });
     } finally {
