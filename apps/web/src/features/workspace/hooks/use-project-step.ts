@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { localPrefs } from '../../../lib/local-prefs';
 import { isStepNumber, type TStepNumber } from '../steps';
@@ -22,17 +22,15 @@ function stepEntry(state: unknown): TStepEntry | null {
 export function useProjectStep(projectId: string | null) {
   const location = useLocation();
   const navigate = useNavigate();
-  const [steps, setSteps] = useState<Record<string, TStepNumber>>({});
   const entry = stepEntry(location.state);
   let step: TStepNumber = 1;
   if (projectId) {
-    const saved =
-      entry?.projectId === projectId ? entry.step : (steps[projectId] ?? localPrefs.getStep(projectId));
+    const saved = entry?.projectId === projectId ? entry.step : localPrefs.getStep(projectId);
     if (isStepNumber(saved)) step = saved;
   }
 
-  // The entry the workspace opened on (or that Back led to) names its step, so Back can return to it;
-  // a step reached by Back or Forward is the project's step from then on.
+  // The entry the workspace opened on names its step, so Back can return to it; the step an entry shows
+  // (chosen, or reached by Back or Forward) is stored as the project's step.
   const target = `${location.pathname}${location.search}`;
   useEffect(() => {
     if (!projectId) return;
@@ -43,10 +41,9 @@ export function useProjectStep(projectId: string | null) {
     }
   }, [navigate, target, entry?.projectId, projectId, step]);
 
+  // The new entry holds the step (also where storage is unavailable); the effect above stores it.
   const setStep = (next: TStepNumber) => {
     if (!projectId || next === step) return;
-    localPrefs.setStep(projectId, next);
-    setSteps((s) => ({ ...s, [projectId]: next }));
     void navigate(target, { state: { projectId, step: next } satisfies TStepEntry });
   };
   return [step, setStep] as const;
