@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { localPrefs } from '../../../lib/local-prefs';
 import { isStepNumber, type TStepNumber } from '../steps';
@@ -17,34 +17,42 @@ function stepEntry(state: unknown): TStepEntry | null {
 
 /**
  * The current step of a project, kept in local storage per project. Each change of step is a browser
- * history entry (the address stays the same), so Back and Forward move between the steps shown.
+ * history entry (the address stays the same), so Back and Forward move between the steps shown; the entry
+ * the workspace opened on, which holds no step, shows the step it opened with. It is never rewritten, so
+ * nothing races the other hooks that replace the address (the Reddit sign-in's return).
  */
 export function useProjectStep(projectId: string | null) {
   const location = useLocation();
   const navigate = useNavigate();
+  const [openedOn, setOpenedOn] = useState<TStepEntry | null>(null);
+  if (projectId && openedOn === null) {
+    const stored = localPrefs.getStep(projectId);
+    setOpenedOn({ projectId, step: isStepNumber(stored) ? stored : 1 });
+  }
   const entry = stepEntry(location.state);
   let step: TStepNumber = 1;
   if (projectId) {
-    const saved = entry?.projectId === projectId ? entry.step : localPrefs.getStep(projectId);
+    const saved =
+      entry?.projectId === projectId
+        ? entry.step
+        : entry === null && openedOn?.projectId === projectId
+          ? openedOn.step
+          : localPrefs.getStep(projectId);
     if (isStepNumber(saved)) step = saved;
   }
 
-  // The entry the workspace opened on names its step, so Back can return to it; the step an entry shows
-  // (chosen, or reached by Back or Forward) is stored as the project's step.
-  const target = `${location.pathname}${location.search}`;
+  // The step an entry shows (chosen, or reached by Back or Forward) is stored as the project's step.
   useEffect(() => {
     if (!projectId) return;
-    if (entry?.projectId !== projectId) {
-      void navigate(target, { replace: true, state: { projectId, step } satisfies TStepEntry });
-    } else {
-      localPrefs.setStep(projectId, step);
-    }
-  }, [navigate, target, entry?.projectId, projectId, step]);
+    localPrefs.setStep(projectId, step);
+  }, [projectId, step]);
 
   // The new entry holds the step (also where storage is unavailable); the effect above stores it.
   const setStep = (next: TStepNumber) => {
     if (!projectId || next === step) return;
-    void navigate(target, { state: { projectId, step: next } satisfies TStepEntry });
+    void navigate(`${location.pathname}${location.search}`, {
+      state: { projectId, step: next } satisfies TStepEntry,
+    });
   };
   return [step, setStep] as const;
 }
