@@ -102,13 +102,21 @@ describe('capacity', () => {
   });
 
   it('does not send from a paused or suspended account', () => {
-    expect(capacityAt(account({ isActive: false }), 0, MONDAY_10).reason).toBe(PAUSED_REASON);
+    expect(capacityAt(account({ isActive: false }), 0, MONDAY_10)).toMatchObject({
+      remaining: 0,
+      canSendNow: false,
+      reason: PAUSED_REASON,
+    });
     const suspended = capacityAt(
       account({ disabledReason: 'Reddit has suspended this account.' }),
       0,
       MONDAY_10,
     );
-    expect(suspended).toMatchObject({ canSendNow: false, reason: 'Reddit has suspended this account.' });
+    expect(suspended).toMatchObject({
+      remaining: 0,
+      canSendNow: false,
+      reason: 'Reddit has suspended this account.',
+    });
   });
 
   it('blocks accounts under 7 days until their seventh day, in working hours', () => {

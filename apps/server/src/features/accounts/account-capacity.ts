@@ -29,6 +29,7 @@ export interface AccountCapacity {
   /** Today's cap: 0 under 7 days, then the warm-up, then the daily limit. */
   dailyCap: number;
   usedToday: number;
+  /** What it can still send today: 0 while paused or suspended. */
   remaining: number;
   canSendNow: boolean;
   /** When it can send next; null when no time is known (it needs a person first). */
@@ -73,7 +74,10 @@ export function capacityAt(account: CapacityAccount, used: number, nowMs: number
   });
 
   if (!hasAuthentication || tokensExpired) return blocked(AUTH_REQUIRED_REASON);
-  if (!account.isActive || account.disabledReason) return blocked(account.disabledReason ?? PAUSED_REASON);
+  // Paused or suspended, it has nothing left today whatever its cap: the panel shows 0, not the limit.
+  if (!account.isActive || account.disabledReason) {
+    return { ...blocked(account.disabledReason ?? PAUSED_REASON), remaining: 0 };
+  }
 
   const age = accountAgeDays(account, nowMs);
   if (age === null) return blocked(ACCOUNT_TOO_YOUNG);

@@ -29,7 +29,7 @@ export function formatCountdown(seconds: number): string {
  * Signed in but kept from sending by something no wait ends: suspended by Reddit, switched off, or
  * younger than ACCOUNT_MIN_AGE_DAYS. It can send nothing today, whatever its daily limit.
  */
-export function isBlocked(account: TConnectedAccount): boolean {
+function isBlocked(account: TConnectedAccount): boolean {
   const age = account.account_age_days;
   return (
     account.disabled_reason !== null || !account.is_active || (age !== null && age < ACCOUNT_MIN_AGE_DAYS)

@@ -68,8 +68,12 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
           reddit_username: 'suspended_one',
           account_display_name: 'u/suspended_one',
           disabled_reason: 'Reddit has suspended this account.',
-          remaining_today: 10,
-          capacity: { can_send_now: false, reason: 'Reddit has suspended this account.' },
+          remaining_today: 0,
+          capacity: {
+            remaining_capacity: 0,
+            can_send_now: false,
+            reason: 'Reddit has suspended this account.',
+          },
         }),
         buildConnectedAccount({
           reddit_username: 'paced_one',

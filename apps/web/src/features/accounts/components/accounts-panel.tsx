@@ -25,7 +25,7 @@ import {
 } from '@threadreach/contract';
 import { ApiError, errorMessage } from '../../../lib/api-error';
 import { READ_ONLY_FLAG } from '../../auth';
-import { isBlocked, readinessOf, secondsUntilAvailable } from '../account-readiness';
+import { readinessOf, secondsUntilAvailable } from '../account-readiness';
 import { useAccounts, useRedditSignIn, useRemoveAccount } from '../hooks/use-accounts';
 import { useSecondClock } from '../hooks/use-second-clock';
 import { AccountSettingsDialog } from './account-settings-dialog';
@@ -264,7 +264,7 @@ function AccountRow(props: {
       </Table.Td>
       <Table.Td>
         <Text size="sm">
-          {isBlocked(account) ? 0 : account.remaining_today}/{account.daily_message_limit}
+          {account.remaining_today}/{account.daily_message_limit}
         </Text>
       </Table.Td>
       <Table.Td>
