@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { signInAsNewCustomer, signInAsSubscriber } from './fixtures';
 
 test('a new customer chooses a plan, completes the local checkout and reaches the dashboard', async ({
@@ -66,4 +67,34 @@ test('a subscriber on the plans page finds the way back to the dashboard', async
     .click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('Projects 0/1')).toBeVisible();
+});
+
+test('a subscriber cancels their plan on the billing page and keeps it to the end of the period', async ({
+  page,
+}) => {
+  await signInAsSubscriber(page, 'Growth');
+  await page.getByRole('link', { name: 'Subscription' }).click();
+  await expect(page).toHaveURL(/\/subscription$/);
+  await expect(page.getByText('Plan: Growth')).toBeVisible();
+  await expect(page.getByText('Status: active')).toBeVisible();
+  const renews = page.getByText(/^Renews /);
+  await expect(renews).toBeVisible();
+  const day = (await renews.textContent())!.replace('Renews ', '');
+  await expectAccessible(page, 'the subscription');
+
+  await page.getByRole('button', { name: 'Manage subscription' }).click();
+  await expect(page).toHaveURL(/\/billing\/local-portal\/bps_local_/);
+  await expect(page.getByText('Demo billing — no card is charged')).toBeVisible();
+  const plan = page.getByRole('region', { name: 'Growth' });
+  await expect(plan.getByText(`Renews on ${day}`)).toBeVisible();
+  await expectAccessible(page, 'the demo billing page');
+  await plan.getByRole('button', { name: 'Cancel plan' }).click();
+  await expect(plan.getByText(`Canceled: access until ${day}`)).toBeVisible();
+  await expect(plan.getByRole('button', { name: 'Cancel plan' })).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Return to Threadreach' }).click();
+  await expect(page).toHaveURL(/\/subscription$/);
+  await expect(page.getByText('Status: canceled')).toBeVisible();
+  await expect(page.getByText(`Access ends ${day}`)).toBeVisible();
+  await expect(page.getByText('Profiles: 0/3 used')).toBeVisible();
 });

@@ -3,6 +3,7 @@ import {
   ZAvailablePlansResponse,
   ZCheckoutSessionResponse,
   ZCreateCheckoutSessionRequest,
+  ZPortalSessionResponse,
   ZUserSubscriptionParams,
   ZUserSubscriptionResponse,
   ZWebhookResponse,
@@ -13,7 +14,9 @@ import { endpoint, scope } from './endpoint';
 const tags = ['billing'];
 
 export const LOCAL_CHECKOUT_PATH = '/billing/local-checkout';
+export const LOCAL_PORTAL_PATH = '/billing/local-portal';
 const ZLocalCheckoutParams = z.object({ sessionId: ZText().min(1).max(200) });
+const ZLocalPortalCancelParams = ZLocalCheckoutParams.extend({ subscriptionId: ZText().min(1).max(200) });
 
 export const billingEndpoints = {
   availablePlans: endpoint({
@@ -33,6 +36,15 @@ export const billingEndpoints = {
     scope: scope.user('write'),
     body: ZCreateCheckoutSessionRequest,
     responses: { 200: ZCheckoutSessionResponse },
+  }),
+  // Changing or cancelling the plan is a write: READONLY accounts cannot (their seat is managed for them).
+  createPortalSession: endpoint({
+    method: 'POST',
+    path: '/api/v1/billing/create-portal-session',
+    summary: "Open the provider's page to change or cancel the plan (READONLY accounts cannot)",
+    tags,
+    scope: scope.user('write'),
+    responses: { 200: ZPortalSessionResponse },
   }),
   userSubscription: endpoint({
     method: 'GET',
@@ -81,6 +93,27 @@ export const billingEndpoints = {
     scope: scope.public(),
     params: ZLocalCheckoutParams,
     responses: { 303: null },
+    hide: true,
+  }),
+  /** The embedded default's page to cancel a plan (HTML), where the browser goes instead of Stripe's portal. */
+  localPortalPage: endpoint({
+    method: 'GET',
+    path: `${LOCAL_PORTAL_PATH}/:sessionId`,
+    summary: 'Local billing portal page (embedded default)',
+    tags,
+    scope: scope.public(),
+    params: ZLocalCheckoutParams,
+    responses: { 200: null, 404: null, 410: null },
+    hide: true,
+  }),
+  localPortalCancel: endpoint({
+    method: 'POST',
+    path: `${LOCAL_PORTAL_PATH}/:sessionId/cancel/:subscriptionId`,
+    summary: 'Local billing portal: cancel a plan',
+    tags,
+    scope: scope.public(),
+    params: ZLocalPortalCancelParams,
+    responses: { 303: null, 404: null, 410: null },
     hide: true,
   }),
 };

@@ -91,6 +91,13 @@ export const ZUserSubscriptionResponse = z.object({
 });
 export type TUserSubscriptionResponse = z.infer<typeof ZUserSubscriptionResponse>;
 
+/**
+ * Where to send the browser to change or cancel the plan: Stripe's customer portal, or the embedded
+ * default's demo page. Its address is short-lived and works without signing in again, like a checkout's.
+ */
+export const ZPortalSessionResponse = z.object({ portal_url: z.string() });
+export type TPortalSessionResponse = z.infer<typeof ZPortalSessionResponse>;
+
 /** Answer to a webhook delivery the server accepted. */
 export const ZWebhookResponse = z.object({
   received: z.literal(true),

@@ -4,7 +4,9 @@ import { refreshCookieFor } from '../auth/auth.test-support';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
+import { fixedClock } from '../../test/clock.test-support';
 import { startCheckout } from './billing.test-support';
+import { applyEndedSubscriptions } from './billing.service';
 
 /** The embedded default: plans from configuration and the local checkout page, no card charged. */
 let t: TestApp;
@@ -126,5 +128,98 @@ describe('local checkout', () => {
       payload: '{}',
     });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('local billing portal', () => {
+  const openPortal = (user: TestUser) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/billing/create-portal-session', headers: user.auth });
+  const subscription = async (user: TestUser) =>
+    (await t.app.inject({ url: `/api/v1/users/${user.id}/subscription`, headers: user.auth })).json();
+
+  async function subscribed(priceId: string) {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const session = await checkout(user, priceId);
+    expect((await post(`${pathOf(session.checkout_url)}/complete`)).statusCode).toBe(303);
+    return user;
+  }
+
+  it('lists the plan and cancels it: it stops renewing and its profiles last to the end of the period', async () => {
+    const user = await subscribed('price_duo');
+    const opened = await openPortal(user);
+    expect(opened.statusCode, opened.body).toBe(200);
+    const portal = opened.json().portal_url as string;
+    expect(portal).toMatch(new RegExp(`^${t.url}/billing/local-portal/bps_local_`));
+
+    const page = await t.app.inject({ url: pathOf(portal) });
+    expect(page.statusCode).toBe(200);
+    const periodEnd = new Date((await subscription(user)).subscription.current_period_end);
+    const day = periodEnd.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+    for (const text of [
+      'Demo billing — no card is charged',
+      'Duo',
+      '$49.00',
+      `Renews on ${day}`,
+      'Cancel plan',
+    ]) {
+      expect(page.body).toContain(text);
+    }
+    expect(page.body).toContain(`href="${t.url}/subscription"`);
+    const action = /action="([^"]+\/cancel\/[^"]+)"/.exec(page.body)![1]!;
+
+    const canceled = await post(action);
+    expect(canceled.statusCode).toBe(303);
+    expect(canceled.headers.location).toBe(portal);
+    const after = await t.app.inject({ url: pathOf(portal) });
+    expect(after.body).toContain(`Canceled: access until ${day}`);
+    expect(after.body).not.toContain('Cancel plan');
+    expect(await subscription(user)).toMatchObject({
+      profiles_limit: 2,
+      subscription: { status: 'canceled', current_period_end: periodEnd.toISOString() },
+    });
+
+    // A second click changes nothing more.
+    expect((await post(action)).statusCode).toBe(303);
+    const events = await t.ctx.db.execute(sql`select id from billing_events where id like ${'%_canceled'}`);
+    expect(events.rows.filter((r) => String(r.id).includes(action.split('/').at(-1)!))).toHaveLength(1);
+
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() - 60_000) });
+    expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(2);
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() + 60_000) });
+    expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(0);
+  });
+
+  it("cancels only the session's own customer's plans", async () => {
+    const owner = await subscribed('price_solo');
+    const other = await subscribed('price_duo');
+    const otherPage = await t.app.inject({ url: pathOf((await openPortal(other)).json().portal_url) });
+    const otherCancel = /action="[^"]+\/cancel\/([^"]+)"/.exec(otherPage.body)![1]!;
+    const ownPortal = (await openPortal(owner)).json().portal_url as string;
+
+    expect((await post(`${pathOf(ownPortal)}/cancel/${otherCancel}`)).statusCode).toBe(303);
+    expect((await subscription(other)).subscription.status).toBe('active');
+    expect((await subscription(owner)).subscription.status).toBe('active');
+  });
+
+  it('refuses a session that is unknown (404) or over an hour old (410), and a user without a plan (409)', async () => {
+    const user = await subscribed('price_solo');
+    const portal = (await openPortal(user)).json().portal_url as string;
+    const id = pathOf(portal).split('/').at(-1)!;
+    await t.ctx.db.execute(
+      sql`update local_portal_sessions set expires_at = now() - interval '1 second' where id = ${id}`,
+    );
+    const late = await t.app.inject({ url: pathOf(portal) });
+    expect(late.statusCode).toBe(410);
+    expect(late.body).toContain('This billing session has ended. Open it again from your subscription.');
+    expect((await post(`${pathOf(portal)}/cancel/sub_local_x`)).statusCode).toBe(410);
+    expect((await subscription(user)).subscription.status).toBe('active');
+
+    const unknown = await t.app.inject({ url: '/billing/local-portal/bps_local_%3Cscript%3E' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).not.toContain('<script>');
+
+    const none = await openPortal(await buildUser(t.ctx.db, t.config, { profilesLimit: 0 }));
+    expect(none.statusCode).toBe(409);
+    expect(none.json().code).toBe('no_subscription');
   });
 });

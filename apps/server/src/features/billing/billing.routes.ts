@@ -8,15 +8,24 @@ import { requireUser } from '../auth';
 import {
   CANCEL_PATH,
   cancelLocalCheckout,
+  cancelLocalSubscription,
   completeLocalCheckout,
   fulfilEvent,
   getLocalCheckout,
+  getLocalPortal,
   getUserSubscription,
   listPlans,
   startCheckout,
+  startPortal,
+  SUBSCRIPTION_PATH,
   SUCCESS_PATH,
 } from './billing.service';
-import { renderCheckoutClosed, renderLocalCheckout } from './local-checkout.page';
+import {
+  renderCheckoutClosed,
+  renderLocalCheckout,
+  renderLocalPortal,
+  renderPortalClosed,
+} from './local-checkout.page';
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
@@ -29,6 +38,8 @@ export const billingRoutes = (payments: PaymentsProvider) =>
     route(app, e.createCheckoutSession, async (request) =>
       startCheckout(ctx, payments, requireUser(request), request.body.price_id),
     );
+
+    route(app, e.createPortalSession, async (request) => startPortal(ctx, payments, requireUser(request)));
 
     route(app, e.userSubscription, async (request) =>
       getUserSubscription(ctx, requireUser(request), request.params.userId),
@@ -83,8 +94,8 @@ export const billingRoutes = (payments: PaymentsProvider) =>
   };
 
 /**
- * The local checkout of the embedded default, outside /api/v1 like the development sign-in: the
- * browser is sent here instead of to Stripe. The session id in the address is the capability.
+ * The local checkout and billing portal of the embedded default, outside /api/v1 like the development
+ * sign-in: the browser is sent here instead of to Stripe. The session id in the address is the capability.
  */
 export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
   async function localCheckoutRoutesPlugin(app: FastifyInstance) {
@@ -132,5 +143,33 @@ export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
       const outcome = await cancelLocalCheckout(ctx, payments, sessionId);
       if (outcome === 'complete') return toSuccess(reply, sessionId);
       return reply.redirect(`${publicUrl}${CANCEL_PATH}`, 303);
+    });
+
+    const portalClosed = (reply: FastifyReply, status: 404 | 410) =>
+      html(
+        reply,
+        status,
+        renderPortalClosed(
+          status === 404
+            ? 'This billing session does not exist.'
+            : 'This billing session has ended. Open it again from your subscription.',
+          `${publicUrl}${SUBSCRIPTION_PATH}`,
+        ),
+      );
+
+    route(app, e.localPortalPage, async (request, reply) => {
+      const found = await getLocalPortal(ctx, payments, request.params.sessionId);
+      if (!found) return portalClosed(reply, 404);
+      if (found === 'expired') return portalClosed(reply, 410);
+      const action = fillPath(e.localPortalPage.path, { sessionId: request.params.sessionId });
+      return html(reply, 200, renderLocalPortal({ action, ...found, now: new Date(ctx.clock.now()) }));
+    });
+
+    route(app, e.localPortalCancel, async (request, reply) => {
+      const { sessionId, subscriptionId } = request.params;
+      const outcome = await cancelLocalSubscription(ctx, payments, sessionId, subscriptionId);
+      if (outcome === 'missing') return portalClosed(reply, 404);
+      if (outcome === 'expired') return portalClosed(reply, 410);
+      return reply.redirect(`${publicUrl}${fillPath(e.localPortalPage.path, { sessionId })}`, 303);
     });
   };

@@ -4,13 +4,14 @@ import {
   isModerator,
   ZUuid,
   type TCheckoutSessionResponse,
+  type TPortalSessionResponse,
   type TSubscriptionPlan,
   type TUserSubscriptionResponse,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, notFound, unauthorized } from '../../http/errors';
-import type { LocalPaymentsProvider } from '../../integrations/payments/local.provider';
+import type { LocalPaymentsProvider, LocalSubscription } from '../../integrations/payments/local.provider';
 import {
   ACCESS_STATUSES,
   type PaymentEvent,
@@ -38,6 +39,9 @@ import type { BillingCheckoutSessionRow, BillingSubscriptionRow } from './billin
 
 export const SUCCESS_PATH = '/subscribe/success';
 export const CANCEL_PATH = '/subscribe/cancel';
+/** The page the billing portal's way back leads to: the customer's plan. */
+export const SUBSCRIPTION_PATH = '/subscription';
+export const NO_PLAN_TO_MANAGE = 'You have no plan to manage yet. Choose one on the plans page.';
 
 /** Events that change what a user may use; anything else is acknowledged and left alone. */
 export const FULFILLED_EVENT_TYPES = new Set([
@@ -128,6 +132,34 @@ export async function startCheckout(
     checkout_url: session.checkoutUrl,
     profiles_limit: plan.profiles_limit,
   };
+}
+
+/**
+ * Opens the provider's billing portal for the caller's customer, where they change or cancel their
+ * plan; what they do there comes back as `customer.subscription.*` events. A user who never bought a
+ * plan has nothing to manage there.
+ */
+export async function startPortal(
+  ctx: AppContext,
+  payments: PaymentsProvider,
+  caller: AuthUser,
+): Promise<TPortalSessionResponse> {
+  const customerId = await findCustomerId(ctx.db, caller.id);
+  const subscriptions = customerId ? await listSubscriptionsOfUser(ctx.db, caller.id) : [];
+  if (!customerId || subscriptions.length === 0) {
+    throw new AppError(409, 'no_subscription', NO_PLAN_TO_MANAGE);
+  }
+  try {
+    const session = await payments.createPortalSession({
+      customerId,
+      returnUrl: `${ctx.config.publicUrl}${SUBSCRIPTION_PATH}`,
+      now: new Date(ctx.clock.now()),
+    });
+    return { portal_url: session.url };
+  } catch (error) {
+    ctx.log.error({ err: error, userId: caller.id }, 'billing portal session could not be created');
+    throw providerUnavailable(error);
+  }
 }
 
 /** Whether a stored subscription still gives access at `now` (docs/decisions/012-billing-fulfilment.md). */
@@ -394,4 +426,52 @@ export async function cancelLocalCheckout(
     },
   });
   return 'expired';
+}
+
+/** A local portal session's plans (each with its plan on sale, if any) and its way back. */
+export async function getLocalPortal(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  sessionId: string,
+): Promise<
+  | {
+      subscriptions: Array<{ subscription: LocalSubscription; plan: TSubscriptionPlan | null }>;
+      returnUrl: string;
+    }
+  | 'expired'
+  | null
+> {
+  const session = await payments.findPortalSession(sessionId, new Date(ctx.clock.now()));
+  if (!session || session === 'expired') return session;
+  const plans = await payments.listPlans();
+  const subscriptions = (await payments.listSubscriptionsOf(session.customerId)).map((subscription) => ({
+    subscription,
+    plan: plans.find((p) => p.price_id === subscription.priceId) ?? null,
+  }));
+  return { subscriptions, returnUrl: session.returnUrl };
+}
+
+/**
+ * "Cancel plan" on the local portal page: the plan stops renewing and keeps its access to the end of
+ * the paid period, and a customer.subscription.updated event goes through the same fulfilment as
+ * Stripe's. Cancelling twice does nothing more.
+ */
+export async function cancelLocalSubscription(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  sessionId: string,
+  subscriptionId: string,
+): Promise<'canceled' | 'expired' | 'missing'> {
+  const session = await payments.findPortalSession(sessionId, new Date(ctx.clock.now()));
+  if (!session) return 'missing';
+  if (session === 'expired') return 'expired';
+  if (await payments.cancelSubscription(session.customerId, subscriptionId)) {
+    await fulfilEvent(ctx, payments, {
+      id: `evt_local_${subscriptionId}_canceled`,
+      type: 'customer.subscription.updated',
+      created: Math.floor(ctx.clock.now() / 1000),
+      data: { object: { id: subscriptionId, object: 'subscription', status: 'canceled' } },
+    });
+  }
+  return 'canceled';
 }

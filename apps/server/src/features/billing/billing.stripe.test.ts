@@ -395,3 +395,49 @@ describe('subscription lookup', () => {
     expect(adminSelf.json()).toMatchObject({ unlimited: true });
   });
 });
+
+describe('billing portal', () => {
+  const openPortal = (user: TestUser) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/billing/create-portal-session', headers: user.auth });
+
+  it("opens Stripe's customer portal for the customer, coming back to their subscription", async () => {
+    const { user, completed, session } = await subscribed(growth.id);
+    expect((await deliver(completed)).statusCode).toBe(200);
+
+    const res = await openPortal(user);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().portal_url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/test_bps_/);
+    const sent = stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions');
+    expect(sent.at(-1)!.body).toEqual({
+      customer: session.customer_id,
+      return_url: `${t.config.publicUrl}/subscription`,
+    });
+  });
+
+  it('refuses a customer who never bought a plan (409) and READONLY accounts (403)', async () => {
+    const before = stripe.count('POST', '/v1/billing_portal/sessions');
+    const stranger = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const none = await openPortal(stranger);
+    expect(none.statusCode).toBe(409);
+    expect(none.json()).toEqual({
+      detail: 'You have no plan to manage yet. Choose one on the plans page.',
+      code: 'no_subscription',
+    });
+    // A checkout left unpaid makes a customer, not a plan.
+    await checkout(stranger, starter.id);
+    expect((await openPortal(stranger)).statusCode).toBe(409);
+
+    const readonly = await buildUser(t.ctx.db, t.config, { roles: ['READONLY'], profilesLimit: 0 });
+    expect((await openPortal(readonly)).statusCode).toBe(403);
+    expect(stripe.count('POST', '/v1/billing_portal/sessions')).toBe(before);
+  });
+
+  it('answers 502 when Stripe cannot open the portal', async () => {
+    const { user, completed } = await subscribed(starter.id);
+    await deliver(completed);
+    stripe.failures.set('/v1/billing_portal/sessions', 3);
+    const res = await openPortal(user);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('payment_provider_unavailable');
+  });
+});

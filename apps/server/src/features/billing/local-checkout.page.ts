@@ -1,6 +1,8 @@
 import type { TSubscriptionPlan } from '@threadreach/contract';
+import type { LocalSubscription } from '../../integrations/payments/local.provider';
 
 export const DEMO_CHECKOUT_NOTICE = 'Demo checkout — no card is charged';
+export const DEMO_PORTAL_NOTICE = 'Demo billing — no card is charged';
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -33,7 +35,7 @@ h1{font-size:22px;margin:0 0 12px}.note{color:#495057;margin:0 0 20px;font-size:
 .badge{display:inline-block;background:#fff3bf;color:#8f4d00;border-radius:4px;padding:4px 10px;font-size:14px;font-weight:600;margin-bottom:16px}
 .plan{border:1px solid #dee2e6;border-radius:8px;padding:16px;margin-bottom:20px}
 .plan strong{font-size:18px}.price{font-size:24px;font-weight:700;margin:8px 0 4px}.muted{color:#5c636a;font-size:14px}
-.actions{display:flex;gap:8px}.actions form{flex:1;margin:0}
+.actions{display:flex;gap:8px}.actions form{flex:1;margin:0}.plan form{margin:12px 0 0}
 button{width:100%;padding:12px;border-radius:8px;font-size:15px;cursor:pointer;border:1px solid #dee2e6;background:#fff}
 button.primary{background:#4263eb;border-color:#4263eb;color:#fff;font-weight:600}
 </style></head>
@@ -71,5 +73,64 @@ export function renderCheckoutClosed(message: string, plansUrl: string): string 
 <h1>Checkout unavailable</h1>
 <p class="note">${escape(message)}</p>
 <p><a href="${escape(plansUrl)}">Back to plans</a></p>`,
+  );
+}
+
+const formatDay = (at: Date) => at.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** What a plan on the portal page is now: renewing, cancelled with access left, or over. */
+function planState(subscription: LocalSubscription, now: Date): { text: string; cancellable: boolean } {
+  const end = subscription.currentPeriodEnd;
+  if (subscription.status === 'active') {
+    return end
+      ? { text: `Renews on ${formatDay(end)}`, cancellable: true }
+      : { text: 'Paid once; it does not renew', cancellable: false };
+  }
+  if (subscription.status === 'canceled' && end && end.getTime() > now.getTime()) {
+    return { text: `Canceled: access until ${formatDay(end)}`, cancellable: false };
+  }
+  return { text: 'Ended', cancellable: false };
+}
+
+/** The local billing portal of the embedded default: the customer's plans, each one cancellable. */
+export function renderLocalPortal(input: {
+  action: string;
+  subscriptions: Array<{ subscription: LocalSubscription; plan: TSubscriptionPlan | null }>;
+  returnUrl: string;
+  now: Date;
+}): string {
+  const plans = input.subscriptions.map(({ subscription, plan }) => {
+    const state = planState(subscription, input.now);
+    const name = plan?.product_name ?? subscription.priceId ?? 'Plan';
+    return `<section class="plan" aria-label="${escape(name)}">
+  <strong>${escape(name)}</strong>
+  ${plan ? `<div class="price">${escape(formatPlanPrice(plan))} <span class="muted">${escape(planIntervalText(plan))}</span></div>` : ''}
+  <div>Up to ${subscription.profilesLimit} profiles</div>
+  <div class="muted">${escape(state.text)}</div>
+  ${
+    state.cancellable
+      ? `<form method="post" action="${escape(`${input.action}/cancel/${encodeURIComponent(subscription.id)}`)}"><button type="submit">Cancel plan</button></form>`
+      : ''
+  }
+</section>`;
+  });
+  return layout(
+    'Threadreach demo billing',
+    `<span class="badge" role="status">${DEMO_PORTAL_NOTICE}</span>
+<h1>Your plans</h1>
+<p class="note">This is the demo's billing page. A canceled plan does not renew; you keep its profiles until the end of the period already paid for.</p>
+${plans.length ? plans.join('\n') : '<p class="note">You have no plans.</p>'}
+<p><a href="${escape(input.returnUrl)}">Return to Threadreach</a></p>`,
+  );
+}
+
+/** A portal session that is unknown or has ended. */
+export function renderPortalClosed(message: string, subscriptionUrl: string): string {
+  return layout(
+    'Threadreach demo billing',
+    `<span class="badge" role="status">${DEMO_PORTAL_NOTICE}</span>
+<h1>Billing page unavailable</h1>
+<p class="note">${escape(message)}</p>
+<p><a href="${escape(subscriptionUrl)}">Back to your subscription</a></p>`,
   );
 }

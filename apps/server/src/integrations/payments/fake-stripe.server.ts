@@ -6,7 +6,7 @@ import Stripe from 'stripe';
 /**
  * A stand-in for the few Stripe API endpoints the server uses, for tests: the real `stripe` library
  * talks to it over HTTP (STRIPE_API_URL). It keeps prices, customers, checkout sessions and
- * subscriptions in memory, honours Idempotency-Key, and answers anything else with a 404 that is
+ * subscriptions in memory, opens billing portal sessions, honours Idempotency-Key, and answers anything else with a 404 that is
  * also recorded in `unhandled`, so an unexpected call fails the test.
  */
 
@@ -334,6 +334,24 @@ export class FakeStripe {
       this.sessions.set(sessionId, session);
       const { subscription_data: _s, line_items: _l, ...visible } = session;
       return [200, visible];
+    }
+
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      if (typeof body.customer !== 'string' || !this.customers.has(body.customer)) {
+        return missing(`customer: '${String(body.customer)}'`);
+      }
+      const sessionId = id('bps');
+      return [
+        200,
+        {
+          id: sessionId,
+          object: 'billing_portal.session',
+          customer: body.customer,
+          return_url: body.return_url ?? null,
+          livemode: false,
+          url: `https://billing.stripe.com/p/session/test_${sessionId}`,
+        },
+      ];
     }
 
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);

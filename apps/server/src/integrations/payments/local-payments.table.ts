@@ -15,3 +15,14 @@ export const localPaymentSubscriptions = pgTable('local_payment_subscriptions', 
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Sessions of the local billing portal, standing in for Stripe's customer portal sessions: the id in
+ * the page's address is the capability, and it ends an hour after it was made.
+ */
+export const localPortalSessions = pgTable('local_portal_sessions', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  returnUrl: text('return_url').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

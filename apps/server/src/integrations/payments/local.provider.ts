@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { LOCAL_CHECKOUT_PATH, type TSubscriptionPlan } from '@threadreach/contract';
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { LOCAL_CHECKOUT_PATH, LOCAL_PORTAL_PATH, type TSubscriptionPlan } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { sortPlans } from './billing-plans';
-import { localPaymentSubscriptions } from './local-payments.table';
+import { localPaymentSubscriptions, localPortalSessions } from './local-payments.table';
 import { toSubscriptionStatus, type PaymentsProvider, type ProviderSubscription } from './payments.provider';
 
 const SESSION_PREFIX = 'cs_local_';
+/** A local portal session ends this long after it was made (Stripe's last an hour once opened). */
+export const LOCAL_PORTAL_SESSION_MS = 60 * 60_000;
+
+/** A plan the local checkout sold, as its portal lists it. */
+export interface LocalSubscription extends ProviderSubscription {
+  createdAt: Date;
+}
 
 /** The embedded default's payment provider: plans from configuration and a checkout page that charges nothing. */
 export interface LocalPaymentsProvider extends PaymentsProvider {
@@ -23,6 +30,18 @@ export interface LocalPaymentsProvider extends PaymentsProvider {
     /** The start of the first period, from the caller's clock. */
     now: Date;
   }): Promise<string>;
+  /** The customer and way back of a portal session; 'expired' after its hour, null when unknown. */
+  findPortalSession(
+    sessionId: string,
+    now: Date,
+  ): Promise<{ customerId: string; returnUrl: string } | 'expired' | null>;
+  /** The customer's plans, newest first. */
+  listSubscriptionsOf(customerId: string): Promise<LocalSubscription[]>;
+  /**
+   * Cancels the customer's plan if it still renews: what was paid for lasts to the end of its period.
+   * False when the customer has no such plan that renews.
+   */
+  cancelSubscription(customerId: string, subscriptionId: string): Promise<boolean>;
 }
 
 export function isLocalProvider(provider: PaymentsProvider): provider is LocalPaymentsProvider {
@@ -86,25 +105,71 @@ export function createLocalProvider(
       return id;
     },
 
+    async createPortalSession({ customerId, returnUrl, now }) {
+      const id = `bps_local_${randomBytes(24).toString('base64url')}`;
+      const expiresAt = new Date(now.getTime() + LOCAL_PORTAL_SESSION_MS);
+      await db.delete(localPortalSessions).where(lt(localPortalSessions.expiresAt, now));
+      await db.insert(localPortalSessions).values({ id, customerId, returnUrl, expiresAt });
+      return { url: `${options.publicUrl}${LOCAL_PORTAL_PATH}/${id}` };
+    },
+
+    async findPortalSession(sessionId, now) {
+      const rows = await db
+        .select()
+        .from(localPortalSessions)
+        .where(eq(localPortalSessions.id, sessionId))
+        .limit(1);
+      const row = rows[0];
+      if (!row) return null;
+      if (row.expiresAt.getTime() <= now.getTime()) return 'expired';
+      return { customerId: row.customerId, returnUrl: row.returnUrl };
+    },
+
+    async listSubscriptionsOf(customerId) {
+      const rows = await db
+        .select()
+        .from(localPaymentSubscriptions)
+        .where(eq(localPaymentSubscriptions.customerId, customerId))
+        .orderBy(desc(localPaymentSubscriptions.createdAt), desc(localPaymentSubscriptions.id));
+      return rows.map((row) => ({ ...toProviderSubscription(row), createdAt: row.createdAt }));
+    },
+
+    async cancelSubscription(customerId, subscriptionId) {
+      const canceled = await db
+        .update(localPaymentSubscriptions)
+        .set({ status: 'canceled' })
+        .where(
+          and(
+            eq(localPaymentSubscriptions.id, subscriptionId),
+            eq(localPaymentSubscriptions.customerId, customerId),
+            eq(localPaymentSubscriptions.status, 'active'),
+          ),
+        )
+        .returning({ id: localPaymentSubscriptions.id });
+      return canceled.length > 0;
+    },
+
     async retrieveSubscription(subscriptionId, options = {}): Promise<ProviderSubscription | null> {
       const rows = await (options.db ?? db)
         .select()
         .from(localPaymentSubscriptions)
         .where(eq(localPaymentSubscriptions.id, subscriptionId))
         .limit(1);
-      const row = rows[0];
-      if (!row) return null;
-      return {
-        id: row.id,
-        customerId: row.customerId,
-        userId: row.userId,
-        status: toSubscriptionStatus(row.status),
-        priceId: row.priceId,
-        profilesLimit: row.profilesLimit,
-        currentPeriodEnd: row.currentPeriodEnd,
-        cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-        endedForNonPayment: false,
-      };
+      return rows[0] ? toProviderSubscription(rows[0]) : null;
     },
+  };
+}
+
+function toProviderSubscription(row: typeof localPaymentSubscriptions.$inferSelect): ProviderSubscription {
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    userId: row.userId,
+    status: toSubscriptionStatus(row.status),
+    priceId: row.priceId,
+    profilesLimit: row.profilesLimit,
+    currentPeriodEnd: row.currentPeriodEnd,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    endedForNonPayment: false,
   };
 }

@@ -42,6 +42,14 @@ export interface CheckoutRequest {
   idempotencyKey: string;
 }
 
+export interface PortalRequest {
+  customerId: string;
+  /** Where the portal's way back leads. */
+  returnUrl: string;
+  /** The caller's clock: a local portal session ends an hour after it. */
+  now: Date;
+}
+
 /** The webhook's signature did not verify (wrong secret, changed body, stale timestamp, no header). */
 export class WebhookSignatureError extends Error {
   override name = 'WebhookSignatureError';
@@ -54,6 +62,8 @@ export interface PaymentsProvider {
   listPlans(): Promise<TSubscriptionPlan[]>;
   createCustomer(input: { userId: string; email: string }): Promise<string>;
   createCheckoutSession(input: CheckoutRequest): Promise<{ sessionId: string; checkoutUrl: string }>;
+  /** A short-lived page where the customer changes or cancels their plan. */
+  createPortalSession(input: PortalRequest): Promise<{ url: string }>;
   /**
    * The subscription's current state, or null when the provider does not know it. `db` is the caller's
    * transaction: the local provider reads its own table through it (PGlite has one connection, so a

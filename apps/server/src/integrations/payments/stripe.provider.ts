@@ -88,6 +88,14 @@ export function createStripeProvider(
       return { sessionId: session.id, checkoutUrl: session.url };
     },
 
+    async createPortalSession({ customerId, returnUrl }) {
+      const session = await stripe.billingPortal.sessions.create({
+        customer: customerId,
+        return_url: returnUrl,
+      });
+      return { url: session.url };
+    },
+
     async retrieveSubscription(subscriptionId) {
       try {
         return toProviderSubscription(await stripe.subscriptions.retrieve(subscriptionId));

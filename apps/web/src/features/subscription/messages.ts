@@ -6,6 +6,7 @@ export const PLAN_MESSAGES = {
   fetchPlansStatus: (status: number) => `Failed to fetch available plans: ${status}`,
   createSessionStatus: (status: number) => `Failed to create checkout session: ${status}`,
   noPlans: 'No subscription plans available.',
+  portalFailed: 'Could not open the billing page. Please try again.',
 } as const;
 
 export const SUCCESS_MESSAGES = {

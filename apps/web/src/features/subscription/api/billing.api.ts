@@ -76,6 +76,24 @@ export async function createCheckoutSession(priceId: string): Promise<TCheckoutS
   return session;
 }
 
+/**
+ * POST /billing/create-portal-session: the payment provider's page to change or cancel the plan.
+ * Rejects with the server's detail (no plan to manage, read-only) or a general message.
+ */
+export async function createPortalSession(): Promise<string> {
+  let url: string;
+  try {
+    url = (await call(billingEndpoints.createPortalSession)).portal_url;
+  } catch (error) {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+      throw new SubscriptionError(error.message);
+    }
+    throw new SubscriptionError(PLAN_MESSAGES.portalFailed);
+  }
+  if (!isWebUrl(url)) throw new SubscriptionError(PLAN_MESSAGES.portalFailed);
+  return url;
+}
+
 /** The raw stored token (authToken, then the older keys), without removing a malformed one. */
 function storedTokenValue(): string | null {
   try {

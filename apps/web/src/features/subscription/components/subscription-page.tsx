@@ -1,7 +1,7 @@
-import { Anchor, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth';
-import { useUserSubscription } from '../hooks/use-billing';
+import { useAvailablePlans, useOpenBillingPortal, useUserSubscription } from '../hooks/use-billing';
 import { PLAN_MESSAGES } from '../messages';
 import { SubscriptionShell } from './subscription-shell';
 
@@ -9,11 +9,45 @@ function periodEnd(value: string | null): string | null {
   return value ? new Date(value).toLocaleDateString('en-US', { dateStyle: 'medium' }) : null;
 }
 
-/** /subscription: the signed-in user's plan and limit. */
+/**
+ * Manage subscription: the provider's page, where the plan is changed or canceled (the plans page
+ * promises that it can be canceled at any time). READONLY accounts' seats are managed for them.
+ */
+function ManageSubscription() {
+  const auth = useAuth();
+  const portal = useOpenBillingPortal();
+  if (auth.isReadOnly) return null;
+  return (
+    <Stack gap={4} align="flex-start">
+      <Button
+        variant="light"
+        onClick={() => portal.mutate()}
+        // Stays busy after success: the browser is on its way to the provider's page.
+        loading={portal.isPending || portal.isSuccess}
+      >
+        Manage subscription
+      </Button>
+      <Text size="sm" c="dimmed">
+        Change or cancel your plan on the payment provider&apos;s page.
+      </Text>
+      {portal.isError && (
+        <Text c="red" role="alert">
+          {portal.error.message}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** /subscription: the signed-in user's plan and limit, and the way to change or cancel it. */
 export function SubscriptionPage() {
   const auth = useAuth();
   const subscription = useUserSubscription(auth.user?.user_id ?? null);
+  const plans = useAvailablePlans();
   const data = subscription.data;
+
+  const planName = (priceId: string | null) =>
+    plans.data?.find((plan) => plan.price_id === priceId)?.product_name ?? null;
 
   let content;
   if (!auth.isAuthenticated) {
@@ -34,6 +68,7 @@ export function SubscriptionPage() {
         </Text>
         {sub ? (
           <>
+            {planName(sub.price_id) && <Text>Plan: {planName(sub.price_id)}</Text>}
             <Text>Status: {sub.status}</Text>
             {ends && (
               <Text>
@@ -42,9 +77,14 @@ export function SubscriptionPage() {
                   : `Renews ${ends}`}
               </Text>
             )}
+            <ManageSubscription />
           </>
         ) : (
-          <Text>No subscription yet.</Text>
+          <Text>
+            {data.profiles_limit > 0 && !data.unlimited
+              ? 'Your profiles were given by an administrator: there is no plan to manage.'
+              : 'No subscription yet.'}
+          </Text>
         )}
       </Stack>
     );

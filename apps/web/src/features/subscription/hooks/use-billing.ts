@@ -1,5 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { createCheckoutSession, getAvailablePlans, getUserSubscription } from '../api/billing.api';
+import { navigateTo } from '../../../lib/navigation';
+import {
+  createCheckoutSession,
+  createPortalSession,
+  getAvailablePlans,
+  getUserSubscription,
+} from '../api/billing.api';
 
 export const billingKeys = {
   plans: ['billing', 'plans'] as const,
@@ -17,6 +23,11 @@ export function useAvailablePlans() {
 
 export function useCreateCheckoutSession() {
   return useMutation({ mutationFn: createCheckoutSession });
+}
+
+/** Opens the payment provider's page where the plan is changed or canceled. */
+export function useOpenBillingPortal() {
+  return useMutation({ mutationFn: createPortalSession, onSuccess: (url) => navigateTo(url) });
 }
 
 /**

@@ -46,9 +46,17 @@ function adminPages(isAdmin: boolean): { to: string; label: string }[] {
   ];
 }
 
-/** Wide screens: the administration links and Logout side by side. */
+/** A customer with a plan reaches it (to change or cancel it) from every page of the workspace. */
+function useShowsSubscription(): boolean {
+  const auth = useAuth();
+  const profilesLimit = useProfilesLimit();
+  return !auth.isModerator && profilesLimit > 0;
+}
+
+/** Wide screens: the administration links, the subscription and Logout side by side. */
 function InlineAccountLinks() {
   const auth = useAuth();
+  const showsSubscription = useShowsSubscription();
   return (
     <Group gap="sm" wrap="nowrap" visibleFrom="lg">
       {auth.isModerator && (
@@ -59,6 +67,11 @@ function InlineAccountLinks() {
             </Anchor>
           ))}
         </Group>
+      )}
+      {showsSubscription && (
+        <Anchor component={Link} to="/subscription" style={{ whiteSpace: 'nowrap' }}>
+          Subscription
+        </Anchor>
       )}
       <Button variant="default" onClick={() => void logout()}>
         Logout
@@ -73,6 +86,7 @@ function InlineAccountLinks() {
  */
 function AccountMenu() {
   const auth = useAuth();
+  const showsSubscription = useShowsSubscription();
   const panelId = useId();
   const [opened, { toggle, close }] = useDisclosure(false);
   const ref = useClickOutside(close);
@@ -111,6 +125,11 @@ function AccountMenu() {
                   </Anchor>
                 ))}
               </Stack>
+            )}
+            {showsSubscription && (
+              <Anchor component={Link} to="/subscription">
+                Subscription
+              </Anchor>
             )}
             <Button variant="default" onClick={() => void logout()}>
               Logout

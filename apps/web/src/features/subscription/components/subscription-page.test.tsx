@@ -1,0 +1,137 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  authEndpoints,
+  billingEndpoints,
+  projectsEndpoints,
+  systemEndpoints,
+  type TUserSubscriptionResponse,
+} from '@threadreach/contract';
+import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { renderApp } from '../../../test/render-app';
+import { makeToken } from '../../../test/tokens';
+import { setToken } from '../../../lib/token-storage';
+import type * as NavigationModule from '../../../lib/navigation';
+
+const external = vi.hoisted(() => ({ assigned: [] as string[] }));
+vi.mock('../../../lib/navigation', async (importOriginal) => {
+  const real = await importOriginal<typeof NavigationModule>();
+  return {
+    ...real,
+    navigateTo: (to: string, options?: { replace?: boolean }) => {
+      if (to.startsWith('/') && !to.startsWith('//')) real.navigateTo(to, options);
+      else external.assigned.push(to);
+    },
+  };
+});
+
+const USER_ID = '0b6f1c52-2b0e-4c57-9a4e-7d1f3c2a9e10';
+const SUBSCRIBED: TUserSubscriptionResponse = {
+  user_id: USER_ID,
+  user_email: 'user@example.com',
+  profiles_limit: 3,
+  projects_limit: 3,
+  projects_used: 1,
+  unlimited: false,
+  has_active_subscription: true,
+  subscription: {
+    status: 'active',
+    price_id: 'price_growth',
+    profiles_limit: 3,
+    current_period_end: '2026-12-29T10:00:00.000Z',
+    cancel_at_period_end: false,
+  },
+};
+
+function mockPage(subscription: TUserSubscriptionResponse = SUBSCRIBED) {
+  mockEndpoint(systemEndpoints.publicConfig, {
+    demo_mode: true,
+    main_app_url: null,
+    support_chat_script_url: null,
+  });
+  mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'No refresh token.', 'unauthorized'));
+  mockEndpoint(projectsEndpoints.list, { items: [], total: 0, limit: 500, offset: 0 });
+  mockEndpoint(billingEndpoints.availablePlans, [
+    {
+      price_id: 'price_growth',
+      product_name: 'Growth',
+      amount: 7900,
+      currency: 'usd',
+      interval: 'month',
+      interval_count: 1,
+      profiles_limit: 3,
+      description: null,
+    },
+  ]);
+  mockEndpoint(billingEndpoints.userSubscription, subscription);
+}
+
+beforeEach(() => {
+  external.assigned.length = 0;
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+
+describe('/subscription', () => {
+  it("shows the plan and opens the provider's page to change or cancel it", async () => {
+    setToken(makeToken({ sub: USER_ID }));
+    mockPage();
+    const portal = mockEndpoint(billingEndpoints.createPortalSession, {
+      portal_url: 'https://billing.example/session/bps_1',
+    });
+    renderApp('/subscription');
+    expect(await screen.findByText('Plan: Growth')).toBeTruthy();
+    expect(screen.getByText('Status: active')).toBeTruthy();
+    expect(screen.getByText('Renews Dec 29, 2026')).toBeTruthy();
+    expect(screen.getByText('Profiles: 1/3 used')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Manage subscription' }));
+    await waitFor(() => expect(external.assigned).toEqual(['https://billing.example/session/bps_1']));
+    expect(portal.calls).toHaveLength(1);
+    expect(portal.calls[0]!.headers.get('Authorization')).toMatch(/^Bearer /);
+  });
+
+  it("says why the billing page did not open, and a canceled plan's last day", async () => {
+    setToken(makeToken({ sub: USER_ID }));
+    mockPage({
+      ...SUBSCRIBED,
+      subscription: { ...SUBSCRIBED.subscription!, status: 'canceled' },
+    });
+    mockEndpoint(
+      billingEndpoints.createPortalSession,
+      errorReply(502, 'The payment provider could not be reached. Please try again.', 'x'),
+    );
+    renderApp('/subscription');
+    expect(await screen.findByText('Access ends Dec 29, 2026')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Manage subscription' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not open the billing page. Please try again.',
+    );
+    expect(external.assigned).toEqual([]);
+  });
+
+  it('offers no billing page to a READONLY account or to a user without a plan', async () => {
+    setToken(makeToken({ sub: USER_ID, roles: ['READONLY'] }));
+    mockPage();
+    const { unmount } = renderApp('/subscription');
+    expect(await screen.findByText('Status: active')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Manage subscription' })).toBeNull();
+    unmount();
+
+    setToken(makeToken({ sub: USER_ID, profiles_limit: 0 }));
+    mockPage({ ...SUBSCRIBED, profiles_limit: 0, has_active_subscription: false, subscription: null });
+    const { unmount: unmount2 } = renderApp('/subscription');
+    expect(await screen.findByText('No subscription yet.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Manage subscription' })).toBeNull();
+    unmount2();
+
+    // Demo and hand-made accounts: a limit with no plan behind it.
+    setToken(makeToken({ sub: USER_ID }));
+    mockPage({ ...SUBSCRIBED, subscription: null });
+    renderApp('/subscription');
+    expect(
+      await screen.findByText('Your profiles were given by an administrator: there is no plan to manage.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Manage subscription' })).toBeNull();
+  });
+});
