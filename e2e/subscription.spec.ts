@@ -61,6 +61,10 @@ test('a subscriber on the plans page finds the way back to the dashboard', async
   await signInAsSubscriber(page, 'Starter');
   await page.goto('/subscribe');
   await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
+  const starter = page.getByRole('region', { name: 'Starter' });
+  await expect(starter.getByText('Your plan')).toBeVisible();
+  await expect(starter.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  await expect(page.getByText('You have the Starter plan')).toBeVisible();
   await page
     .getByRole('navigation', { name: 'Account' })
     .getByRole('link', { name: 'Go to Dashboard' })

@@ -72,6 +72,30 @@ function mockPlansPage() {
   return mockEndpoint(billingEndpoints.availablePlans, PLANS);
 }
 
+const SUBSCRIBER = '5d0c7a9e-4b21-4f3e-8c6a-2e9b1f0d7a34';
+
+/** The subscriber's plan lookup: `priceId` active, or no plan behind their limit (null). */
+function mockSubscription(priceId: string | null) {
+  mockEndpoint(billingEndpoints.userSubscription, {
+    user_id: SUBSCRIBER,
+    user_email: 'user@example.com',
+    profiles_limit: 1,
+    projects_limit: 1,
+    projects_used: 0,
+    unlimited: false,
+    has_active_subscription: true,
+    subscription: priceId
+      ? {
+          status: 'active',
+          price_id: priceId,
+          profiles_limit: 1,
+          current_period_end: '2026-12-29T10:00:00.000Z',
+          cancel_at_period_end: false,
+        }
+      : null,
+  });
+}
+
 beforeEach(() => {
   external.assigned.length = 0;
   vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -205,14 +229,25 @@ describe('/subscribe account bar', () => {
     expect(localStorage.getItem('selectedProjectId')).toBeNull();
   });
 
-  it('offers subscribers a link back to the dashboard', async () => {
-    setToken(makeToken({ profiles_limit: 3 }));
+  it('offers subscribers a link back to the dashboard, and marks their plan instead of selling it again', async () => {
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 1 }));
     mockPlansPage();
+    mockSubscription('price_starter');
     renderApp('/subscribe');
     await screen.findByRole('region', { name: 'Starter' });
     const link = within(accountBar()).getByRole('link', { name: 'Go to Dashboard' });
     expect(link.getAttribute('href')).toBe('/');
     expect(within(accountBar()).getByRole('button', { name: 'Logout' })).toBeTruthy();
+
+    const starter = screen.getByRole('region', { name: 'Starter' });
+    expect(await within(starter).findByText('Your plan')).toBeTruthy();
+    expect(within(starter).getByRole('button', { name: 'Current Plan' }).hasAttribute('disabled')).toBe(true);
+    const quarterly = screen.getByRole('region', { name: 'Quarterly' });
+    expect(within(quarterly).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(
+      false,
+    );
+    expect(screen.getByText('You have the Starter plan')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe('/subscription');
   });
 
   it('offers moderators the dashboard link without a subscription', async () => {
@@ -260,8 +295,9 @@ describe('/subscribe for a customer whose plan has ended', () => {
   });
 
   it('shows no project list to subscribers, or to a customer without projects', async () => {
-    setToken(makeToken({ sub: 'user-1', profiles_limit: 3 }));
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 3 }));
     mockPlansPage();
+    mockSubscription(null);
     mockEndpoint(projectsEndpoints.list, { items: [project(P1, 'A')], total: 1, limit: 500, offset: 0 });
     const first = renderApp('/subscribe');
     await screen.findByRole('region', { name: 'Starter' });

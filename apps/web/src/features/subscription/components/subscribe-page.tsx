@@ -1,12 +1,25 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { TSubscriptionPlan } from '@threadreach/contract';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { navigateTo } from '../../../lib/navigation';
 import { useAuth } from '../../auth';
 import { YourProjectsCard } from '../../projects';
 import { SubscriptionError } from '../api/billing.api';
-import { useAvailablePlans, useCreateCheckoutSession } from '../hooks/use-billing';
+import { useAvailablePlans, useCreateCheckoutSession, useUserSubscription } from '../hooks/use-billing';
 import { PLAN_MESSAGES } from '../messages';
 import { formatPlanPrice, planIntervalText, profilesText } from '../plan-format';
 import { SubscribeAccountBar } from './subscribe-account-bar';
@@ -15,23 +28,36 @@ import { SubscriptionShell } from './subscription-shell';
 export const SUBSCRIBE_FOOTER =
   'Payments are processed securely by our card payment provider. You can cancel anytime.';
 
+/** Plans that renew and give their profiles now: the one a customer would buy twice by mistake. */
+const RENEWING_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+
 function PlanCard({
   plan,
   loading,
   disabled,
+  current,
   onSelect,
 }: {
   plan: TSubscriptionPlan;
   loading: boolean;
   disabled: boolean;
+  /** The customer's own plan: not sold to them a second time. */
+  current: boolean;
   onSelect: () => void;
 }) {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-label={plan.product_name}>
       <Stack gap="xs" h="100%">
-        <Title order={2} size="h3">
-          {plan.product_name}
-        </Title>
+        <Group gap="xs" justify="space-between" wrap="nowrap">
+          <Title order={2} size="h3">
+            {plan.product_name}
+          </Title>
+          {current && (
+            <Badge variant="light" tt="none">
+              Your plan
+            </Badge>
+          )}
+        </Group>
         <Group gap={6} align="baseline">
           <Text size="xl" fw={700}>
             {formatPlanPrice(plan)}
@@ -46,8 +72,8 @@ function PlanCard({
             {plan.description}
           </Text>
         )}
-        <Button mt="auto" onClick={onSelect} disabled={disabled || loading} fullWidth>
-          {loading ? 'Loading...' : 'Select Plan'}
+        <Button mt="auto" onClick={onSelect} disabled={disabled || loading || current} fullWidth>
+          {loading ? 'Loading...' : current ? 'Current Plan' : 'Select Plan'}
         </Button>
       </Stack>
     </Card>
@@ -67,6 +93,11 @@ export function SubscribePage() {
   const checkout = useCreateCheckoutSession();
   const [chosen, setChosen] = useState<string | null>(null);
   const [checkoutError, setCheckoutError] = useState<SubscriptionError | null>(null);
+  const customer = auth.hasActiveSubscription && !auth.isModerator;
+  const subscription = useUserSubscription(customer ? (auth.user?.user_id ?? null) : null);
+  const own = subscription.data?.subscription;
+  const currentPriceId = own && RENEWING_STATUSES.includes(own.status) ? own.price_id : null;
+  const currentPlan = plans.data?.find((plan) => plan.price_id === currentPriceId) ?? null;
 
   const select = (priceId: string) => {
     setCheckoutError(null);
@@ -106,6 +137,7 @@ export function SubscribePage() {
             plan={plan}
             loading={chosen === plan.price_id}
             disabled={chosen !== null}
+            current={plan.price_id === currentPriceId}
             onSelect={() => select(plan.price_id)}
           />
         ))}
@@ -135,6 +167,16 @@ export function SubscribePage() {
               </Button>
             </Group>
           </Stack>
+        </Alert>
+      )}
+      {currentPlan && (
+        <Alert color="blue" title={`You have the ${currentPlan.product_name} plan`}>
+          Another plan is a second subscription, billed beside it; the higher limit applies. To change or
+          cancel yours, open{' '}
+          <Anchor component={Link} to="/subscription" inherit>
+            Subscription
+          </Anchor>
+          .
         </Alert>
       )}
       {content}
