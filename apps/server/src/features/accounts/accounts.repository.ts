@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { TPageQuery } from '@threadreach/contract';
+import type { TPageQuery, TSendOutcomeCode } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmMessages } from '../dms/dms.table';
 import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
@@ -91,7 +91,7 @@ export async function updateProjectAccount(
 }
 
 /** The outcome code of an unknown DM whose account was removed: nothing checks it any more. */
-export const ACCOUNT_REMOVED = 'account_removed';
+export const ACCOUNT_REMOVED = 'account_removed' satisfies TSendOutcomeCode;
 
 /**
  * Deletes the project's account. Its DMs of unknown outcome lose their account with it, and with it the
