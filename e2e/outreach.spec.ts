@@ -80,6 +80,9 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   // The campaign's counts follow at once, not at their next minute's refresh.
   const counts = page.getByRole('list', { name: 'Campaign statistics' });
   await expect(counts.getByRole('listitem', { name: 'Generated' })).toHaveText(/^Generated\s*1$/);
+  // The lead now says its author has a DM instead of offering a second one.
+  await expect(lead.getByText('DM written')).toBeVisible();
+  await expect(lead.getByRole('button', { name: 'Generate DM' })).toHaveCount(0);
 
   // Edit: marked Unsaved until saved; Send waits for the save.
   const edited = `${draft}${EDIT}`.slice(0, 400);

@@ -44,6 +44,8 @@ const leadFields = {
   matched_keywords: z.array(z.string()),
   matches: z.array(ZMatchReason),
   ...ZIntent.shape,
+  /** The project already has a DM to the author (a second one is refused); sent ones leave the lists. */
+  has_dm: z.boolean(),
 };
 
 export const ZPost = z.object({ ...leadFields, title: z.string(), content: z.string() }).meta({ id: 'Post' });
@@ -66,6 +68,8 @@ export const ZProfile = z
     ...ZIntent.shape,
     /** Posts and comments of theirs that matched. */
     lead_count: z.number().int(),
+    /** The project already has a DM to them (a second one is refused). */
+    has_dm: z.boolean(),
     found_at: ZIsoDateTime,
   })
   .meta({ id: 'Profile' });

@@ -109,6 +109,7 @@ const LEAD_DEFAULTS = {
   matches: [] as TPost['matches'],
   intent_score: 72,
   intent_reasons: ['Asks for a tool recommendation'],
+  has_dm: false,
 };
 
 export function buildPost(overrides: Partial<TPost> = {}): TPost {
@@ -142,6 +143,7 @@ export function buildProfile(overrides: Partial<TProfile> = {}): TProfile {
     id: uuid(),
     reddit_username: 'designer_dan',
     bio_content: 'Freelance designer in Austin.',
+    has_dm: false,
     account_age_days: 800,
     comment_karma: 1520,
     matched_keywords: ['invoice'],

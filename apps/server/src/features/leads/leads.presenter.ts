@@ -1,5 +1,5 @@
 import type { TComment, TPost, TProfile, TWebhook, TWebhookPayload } from '@threadreach/contract';
-import type { LeadView, ProfileView } from './leads.repository';
+import type { LeadView, ListedLeadView, ProfileView } from './leads.repository';
 import type { ProjectWebhookRow } from './leads.table';
 
 const DAY_MS = 86_400_000;
@@ -16,7 +16,7 @@ export function redditUrl(permalink: string): string {
   return permalink.startsWith('/') ? `${REDDIT_ORIGIN}${permalink}` : permalink;
 }
 
-function leadFields(v: LeadView, now: number) {
+function leadFields(v: ListedLeadView, now: number) {
   const { lead } = v;
   return {
     id: lead.id,
@@ -33,15 +33,16 @@ function leadFields(v: LeadView, now: number) {
     matches: lead.matches,
     intent_score: lead.intentScore,
     intent_reasons: lead.intentReasons,
+    has_dm: v.hasDm,
   };
 }
 
-export function presentPost(v: LeadView, now: number): TPost {
+export function presentPost(v: ListedLeadView, now: number): TPost {
   return { ...leadFields(v, now), title: v.title, content: v.body };
 }
 
 /** A comment's item holds its post's title. */
-export function presentComment(v: LeadView, now: number): TComment {
+export function presentComment(v: ListedLeadView, now: number): TComment {
   return { ...leadFields(v, now), content: v.body, post_title: v.title };
 }
 
@@ -57,6 +58,7 @@ export function presentProfile(v: ProfileView, now: number): TProfile {
     intent_score: profile.intentScore,
     intent_reasons: profile.intentReasons,
     lead_count: v.leadCount,
+    has_dm: v.hasDm,
     // The list is ordered by the latest match, so that is the date it shows.
     found_at: profile.lastFoundAt.toISOString(),
   };

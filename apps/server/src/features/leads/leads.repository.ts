@@ -33,11 +33,17 @@ export interface LeadView {
   commentKarma: number | null;
 }
 
+/** A lead of the candidate lists: also whether its author already has a DM in the project. */
+export interface ListedLeadView extends LeadView {
+  hasDm: boolean;
+}
+
 export interface ProfileView {
   profile: ProfileRow;
   bio: string;
   accountCreatedAt: Date | null;
   commentKarma: number | null;
+  hasDm: boolean;
   leadCount: number;
 }
 
@@ -80,6 +86,18 @@ function notContacted(projectId: string, author: SQLWrapper): SQL {
 }
 
 /**
+ * Whether the project already has a DM to `author` (written, queued, failed or expired: sent ones leave
+ * the lists): a second one is refused, so the lists say so instead of offering Generate DM. The owner's
+ * index of recipients answers it.
+ */
+function hasDmInProject(projectId: string, author: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${dmMessages}
+    where ${dmMessages.ownerUserId} = (select ${projects.userId} from ${projects} where ${projects.id} = ${projectId})
+      and ${dmMessages.recipientKey} = lower(${author})
+      and ${dmMessages.projectId} = ${projectId})`;
+}
+
+/**
  * One page of a project's live posts or comments by people not contacted yet, newest first (by when they
  * were written on Reddit).
  */
@@ -88,11 +106,11 @@ export async function listLeads(
   filter: LeadFilter,
   kind: LeadKind,
   page: TPageQuery,
-): Promise<{ rows: LeadView[]; total: number }> {
+): Promise<{ rows: ListedLeadView[]; total: number }> {
   const where = and(liveLeads(filter, kind), notContacted(filter.projectId, leads.author));
   const [rows, totals] = await Promise.all([
     db
-      .select(leadView)
+      .select({ ...leadView, hasDm: hasDmInProject(filter.projectId, leads.author) })
       .from(leads)
       .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
       .leftJoin(redditAuthors, authorOfLead)
@@ -132,6 +150,7 @@ export async function listProfiles(
         bio: redditAuthors.bio,
         accountCreatedAt: redditAuthors.accountCreatedAt,
         commentKarma: redditAuthors.commentKarma,
+        hasDm: hasDmInProject(filter.projectId, profiles.redditUsername),
       })
       .from(profiles)
       .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${profiles.redditUsername})`))
@@ -152,6 +171,7 @@ export async function listProfiles(
       bio: r.bio ?? '',
       accountCreatedAt: r.accountCreatedAt,
       commentKarma: r.commentKarma,
+      hasDm: r.hasDm,
       leadCount: counts.get(r.profile.redditUsername) ?? 0,
     })),
     total: totals[0]?.n ?? 0,

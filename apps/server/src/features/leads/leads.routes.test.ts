@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redditItems } from '../discovery/discovery.table';
 import { buildProject } from '../../test/factories';
+import { buildDm } from '../dms/dms.test-support';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { insertLeads } from './record-leads.repository';
 import { LEADS_CSV_COLUMNS } from './leads.csv';
@@ -100,6 +101,7 @@ describe('GET /posts', () => {
       ],
       intent_score: 80,
       intent_reasons: ['asks for a tool'],
+      has_dm: false,
       title: 'Which CRM do you use?',
       content: 'I need a CRM for my agency',
     });
@@ -110,6 +112,38 @@ describe('GET /posts', () => {
     expect(second).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(second.items.map((p: { id: string }) => p.id)).toEqual([oldest.id]);
     expect(second.items[0]).toMatchObject({ account_age_days: null, comment_karma: null });
+  });
+
+  it('says whose author already has a DM in the project, in any state but sent (those leave the lists)', async () => {
+    const project = await newProject();
+    const other = await newProject();
+    const written = redditName('written');
+    const failed = redditName('failed');
+    const elsewhere = redditName('elsewhere');
+    const post = await buildLead(t.ctx.db, project.id, { author: written });
+    const comment = await buildLead(t.ctx.db, project.id, { author: written.toUpperCase(), kind: 'comment' });
+    const afterFailure = await buildLead(t.ctx.db, project.id, { author: failed });
+    const fresh = await buildLead(t.ctx.db, project.id, { author: elsewhere });
+    await buildProfile(t.ctx.db, project.id, { redditUsername: written });
+    await buildDm(t.ctx.db, project.id, { leadId: post.id, recipientUsername: written });
+    await buildDm(t.ctx.db, project.id, {
+      leadId: afterFailure.id,
+      recipientUsername: failed,
+      state: 'failed',
+    });
+    // A DM of another project (of another customer) says nothing about this one.
+    await buildDm(t.ctx.db, other.id, { leadId: null, recipientUsername: elsewhere });
+
+    const flags = (items: Array<{ id: string; has_dm: boolean }>) =>
+      Object.fromEntries(items.map((i) => [i.id, i.has_dm]));
+    expect(flags((await get(project, postsUrl(project))).json().items)).toEqual({
+      [post.id]: true,
+      [afterFailure.id]: true,
+      [fresh.id]: false,
+    });
+    expect(flags((await get(project, commentsUrl(project))).json().items)).toEqual({ [comment.id]: true });
+    const [profile] = (await get(project, profilesUrl(project))).json().items;
+    expect(profile).toMatchObject({ reddit_username: written, has_dm: true });
   });
 
   it('keeps only posts scoring at least min_score', async () => {
@@ -211,6 +245,7 @@ describe('GET /projects/:id/profiles', () => {
       intent_score: 70,
       intent_reasons: ['asks for a recommendation'],
       lead_count: 2,
+      has_dm: false,
       found_at: '2030-03-02T00:00:00.000Z',
     });
     expect(page.items[0]).toMatchObject({

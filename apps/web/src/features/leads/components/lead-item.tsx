@@ -82,6 +82,9 @@ interface TRowShellProps {
   /** Writes a DM to the lead's author. */
   onGenerateDm?: (() => void) | undefined;
   generatingDm?: boolean | undefined;
+  /** The author already has a DM in the project: a second one would be refused. */
+  hasDm: boolean;
+  author: string;
 }
 
 function RowShell({
@@ -95,6 +98,8 @@ function RowShell({
   onDelete,
   onGenerateDm,
   generatingDm = false,
+  hasDm,
+  author,
 }: TRowShellProps) {
   const aiBlocked = useAiBlockReason();
   return (
@@ -105,7 +110,17 @@ function RowShell({
         </Stack>
         <Stack gap={6} align="flex-end">
           <IntentBadge score={score} reasons={reasons} matches={matches} />
-          {onGenerateDm && (
+          {hasDm && (
+            <Badge
+              variant="light"
+              color="gray"
+              tt="none"
+              title={`u/${author} already has a DM in this project: see DM messages.`}
+            >
+              DM written
+            </Badge>
+          )}
+          {onGenerateDm && !hasDm && (
             <DisabledReason why={readOnly ? null : aiBlocked}>
               <Button
                 size="compact-xs"
@@ -169,6 +184,8 @@ export function PostItem({ item, nowMs, ...actions }: TItemProps<TPost>) {
   return (
     <RowShell
       label={item.title}
+      hasDm={item.has_dm}
+      author={item.author}
       score={item.intent_score}
       reasons={item.intent_reasons}
       matches={item.matches}
@@ -194,6 +211,8 @@ export function CommentItem({ item, nowMs, ...actions }: TItemProps<TComment>) {
   return (
     <RowShell
       label={`Comment by u/${item.author}`}
+      hasDm={item.has_dm}
+      author={item.author}
       score={item.intent_score}
       reasons={item.intent_reasons}
       matches={item.matches}
@@ -220,6 +239,8 @@ export function ProfileItem({ item, nowMs: _nowMs, ...actions }: TItemProps<TPro
   return (
     <RowShell
       label={`u/${item.reddit_username}`}
+      hasDm={item.has_dm}
+      author={item.reddit_username}
       score={item.intent_score}
       reasons={item.intent_reasons}
       {...actions}

@@ -286,6 +286,22 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Delete all' })).toBeNull();
   });
 
+  it('says "DM written" instead of offering Generate DM when the author already has a DM here', async () => {
+    mockLists({
+      posts: [{ ...POST, has_dm: true }, buildPost({ title: 'Another one', author: 'new_face' })],
+    });
+    renderTabs();
+    const row = await screen.findByRole('article', { name: TITLE });
+    const badge = within(row).getByText('DM written');
+    expect(badge.closest('[title]')?.getAttribute('title')).toBe(
+      'u/pixel_pat already has a DM in this project: see DM messages.',
+    );
+    expect(within(row).queryByRole('button', { name: 'Generate DM' })).toBeNull();
+    const other = screen.getByRole('article', { name: 'Another one' });
+    expect(within(other).getByRole('button', { name: 'Generate DM' })).toBeTruthy();
+    expect(within(other).queryByText('DM written')).toBeNull();
+  });
+
   it('keeps Generate DM from a customer without a subscription; deleting still works', async () => {
     mockLists({ posts: [POST] });
     renderTabs(false, undefined, true);

@@ -28,8 +28,11 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
   const project = projects.data?.items.find((p) => p.id === projectId);
   const queryClient = useQueryClient();
   const reload = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
-  // A DM written or deleted changes the campaign's counts.
-  const dmsCounted = () => reload(historyKeys.statistics(projectId));
+  // A DM written or deleted changes the campaign's counts, and which leads say their author has one.
+  const dmsCounted = () => {
+    reload(historyKeys.statistics(projectId));
+    reload(leadKeys.all(projectId));
+  };
   // A send changes the DM's state in the list, History and its counts, what its account has left today,
   // and the leads (a contacted person leaves them).
   const afterSending = () => {
