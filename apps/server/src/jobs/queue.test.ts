@@ -27,6 +27,15 @@ const budgetJob = defineJob({
   },
 });
 
+// Never due in a test: its jobs wait, so what is queued can be read back.
+const laterJob = defineJob({
+  name: 'test-later',
+  schema: z.object({ id: z.string() }),
+  policy: 'stately',
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  async handler() {},
+});
+
 const brokenJob = defineJob({
   name: 'test-broken',
   schema: z.object({ n: z.number() }),
@@ -42,7 +51,7 @@ let queue: JobQueue;
 beforeAll(async () => {
   t = await createTestApp({ queue: startQueue });
   queue = t.ctx.queue!;
-  await registerJobs(t.ctx, queue, [cleanupAuthTokensJob, budgetJob, brokenJob]);
+  await registerJobs(t.ctx, queue, [cleanupAuthTokensJob, budgetJob, brokenJob, laterJob]);
 });
 afterAll(() => t.close());
 
@@ -148,6 +157,29 @@ describe('enqueue', () => {
     const [job] = await queue.boss.findJobs(budgetJob.name, { id: id! });
     expect(job).toMatchObject({ state: 'created', singletonKey: key, data: { credentialId: key } });
     expect(job!.startAfter.getTime()).toBe(startAfter.getTime());
+  });
+});
+
+describe('a job queued with earliest', () => {
+  const waitingStarts = async (key: string) =>
+    (await queue.boss.findJobs(laterJob.name, { key, queued: true })).map((j) => j.startAfter.getTime());
+
+  it('takes the place of a waiting job due later, and leaves one due sooner', async () => {
+    const key = `later-${randomUUID()}`;
+    const [soon, later, latest] = [Date.UTC(2097, 0, 1), Date.UTC(2097, 0, 2), Date.UTC(2097, 0, 3)];
+    const data = { id: key };
+    expect(
+      await queue.enqueue(laterJob, data, { startAfter: new Date(later), singletonKey: key }),
+    ).not.toBeNull();
+    // Without earliest the waiting job stays, whatever its time.
+    expect(await queue.enqueue(laterJob, data, { startAfter: new Date(soon), singletonKey: key })).toBeNull();
+    expect(await waitingStarts(key)).toEqual([later]);
+
+    const opts = (at: number) => ({ startAfter: new Date(at), singletonKey: key, earliest: true });
+    expect(await queue.enqueue(laterJob, data, opts(soon))).not.toBeNull();
+    expect(await waitingStarts(key)).toEqual([soon]);
+    expect(await queue.enqueue(laterJob, data, opts(latest))).toBeNull();
+    expect(await waitingStarts(key)).toEqual([soon]);
   });
 });
 

@@ -31,12 +31,20 @@ export const sendDmJob = defineJob({
   },
 });
 
-/** Queues the paced send of a DM for `atMs` (nothing without a job queue: the sweep finds it then). */
+/**
+ * Queues the paced send of a DM for `atMs`, in place of a waiting one due later (nothing without a job
+ * queue: the sweep finds it then). A DM taken back and queued again sooner (Stop Agent, then Send All)
+ * would otherwise keep its first job's later time, and the overdue sweep could not queue it either.
+ */
 export async function queueSendDm(
   ctx: AppContext,
   dm: { projectId: string; dmId: string },
   atMs: number,
 ): Promise<void> {
   if (!ctx.queue) return;
-  await ctx.queue.enqueue(sendDmJob, dm, { startAfter: new Date(atMs), singletonKey: dm.dmId });
+  await ctx.queue.enqueue(sendDmJob, dm, {
+    startAfter: new Date(atMs),
+    singletonKey: dm.dmId,
+    earliest: true,
+  });
 }
