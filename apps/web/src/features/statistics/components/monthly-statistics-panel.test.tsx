@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useQuery } from '@tanstack/react-query';
 import { statisticsEndpoints } from '@threadreach/contract';
+import { accountKeys } from '../../accounts';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { PROJECT_ID, monthlyAnswer, rangeAnswer, renderAs } from '../statistics.test-support';
 import { MonthlyStatisticsPanel } from './monthly-statistics-panel';
@@ -128,7 +130,7 @@ describe('monthly statistics panel', { timeout: 20_000 }, () => {
     expect(screen.getByText('Database unavailable')).toBeTruthy();
   });
 
-  it('gives admins Reset Daily Limits and Refresh All Tokens, with what they did', async () => {
+  it('gives admins Reset Daily Limits and Refresh All Tokens, with what they did, and the accounts reload', async () => {
     mockMonthly();
     const reset = mockEndpoint(statisticsEndpoints.resetDailyLimits, {
       message: 'Daily limits reset for 2 accounts.',
@@ -148,10 +150,23 @@ describe('monthly statistics panel', { timeout: 20_000 }, () => {
         },
       ],
     });
-    renderAs(['ADMIN'], <MonthlyStatisticsPanel projectId={PROJECT_ID} />);
+    // The accounts panel's list, as step 5 holds it beside this panel: counted, not fetched.
+    let accountLoads = 0;
+    function AccountsList() {
+      const list = useQuery({ queryKey: accountKeys.list(PROJECT_ID), queryFn: () => ++accountLoads });
+      return <span data-testid="account-loads">{list.data}</span>;
+    }
+    renderAs(
+      ['ADMIN'],
+      <>
+        <AccountsList />
+        <MonthlyStatisticsPanel projectId={PROJECT_ID} />
+      </>,
+    );
     await user.click(await screen.findByRole('button', { name: 'Reset Daily Limits' }));
     expect(await screen.findByText('Daily limits reset for 2 accounts.')).toBeTruthy();
     expect(reset.calls[0]!.params).toEqual({ projectId: PROJECT_ID });
+    await waitFor(() => expect(screen.getByTestId('account-loads').textContent).toBe('2'));
 
     await user.click(screen.getByRole('button', { name: 'Refresh All Tokens' }));
     expect(await screen.findByText('Tokens refreshed for 1 account; 1 account failed.')).toBeTruthy();
@@ -162,6 +177,7 @@ describe('monthly statistics panel', { timeout: 20_000 }, () => {
       ),
     ).toBeTruthy();
     expect(refresh.calls).toHaveLength(1);
+    await waitFor(() => expect(screen.getByTestId('account-loads').textContent).toBe('3'));
   });
 
   it('says when an admin action failed', async () => {

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TDailyStatisticsQuery, TDateRangeQuery, TMonthlyStatisticsQuery } from '@threadreach/contract';
 import {
   getAllProjectsStatistics,
@@ -7,6 +7,7 @@ import {
   refreshAllTokens,
   resetDailyLimits,
 } from '../api/statistics.api';
+import { accountKeys } from '../../accounts';
 
 export const statisticsKeys = {
   all: ['statistics'] as const,
@@ -48,10 +49,18 @@ export function useDateRangeStatistics(projectId: string, query: TDateRangeQuery
   });
 }
 
+/** The accounts panel shows what each account has left and whether it is signed in: both change here. */
+function useAccountsReload(projectId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: accountKeys.list(projectId) });
+}
+
 export function useResetDailyLimits(projectId: string) {
-  return useMutation({ mutationFn: () => resetDailyLimits(projectId) });
+  const reloadAccounts = useAccountsReload(projectId);
+  return useMutation({ mutationFn: () => resetDailyLimits(projectId), onSuccess: reloadAccounts });
 }
 
 export function useRefreshAllTokens(projectId: string) {
-  return useMutation({ mutationFn: () => refreshAllTokens(projectId) });
+  const reloadAccounts = useAccountsReload(projectId);
+  return useMutation({ mutationFn: () => refreshAllTokens(projectId), onSuccess: reloadAccounts });
 }
