@@ -394,6 +394,22 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
 
   const progress = () => screen.queryByRole('status', { name: 'Generating DMs' });
 
+  it('starts one run for a double click, with no notice that a run is going', async () => {
+    mockList([]);
+    const start = startAnswers([generating(1, 0)]);
+    renderPanel();
+    await advance();
+    const button = screen.getByRole('button', { name: 'Generate All DMs' });
+    act(() => {
+      fireEvent.click(button);
+      fireEvent.click(button);
+    });
+    await advance();
+    expect(start.calls).toHaveLength(1);
+    expect(screen.queryByText(DM_GENERATION_RUNNING)).toBeNull();
+    expect(progress()).not.toBeNull();
+  });
+
   it('starts the run, shows its progress while polling, reloads the list and reports what it did when done', async () => {
     const { state, list } = mockList([]);
     const start = startAnswers([

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   Alert,
   Button,
@@ -194,7 +194,11 @@ export function DmMessagesPanel({
     });
 
   const aiBlocked = useAiBlockReason();
+  // A double click lands before the button shows it is loading: the second would start a second run.
+  const starting = useRef(false);
   const generateAll = async () => {
+    if (starting.current) return;
+    starting.current = true;
     setNotice(null);
     try {
       const answer = await start.mutateAsync();
@@ -214,6 +218,8 @@ export function DmMessagesPanel({
           ? 'Unexpected response from server'
           : generationFailureText(error);
       setNotice({ color: 'red', message });
+    } finally {
+      starting.current = false;
     }
   };
 
