@@ -5,7 +5,7 @@ import { redditAccounts } from '../accounts/accounts.table';
 import { agentMaySend } from '../dms';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
-import { unqueuedChanges } from '../sending';
+import { queuedByTheAgent, unqueuedChanges } from '../sending';
 import {
   agentLogs,
   agentPatterns,
@@ -258,8 +258,10 @@ export async function insertExamples(
 }
 
 /**
- * The kill switch: every queued send of the project goes back to the unsent DMs at once, so no job
- * sends it (each send claims a queued DM only). DMs already being sent finish and are reconciled.
+ * The kill switch: every send the agent queued in the project goes back to the unsent DMs at once, so
+ * no job sends it (each send claims a queued DM only). DMs already being sent finish and are reconciled.
+ * What the customer queued themselves (Send All, a Send that waits) keeps going: stopping the agent, or
+ * trying agent mode and leaving it, is no way to lose them.
  */
 export async function cancelQueuedSends(
   db: DbOrTx,
@@ -270,7 +272,7 @@ export async function cancelQueuedSends(
   const rows = await db
     .update(dmMessages)
     .set(unqueuedChanges(null, reason, now))
-    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued')))
+    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued'), queuedByTheAgent))
     .returning({ id: dmMessages.id });
   return rows.length;
 }

@@ -212,25 +212,32 @@ describe('mode and learning', () => {
     expect(res.json().code).toBe('not_in_agent_mode');
   });
 
-  it('Stop Agent returns to assistant and takes back every queued send of the project at once', async () => {
+  it("Stop Agent returns to assistant and takes back every send the agent queued, not the customer's", async () => {
     const project = await newProject();
     await post(project, 'agent-settings/toggle-mode', { mode: 'agent' });
+    // The agent queues with its own limits (kept on the DM); Send All queues without.
+    const byAgent = { state: 'queued', scheduledFor: new Date(clock.t + 60_000), dailyCap: 5 } as const;
     const queued = [await buildDm(t.ctx.db, project.id), await buildDm(t.ctx.db, project.id)];
     for (const dm of queued) {
-      await t.ctx.db
-        .update(dmMessages)
-        .set({ state: 'queued', scheduledFor: new Date(clock.t + 60_000) })
-        .where(eq(dmMessages.id, dm.id));
+      await t.ctx.db.update(dmMessages).set(byAgent).where(eq(dmMessages.id, dm.id));
     }
+    const bySendAll = await buildDm(t.ctx.db, project.id, {
+      state: 'queued',
+      scheduledFor: new Date(clock.t + 120_000),
+    });
     const other = await newProject(project.owner);
-    const untouched = await buildDm(t.ctx.db, other.id, { state: 'queued' });
+    const untouched = await buildDm(t.ctx.db, other.id, byAgent);
 
     const stopped = await post(project, 'agent-settings/toggle-mode', { mode: 'assistant' });
     expect(stopped.statusCode, stopped.body).toBe(200);
     expect(stopped.json<TToggleModeResponse>()).toMatchObject({ mode: 'assistant', sends_cancelled: 2 });
     const rows = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
-    expect(rows.map((r) => r.state)).toEqual(['approved', 'approved']);
-    expect(rows.every((r) => r.scheduledFor === null)).toBe(true);
+    const stateOf = (id: string) => rows.find((r) => r.id === id)!;
+    for (const dm of queued) expect(stateOf(dm.id)).toMatchObject({ state: 'approved', scheduledFor: null });
+    expect(stateOf(bySendAll.id)).toMatchObject({
+      state: 'queued',
+      scheduledFor: new Date(clock.t + 120_000),
+    });
     const [kept] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, untouched.id));
     expect(kept!.state).toBe('queued');
     // The same mode again changes nothing.
@@ -324,7 +331,8 @@ describe('execute and status', () => {
 
   it('pauses a project whose accounts Reddit keeps refusing, and says why in its status', async () => {
     const project = await learnedAgent();
-    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
+    // Queued by the agent: with its daily cap.
+    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued', dailyCap: 5 });
     for (let i = 0; i < 3; i++) {
       await buildDm(t.ctx.db, project.id, {
         state: 'failed',
@@ -371,7 +379,8 @@ describe('execute and status', () => {
 
   it('pauses the agent of an owner whose subscription has ended, and takes back its queued sends', async () => {
     const project = await learnedAgent();
-    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued' });
+    // Queued by the agent: with its daily cap.
+    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued', dailyCap: 5 });
     // The plan lapses; the owner's access token still carries the old limit.
     await t.ctx.db.update(users).set({ profilesLimit: 0 }).where(eq(users.id, project.owner.id));
     clock.t += 5000;

@@ -6,6 +6,12 @@ import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.tabl
 import { CONTACTED_DM_STATES, dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
 
+/**
+ * Queued DMs the agent queued: it alone queues with limits of its own (a daily cap per account), kept
+ * on the DM; Send All and a Send that waits queue without.
+ */
+export const queuedByTheAgent: SQL = isNotNull(dmMessages.dailyCap);
+
 /** A DM of one project, locked until the transaction ends. */
 export async function lockDm(tx: DbOrTx, projectId: string, dmId: string): Promise<DmMessageRow | null> {
   const [row] = await tx

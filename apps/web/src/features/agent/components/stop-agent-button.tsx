@@ -1,7 +1,7 @@
 import { Button, type ButtonProps } from '@mantine/core';
 import { useToggleAgentMode } from '../hooks/use-agent';
 
-/** Stop Agent: back to assistant mode, every queued send of the agent taken back. */
+/** Stop Agent: back to assistant mode, every send the agent queued taken back (the customer's own stay). */
 export function StopAgentButton({
   projectId,
   readOnly,
