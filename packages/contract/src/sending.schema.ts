@@ -54,6 +54,17 @@ export const SEND_OUTCOME_CODES = [
 export type TSendOutcomeCode = (typeof SEND_OUTCOME_CODES)[number];
 
 /**
+ * A DM failed with one of these was held back because of its person (already contacted from the
+ * workspace, on the do-not-contact list, already answered): nothing went wrong in sending it, so the
+ * statistics do not count it as failed.
+ */
+export const WITHHELD_OUTCOME_CODES = [
+  'already_contacted',
+  'suppressed',
+  'replied',
+] as const satisfies readonly TSendOutcomeCode[];
+
+/**
  * POST send-dm-message: the DM of the project's lead `post_id` (the DM's reddit_post_id: the post id,
  * or comment_<id> / profile_<id>), or the DM `dm_id` from the DM list. It goes now.
  */

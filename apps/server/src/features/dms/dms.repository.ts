@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { TPageQuery } from '@threadreach/contract';
+import { and, count, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { WITHHELD_OUTCOME_CODES, type TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
 import { redditAuthors, redditItems } from '../discovery/discovery.table';
@@ -15,6 +15,15 @@ import {
   type DmState,
   type MessageExampleRow,
 } from './dms.table';
+
+/**
+ * DMs that failed to send: held back because of their person (WITHHELD_OUTCOME_CODES) is not a failed
+ * send, so the statistics leave those out of their failed counts.
+ */
+export const failedToSend: SQL = and(
+  eq(dmMessages.state, 'failed'),
+  or(isNull(dmMessages.outcomeCode), notInArray(dmMessages.outcomeCode, [...WITHHELD_OUTCOME_CODES])),
+)!;
 
 export type NewDm = typeof dmMessages.$inferInsert;
 export type NewMessageExample = typeof messageExamples.$inferInsert;

@@ -3,4 +3,4 @@ export { dmChildResource } from './dms.service';
 export { generateDmsJob } from './generate-dms.job';
 export { expireDmsJob } from './expire-dms.job';
 export { draftDmsForBestLeads, type DraftReport } from './generate-all-dms';
-export { agentMaySend, intentOfDms, leadTimesOfDms } from './dms.repository';
+export { agentMaySend, failedToSend, intentOfDms, leadTimesOfDms } from './dms.repository';

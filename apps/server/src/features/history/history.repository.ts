@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 
 import type { TPageQuery, TReplyStatus } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
+import { failedToSend } from '../dms';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { dmReplies, type DmReplyRow } from '../replies/replies.table';
 
@@ -74,7 +75,7 @@ export async function countDms(db: DbOrTx, projectId: string): Promise<DmCounts>
       .select({
         generated: count(),
         sent: n(sql`${dmMessages.state} = 'sent'`),
-        failed: n(sql`${dmMessages.state} = 'failed'`),
+        failed: n(failedToSend),
         expired: n(sql`${dmMessages.state} = 'expired'`),
         pending: n(sql`${dmMessages.state} in ('draft', 'approved', 'queued', 'sending', 'unknown')`),
         replied: n(sql`${dmMessages.repliedAt} is not null`),

@@ -3,6 +3,7 @@ import { unionAll, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
 import { discoverySearches } from '../discovery/discovery.table';
+import { failedToSend } from '../dms';
 import { dmMessages } from '../dms/dms.table';
 import { keywords } from '../keywords/keywords.table';
 import { leads } from '../leads/leads.table';
@@ -45,7 +46,8 @@ const n = sql<number>`count(*)::int`;
  * project or one. Each metric counts its own rows by its own instant:
  * - posts and comments: leads by found_at (dismissed ones too: they were found);
  * - generated: DMs by created_at, whatever became of them;
- * - sent and failed: DMs in that state by sent_at and failed_at;
+ * - sent and failed: DMs in that state by sent_at and failed_at (not those held back because of their
+ *   person: `failedToSend`);
  * - expired: expired DMs by updated_at, the instant they expired (nothing changes them afterwards);
  * - replies: replies received, by received_at;
  * - searches: searches run, by started_at.
@@ -81,7 +83,7 @@ export async function countByDay(db: DbOrTx, range: TimeRange, projectId?: strin
   return unionAll(
     dmQuery('generated', dmMessages.createdAt),
     dmQuery('sent', dmMessages.sentAt, eq(dmMessages.state, 'sent')),
-    dmQuery('failed', dmMessages.failedAt, eq(dmMessages.state, 'failed')),
+    dmQuery('failed', dmMessages.failedAt, failedToSend),
     dmQuery('expired', dmMessages.updatedAt, eq(dmMessages.state, 'expired')),
     leadQuery,
     replyQuery,
@@ -248,14 +250,14 @@ export async function countByAccount(
   if (projectIds.length === 0) return [];
   const inRange = (time: AnyPgColumn) => and(gte(time, range.from), lt(time, range.to));
   const sentHere = and(eq(dmMessages.state, 'sent'), inRange(dmMessages.sentAt));
-  const failedHere = and(eq(dmMessages.state, 'failed'), inRange(dmMessages.failedAt));
+  const failedHere = and(failedToSend, inRange(dmMessages.failedAt));
   return db
     .select({
       projectId: redditAccounts.projectId,
       accountId: redditAccounts.id,
       username: redditAccounts.redditUsername,
       sent: sql<number>`(count(${dmMessages.id}) filter (where ${dmMessages.state} = 'sent'))::int`,
-      failed: sql<number>`(count(${dmMessages.id}) filter (where ${dmMessages.state} = 'failed'))::int`,
+      failed: sql<number>`(count(${dmMessages.id}) filter (where ${failedToSend}))::int`,
     })
     .from(redditAccounts)
     .leftJoin(dmMessages, and(eq(dmMessages.accountId, redditAccounts.id), or(sentHere, failedHere)))

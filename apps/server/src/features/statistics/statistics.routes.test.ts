@@ -294,6 +294,44 @@ describe("a project's monthly and date-range statistics", () => {
   });
 });
 
+describe('DMs held back because of their person', () => {
+  it('are not failed sends: no statistic counts them as failed, nor do they lower the success rate', async () => {
+    const db = t.ctx.db;
+    const w = await buildProject(db, t.config, { name: 'Withheld' });
+    const account = await buildAccount(db, w, { redditUsername: 'whiskey_one' });
+    const march = (day: number) => new Date(Date.UTC(2026, 2, day, 10));
+    await buildDm(db, w, 'sent', march(2), { accountId: account.id });
+    await buildDm(db, w, 'failed', march(3), { accountId: account.id, outcomeCode: 'compose_refused' });
+    // Send All found these already contacted from another project, or on the do-not-contact list.
+    await buildDm(db, w, 'failed', march(3), { outcomeCode: 'already_contacted' });
+    await buildDm(db, w, 'failed', march(4), { accountId: account.id, outcomeCode: 'suppressed' });
+    await buildDm(db, w, 'failed', march(4), { outcomeCode: 'replied' });
+
+    const month = await get<TMonthlyStatisticsResponse>(
+      `/api/v1/projects/${w.id}/monthly-statistics?year=2026&month=3`,
+      w.owner,
+    );
+    expect(month.body.summary).toMatchObject({ total_messages_generated: 5, total_messages_failed: 1 });
+    const range = await get<TDateRangeStatisticsResponse>(
+      `/api/v1/projects/${w.id}/date-range-statistics?start_date=2026-03-01&end_date=2026-03-07`,
+      w.owner,
+    );
+    expect(range.body.statistics).toMatchObject({ messages_sent: 1, messages_failed: 1, success_rate: 50 });
+    const all = await allProjects('start_date=2026-03-01&end_date=2026-03-07&group_by=project');
+    if (all.body.group_by !== 'project') throw new Error('grouped by project');
+    const row = all.body.data.find((r) => r.project_id === w.id)!;
+    expect(row).toMatchObject({ sent: 1, failed: 1 });
+    expect(row.accounts).toEqual([
+      { account_id: account.id, username: 'whiskey_one', dms_sent: 1, dms_failed: 1 },
+    ]);
+    const campaign = await t.app.inject({
+      url: `/api/v1/campaign-statistics?project_id=${w.id}`,
+      headers: w.owner.auth,
+    });
+    expect(campaign.json()).toMatchObject({ generated: 5, sent: 1, failed: 1 });
+  });
+});
+
 describe('admin actions on a project', () => {
   it("Reset Daily Limits starts today's quota of each account afresh", async () => {
     const p = await buildProject(t.ctx.db, t.config);
