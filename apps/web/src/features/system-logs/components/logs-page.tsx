@@ -208,7 +208,9 @@ function SystemLogs() {
 
         {logs.data && <StatsBar stats={logs.data.stats} capped={logs.data.counts_capped} />}
 
-        {logs.isError && (
+        {/* A range refused before it was sent says so by its field; the last answer's error would
+            stand beside it about filters no longer on screen. */}
+        {logs.isError && !invalidRange && (
           <Alert color="red" role="alert">
             {`Failed to fetch logs: ${errorMessage(logs.error, 'Unknown error')}`}
           </Alert>
