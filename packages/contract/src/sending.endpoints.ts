@@ -1,5 +1,7 @@
 import { endpoint, scope } from './endpoint';
 import {
+  ZCancelQueuedRequest,
+  ZCancelQueuedResponse,
   ZSendDmRequest,
   ZSendDmResponse,
   ZSendDmsBulkRequest,
@@ -31,6 +33,16 @@ export const sendingEndpoints = {
     scope: scope.project('write', PROJECT_IN_BODY),
     body: ZSendDmsBulkRequest,
     responses: { 200: ZSendDmsBulkResponse },
+  }),
+  cancelQueued: endpoint({
+    method: 'POST',
+    path: '/api/v1/cancel-queued-dm-messages',
+    summary:
+      "Stop sending: the DMs the customer queued (Send All, a Send that waits) go back to the unsent ones; the agent's stay for Stop Agent",
+    tags: ['dms'],
+    scope: scope.project('write', PROJECT_IN_BODY),
+    body: ZCancelQueuedRequest,
+    responses: { 200: ZCancelQueuedResponse },
   }),
   status: endpoint({
     method: 'GET',

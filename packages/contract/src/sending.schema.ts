@@ -117,6 +117,13 @@ export const ZSendDmsBulkResponse = z.object({
 });
 export type TSendDmsBulkResponse = z.infer<typeof ZSendDmsBulkResponse>;
 
+export const ZCancelQueuedRequest = z.object({ project_id: z.uuid({ error: 'Project not found' }) });
+export type TCancelQueuedRequest = z.input<typeof ZCancelQueuedRequest>;
+
+/** Stop sending: how many queued DMs went back to the unsent ones. */
+export const ZCancelQueuedResponse = z.object({ message: z.string(), cancelled: z.number().int() });
+export type TCancelQueuedResponse = z.infer<typeof ZCancelQueuedResponse>;
+
 /** States a DM shows in the sending status. */
 export const ZSendingState = z.enum(['queued', 'sending', 'sent', 'failed', 'unknown']);
 export type TSendingState = z.infer<typeof ZSendingState>;

@@ -1,4 +1,19 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, max, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  max,
+  ne,
+  not,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { ACCOUNT_REMOVED, ofSameRedditAccount } from '../accounts';
@@ -11,6 +26,20 @@ import { suppressions, type SuppressionReason } from '../suppressions/suppressio
  * on the DM; Send All and a Send that waits queue without.
  */
 export const queuedByTheAgent: SQL = isNotNull(dmMessages.dailyCap);
+
+/** The project's DMs the customer queued (not the agent), back among the unsent ones with `changes`. */
+export async function unqueueCustomerDms(
+  db: DbOrTx,
+  projectId: string,
+  changes: PgUpdateSetSource<typeof dmMessages>,
+): Promise<number> {
+  const rows = await db
+    .update(dmMessages)
+    .set(changes)
+    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued'), not(queuedByTheAgent)))
+    .returning({ id: dmMessages.id });
+  return rows.length;
+}
 
 /** A DM of one project, locked until the transaction ends. */
 export async function lockDm(tx: DbOrTx, projectId: string, dmId: string): Promise<DmMessageRow | null> {

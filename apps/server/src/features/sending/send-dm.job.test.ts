@@ -473,6 +473,69 @@ describe('Send All, paced on the simulator', () => {
     expect(deliveriesFrom([account], since)).toHaveLength(3);
   });
 
+  it("Stop sending takes back the customer's queued DMs, not the agent's, and Send All queues them again", async () => {
+    rig.clock.t = Date.UTC(2026, 1, 10, 14); // Tuesday 09:00 in New York
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    for (let i = 0; i < 3; i++) await buildDm(rig.db, project, { recipient: person() });
+    const random = seededRandom(5);
+    expect((await queueProjectDms(rig.ctx, project.id, { random })).queued).toBe(3);
+    // One more, queued by the agent (with its daily cap): Stop Agent's to take back, not this.
+    const byAgent = await buildDm(rig.db, project, { recipient: person() });
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'queued', scheduledFor: new Date(rig.clock.t + HOUR), dailyCap: 5 })
+      .where(eq(dmMessages.id, byAgent.id));
+    const stop = () =>
+      rig.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cancel-queued-dm-messages',
+        headers: project.owner.auth,
+        payload: { project_id: project.id },
+      });
+
+    const stopped = await stop();
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json()).toEqual({
+      cancelled: 3,
+      message: 'Sending stopped: 3 queued DMs went back to the unsent DMs. Send All queues them again.',
+    });
+    const dms = await dmsOf(rig.db, project.id);
+    const taken = dms.filter((d) => d.id !== byAgent.id);
+    for (const dm of taken) {
+      expect(dm).toMatchObject({
+        state: 'approved',
+        accountId: null,
+        scheduledFor: null,
+        outcomeReason: 'Sending was stopped before this DM went',
+      });
+    }
+    expect(dms.find((d) => d.id === byAgent.id)!.state).toBe('queued');
+    expect((await stop()).json()).toEqual({ cancelled: 0, message: 'No DM you queued was waiting to go.' });
+
+    // Nothing goes while nothing is queued; the agent's DM is handed back to the customer too.
+    const since = rig.clock.t;
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'approved', dailyCap: null })
+      .where(eq(dmMessages.id, byAgent.id));
+    await runQueued(project.id, random, rig.clock.t + 2 * HOUR);
+    expect(deliveriesFrom([account], since)).toHaveLength(0);
+    expect((await queueProjectDms(rig.ctx, project.id, { random })).queued).toBe(4);
+    await runQueued(project.id, random);
+    expect((await dmsOf(rig.db, project.id)).every((d) => d.state === 'sent')).toBe(true);
+    expect(deliveriesFrom([account], since)).toHaveLength(4);
+
+    const stranger = await buildSendingProject(rig);
+    const refused = await rig.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cancel-queued-dm-messages',
+      headers: stranger.owner.auth,
+      payload: { project_id: project.id },
+    });
+    expect(refused.statusCode).toBe(404);
+  });
+
   it('sends nothing once the project is deleted: its queued jobs find no DM and end', async () => {
     const project = await buildSendingProject(rig);
     const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project);

@@ -3,7 +3,7 @@ import { sendingEndpoints as e } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
 import { requireUser } from '../auth';
 import { requireProject } from '../projects';
-import { getSendingStatus, queueProjectDms, sendDmNow } from './sending.service';
+import { cancelQueuedDms, getSendingStatus, queueProjectDms, sendDmNow } from './sending.service';
 
 export async function sendingRoutes(app: FastifyInstance) {
   const { ctx } = app;
@@ -11,6 +11,7 @@ export async function sendingRoutes(app: FastifyInstance) {
     sendDmNow(ctx, requireProject(request).id, { dmId: request.body.dm_id, postId: request.body.post_id }),
   );
   route(app, e.sendBulk, async (request) => queueProjectDms(ctx, requireProject(request).id));
+  route(app, e.cancelQueued, async (request) => cancelQueuedDms(ctx, requireProject(request).id));
   route(app, e.status, async (request) => {
     const { project_id: _named, ...query } = request.query;
     // Without a project the status covers the caller's own projects only.

@@ -1,6 +1,7 @@
 import {
   plural,
   SENDING_TEXTS,
+  type TCancelQueuedResponse,
   type TSendDmResponse,
   type TSendDmsBulkResponse,
   type TSendingStatus,
@@ -18,12 +19,19 @@ import {
   sendingCounts,
   type SendingScope,
   type SendingState,
+  unqueueCustomerDms,
 } from './claim.repository';
 import { queueReconcile } from './reconcile-dms.job';
 import { attemptSend, type OnSendStep } from './send-attempt';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
-import { planProjectQueue, rescheduleDm, type AgentPick, type SenderLimits } from './scheduling';
+import {
+  planProjectQueue,
+  rescheduleDm,
+  unqueuedChanges,
+  type AgentPick,
+  type SenderLimits,
+} from './scheduling';
 
 /** The first look at a DM of unknown outcome: Reddit's sent box has it by then if it went. */
 const FIRST_RECONCILE_AFTER_MS = 60_000;
@@ -247,6 +255,26 @@ export async function queueProjectDms(
     first_at: first === null ? null : new Date(first).toISOString(),
     last_at: last === null ? null : new Date(last).toISOString(),
     accounts: perAccount,
+  };
+}
+
+/** Why a DM taken back by Stop sending did not go. */
+export const STOPPED_REASON = 'Sending was stopped before this DM went';
+
+/**
+ * Stop sending: every DM the customer queued in the project (Send All, a Send that waits) goes back to
+ * the unsent DMs at once, so no job sends it (each send claims a queued DM only); Send All queues them
+ * again. DMs already being sent finish. The agent's queued sends stay: Stop Agent takes those back.
+ */
+export async function cancelQueuedDms(ctx: AppContext, projectId: string): Promise<TCancelQueuedResponse> {
+  const changes = unqueuedChanges(null, STOPPED_REASON, new Date(ctx.clock.now()));
+  const cancelled = await unqueueCustomerDms(ctx.db, projectId, changes);
+  return {
+    cancelled,
+    message:
+      cancelled === 0
+        ? 'No DM you queued was waiting to go.'
+        : `Sending stopped: ${plural(cancelled, 'queued DM')} went back to the unsent DMs. Send All queues them again.`,
   };
 }
 

@@ -91,3 +91,9 @@ export function stateCountBadges(counts: TSendingCounts): { key: string; label: 
   }
   return badges;
 }
+
+/** Stop sending's question: what happens to the queued DMs. */
+export function stopSendingQuestion(queued: number): string {
+  const dms = queued === 1 ? 'the queued DM' : `the ${queued} queued DMs`;
+  return `Stop sending ${dms}? They go back to the unsent DMs, and Send All queues them again. DMs the agent queued stay: Stop Agent takes those back.`;
+}

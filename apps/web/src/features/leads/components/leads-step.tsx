@@ -90,7 +90,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           }}
           onGenerated={dmsCounted}
         />
-        <SendingStatusPanel projectId={projectId} />
+        <SendingStatusPanel projectId={projectId} readOnly={readOnly} onSettled={afterSending} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
       </Stack>
     </Paper>

@@ -1,5 +1,6 @@
 import {
   sendingEndpoints,
+  type TCancelQueuedResponse,
   type TSendDmResponse,
   type TSendDmsBulkResponse,
   type TSendingState,
@@ -21,6 +22,11 @@ export function sendDm(projectId: string, dm: TSendableDm): Promise<TSendDmRespo
 
 export function sendAllDms(projectId: string): Promise<TSendDmsBulkResponse> {
   return call(sendingEndpoints.sendBulk, { body: { project_id: projectId } });
+}
+
+/** Stop sending: the DMs the customer queued go back to the unsent ones. */
+export function cancelQueuedDms(projectId: string): Promise<TCancelQueuedResponse> {
+  return call(sendingEndpoints.cancelQueued, { body: { project_id: projectId } });
 }
 
 export interface TSendingPage {

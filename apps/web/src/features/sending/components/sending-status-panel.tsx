@@ -12,9 +12,17 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import type { TSendingItem } from '@threadreach/contract';
-import { SENDING_PAGE_SIZE, useSendingStatus } from '../hooks/use-sending';
-import { sendingStateLabel, stateCountBadges } from '../sending-texts';
+import { AskFirst } from '../../../components/ui/ask-first';
+import { errorMessage } from '../../../lib/api-error';
+import {
+  SENDING_PAGE_SIZE,
+  useSendingStatus,
+  useStopSending,
+  type TSendingOptions,
+} from '../hooks/use-sending';
+import { sendingStateLabel, stateCountBadges, stopSendingQuestion } from '../sending-texts';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
@@ -26,15 +34,51 @@ function instantOf(item: TSendingItem): string {
   return when(item.claimed_at);
 }
 
-export interface TSendingStatusPanelProps {
+export interface TSendingStatusPanelProps extends TSendingOptions {
   projectId: string;
+  readOnly: boolean;
+}
+
+/** Stop sending: the DMs the customer queued go back to the unsent ones, after a question. */
+function StopSending({
+  projectId,
+  queued,
+  onSettled,
+}: { projectId: string; queued: number } & TSendingOptions) {
+  const stop = useStopSending(projectId, { onSettled });
+  return (
+    <AskFirst
+      label="Stop sending"
+      question={stopSendingQuestion(queued)}
+      confirmLabel="Stop sending"
+      declineLabel="Not now"
+      size="xs"
+      variant="light"
+      wrap="wrap"
+      pending={stop.isPending}
+      onConfirm={(close) =>
+        stop
+          .mutateAsync()
+          .then((answer) => {
+            notifications.show({ color: answer.cancelled > 0 ? 'green' : 'yellow', message: answer.message });
+            close();
+          })
+          .catch((error: unknown) =>
+            notifications.show({
+              color: 'red',
+              message: errorMessage(error, 'Sending could not be stopped'),
+            }),
+          )
+      }
+    />
+  );
 }
 
 /**
  * What sending is doing for the project: how many DMs are queued, sending, sent, failed or being checked,
  * when the next one goes and what it waits for, and each DM with its account and reason. Refreshed while any is on its way.
  */
-export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
+export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingStatusPanelProps) {
   const [page, setPage] = useState(1);
   const status = useSendingStatus(projectId, page);
   const data = status.data;
@@ -43,7 +87,12 @@ export function SendingStatusPanel({ projectId }: TSendingStatusPanelProps) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label="Sending status">
       <Stack gap="sm">
-        <Title order={3}>Sending status</Title>
+        <Group justify="space-between">
+          <Title order={3}>Sending status</Title>
+          {!readOnly && data && data.counts.queued > 0 && (
+            <StopSending projectId={projectId} queued={data.counts.queued} onSettled={onSettled} />
+          )}
+        </Group>
         {status.isPending ? (
           <Center py="sm">
             <Loader size="sm" aria-label="Loading sending status" />

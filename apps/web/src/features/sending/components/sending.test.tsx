@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   dmsEndpoints,
@@ -30,7 +30,7 @@ import {
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
-import { SAVE_BEFORE_SENDING_ALL, sendAllQuestion } from '../sending-texts';
+import { SAVE_BEFORE_SENDING_ALL, sendAllQuestion, stopSendingQuestion } from '../sending-texts';
 import { SendingStatusPanel } from './sending-status-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -269,7 +269,7 @@ describe('Sending status', { timeout: 15_000 }, () => {
         buildSendingItem({ recipient_username: 'sent_one', state: 'sent', sent_at: '2030-01-01T08:00:00Z' }),
       ]),
     );
-    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
     await advance();
     const counts = screen.getByLabelText('DMs by state');
     expect(within(counts).getByText('Queued: 1')).toBeTruthy();
@@ -284,12 +284,48 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(within(failed).getByText('u/demo_founder')).toBeTruthy();
   });
 
+  it('Stop sending asks, takes back the queued DMs, says so and reloads; a read-only user has no such button', async () => {
+    const status = mockEndpoint(
+      sendingEndpoints.status,
+      sendingStatus([buildSendingItem({ state: 'queued' }), buildSendingItem({ state: 'queued' })]),
+    );
+    const stop = mockEndpoint(sendingEndpoints.cancelQueued, {
+      cancelled: 2,
+      message: 'Sending stopped: 2 queued DMs went back to the unsent DMs. Send All queues them again.',
+    });
+    const onSettled = vi.fn();
+    const { unmount } = renderScreen(
+      <SendingStatusPanel projectId={PROJECT_ID} readOnly={false} onSettled={onSettled} />,
+    );
+    await advance();
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Stop sending' })));
+    expect(screen.getByText(stopSendingQuestion(2))).toBeTruthy();
+    expect(stop.calls).toHaveLength(0);
+    const loads = status.calls.length;
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Stop sending' })));
+    await advance();
+    expect(stop.calls[0]!.rawBody).toEqual({ project_id: PROJECT_ID });
+    expect(
+      screen.getByText(
+        'Sending stopped: 2 queued DMs went back to the unsent DMs. Send All queues them again.',
+      ),
+    ).toBeTruthy();
+    expect(onSettled).toHaveBeenCalledTimes(1);
+    expect(status.calls.length).toBeGreaterThan(loads);
+    unmount();
+
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly />);
+    await advance();
+    expect(screen.getByText('Queued: 2')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Stop sending' })).toBeNull();
+  });
+
   it('says what the next DM waits for', async () => {
     mockEndpoint(sendingEndpoints.status, {
       ...sendingStatus([buildSendingItem({ state: 'queued' })]),
       next_wait: { account_username: 'demo_founder', reason: 'Outside working hours.' },
     });
-    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
     await advance();
     expect(screen.getByText(/^Next DM goes at .+ · u\/demo_founder: Outside working hours\.$/)).toBeTruthy();
   });
@@ -303,7 +339,7 @@ describe('Sending status', { timeout: 15_000 }, () => {
         buildSendingItem({ state: 'unknown', outcome_code: 'account_removed', outcome_reason: reason }),
       ]),
     );
-    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
     await advance();
     const table = screen.getByRole('table');
     expect(within(table).getByText('Delivery unknown')).toBeTruthy();
@@ -318,7 +354,7 @@ describe('Sending status', { timeout: 15_000 }, () => {
         buildSendingItem({ state: 'sent', sent_at: '2030-01-01T08:00:00Z' }),
       ]),
     );
-    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
     await advance();
     const counts = screen.getByLabelText('DMs by state');
     expect(within(counts).getByText('Checking delivery: 0')).toBeTruthy();
@@ -338,7 +374,7 @@ describe('Sending status', { timeout: 15_000 }, () => {
     const status = mockEndpoint(sendingEndpoints.status, () =>
       answers.length > 1 ? answers.shift()! : answers[0]!,
     );
-    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} />);
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
     await advance();
     expect(status.calls).toHaveLength(1);
     await advance(SENDING_STATUS_REFRESH_MS - 1000);

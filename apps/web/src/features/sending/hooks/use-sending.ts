@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import { getSendingStatus, sendAllDms, sendDm, type TSendableDm } from '../api/sending.api';
+import { cancelQueuedDms, getSendingStatus, sendAllDms, sendDm, type TSendableDm } from '../api/sending.api';
 import { inFlight, sendFailureText, sendSuccessText } from '../sending-texts';
 
 /** Spec section 9: status refresh timers are at least 30 s. */
@@ -53,6 +53,12 @@ export function useSendDm(projectId: string, options: TSendingOptions = {}) {
 export function useSendAllDms(projectId: string, options: TSendingOptions = {}) {
   const settled = useAfterSending(projectId, options);
   return useMutation({ mutationFn: () => sendAllDms(projectId), onSettled: settled });
+}
+
+/** Stop sending: takes back the DMs the customer queued; the status and the DM list reload. */
+export function useStopSending(projectId: string, options: TSendingOptions = {}) {
+  const settled = useAfterSending(projectId, options);
+  return useMutation({ mutationFn: () => cancelQueuedDms(projectId), onSettled: settled });
 }
 
 /** The project's sending status, refreshed every 30 s while any DM is queued, sending or being checked. */
