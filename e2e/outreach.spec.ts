@@ -132,3 +132,39 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   await expect(stale.getByText(`This DM was already sent to u/${author}`)).toBeVisible();
   expect(await simMessagesFrom(request, 'demo_founder')).toHaveLength(sentBefore + 1);
 });
+
+test('Send All queues the DMs over the connected account, and Stop sending takes them back', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signInAsSubscriber(page, 'Growth');
+  await projectWithApprovedSubreddits(page, 'Queued outreach');
+  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
+  await accounts.getByRole('button', { name: 'Connect account' }).click();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
+  const dms = page.getByRole('region', { name: 'DM messages' });
+  await dms.getByRole('button', { name: 'Generate All DMs' }).click();
+  await expect(page.getByText(/^\d+ DMs? generated/)).toBeVisible({ timeout: 120_000 });
+
+  await page.getByRole('button', { name: 'Send All DMs' }).click();
+  await page.getByRole('button', { name: 'Send all' }).click();
+  await expect(page.getByText(/^Queued \d+ DMs? (over|on) 1 account/)).toBeVisible();
+  const status = page.getByRole('region', { name: 'Sending status' });
+  const queued = status.getByLabel('DMs by state').getByText(/^Queued: /);
+  await expect(queued).not.toHaveText('Queued: 0');
+
+  await status.getByRole('button', { name: 'Stop sending' }).click();
+  await expect(status.getByText(/^Stop sending the( \d+)? queued DMs?\?/)).toBeVisible();
+  await status.getByRole('button', { name: 'Stop sending' }).click();
+  await expect(
+    page.getByText(/^Sending stopped: \d+ queued DMs? went back to the unsent DMs\./),
+  ).toBeVisible();
+  await expect(queued).toHaveText('Queued: 0');
+  await expect(status.getByRole('button', { name: 'Stop sending' })).toHaveCount(0);
+  // They are unsent again: Send All offers them once more.
+  await expect(page.getByRole('button', { name: 'Send All DMs' })).toBeEnabled();
+});
