@@ -18,20 +18,12 @@ import { makeToken } from '../../../test/tokens';
 import { ACCESS_DENIED_TEXT } from './moderator-only';
 import { localPrefs } from '../../../lib/local-prefs';
 import { getToken, setToken } from '../../../lib/token-storage';
-import type * as NavigationModule from '../../../lib/navigation';
+import { externalNavigation } from '../../../test/navigation.test-support';
 
-const external = vi.hoisted(() => ({ assigned: [] as string[] }));
-vi.mock('../../../lib/navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return {
-    ...real,
-    navigateTo: (to: string, options?: { replace?: boolean }) => {
-      if (to.startsWith('/') && !to.startsWith('//')) real.navigateTo(to, options);
-      else external.assigned.push(to);
-    },
-    reloadPage: vi.fn(),
-  };
-});
+vi.mock('../../../lib/navigation', async (importOriginal) =>
+  (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
+);
+const external = externalNavigation;
 
 const CONFIG: TPublicConfig = { demo_mode: true, main_app_url: null, support_chat_script_url: null };
 const EMPTY_PROJECTS = { items: [], total: 0, limit: 500, offset: 0 };

@@ -13,19 +13,12 @@ import { renderApp, testLocation } from '../../../test/render-app';
 import { buildProject } from '../../../test/projects.test-support';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
-import type * as NavigationModule from '../../../lib/navigation';
+import { externalNavigation } from '../../../test/navigation.test-support';
 
-const external = vi.hoisted(() => ({ assigned: [] as string[] }));
-vi.mock('../../../lib/navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return {
-    ...real,
-    navigateTo: (to: string, options?: { replace?: boolean }) => {
-      if (to.startsWith('/') && !to.startsWith('//')) real.navigateTo(to, options);
-      else external.assigned.push(to);
-    },
-  };
-});
+vi.mock('../../../lib/navigation', async (importOriginal) =>
+  (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
+);
+const external = externalNavigation;
 
 const PLANS: TSubscriptionPlan[] = [
   {

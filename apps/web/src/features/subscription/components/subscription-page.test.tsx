@@ -12,19 +12,12 @@ import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
-import type * as NavigationModule from '../../../lib/navigation';
+import { externalNavigation } from '../../../test/navigation.test-support';
 
-const external = vi.hoisted(() => ({ assigned: [] as string[] }));
-vi.mock('../../../lib/navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return {
-    ...real,
-    navigateTo: (to: string, options?: { replace?: boolean }) => {
-      if (to.startsWith('/') && !to.startsWith('//')) real.navigateTo(to, options);
-      else external.assigned.push(to);
-    },
-  };
-});
+vi.mock('../../../lib/navigation', async (importOriginal) =>
+  (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
+);
+const external = externalNavigation;
 
 const USER_ID = '0b6f1c52-2b0e-4c57-9a4e-7d1f3c2a9e10';
 const SUBSCRIBED: TUserSubscriptionResponse = {
