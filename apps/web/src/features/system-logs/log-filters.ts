@@ -77,16 +77,19 @@ export function parseRangeInput(text: string): string | null {
   return same ? date.toISOString() : null;
 }
 
-/** Why the custom range cannot be used, or null when it can (or is not chosen). */
+/** Why the custom range cannot be used, naming each bad end, or null when it can (or is not chosen). */
 export function rangeError(filters: TLogFilters): string | null {
   if (filters.period !== 'custom') return null;
-  for (const [label, value] of [
-    ['From', filters.from],
-    ['To', filters.to],
-  ] as const) {
-    if (value.trim() && !parseRangeInput(value)) return `${label} must be a date and time as ${RANGE_FORMAT}`;
-  }
-  return null;
+  const bad = (
+    [
+      ['From', filters.from],
+      ['To', filters.to],
+    ] as const
+  )
+    .filter(([, value]) => value.trim() && !parseRangeInput(value))
+    .map(([label]) => label);
+  if (bad.length === 2) return `From and To must be dates and times as ${RANGE_FORMAT}`;
+  return bad.length === 1 ? `${bad[0]} must be a date and time as ${RANGE_FORMAT}` : null;
 }
 
 /**
