@@ -5,7 +5,7 @@ import { redditAccounts } from '../accounts/accounts.table';
 import { agentMaySend } from '../dms';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
-import { queuedByTheAgent, unqueuedChanges } from '../sending';
+import { unqueuedChanges, unqueueProjectDms } from '../sending';
 import {
   agentLogs,
   agentPatterns,
@@ -269,12 +269,7 @@ export async function cancelQueuedSends(
   reason: string,
   now: Date,
 ): Promise<number> {
-  const rows = await db
-    .update(dmMessages)
-    .set(unqueuedChanges(null, reason, now))
-    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued'), queuedByTheAgent))
-    .returning({ id: dmMessages.id });
-  return rows.length;
+  return unqueueProjectDms(db, projectId, 'agent', unqueuedChanges(null, reason, now));
 }
 
 /** DMs of the project Reddit refused at compose since `since`, with the last reason given. */

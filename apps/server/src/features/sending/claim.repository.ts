@@ -25,18 +25,23 @@ import { suppressions, type SuppressionReason } from '../suppressions/suppressio
  * Queued DMs the agent queued: it alone queues with limits of its own (a daily cap per account), kept
  * on the DM; Send All and a Send that waits queue without.
  */
-export const queuedByTheAgent: SQL = isNotNull(dmMessages.dailyCap);
+const queuedByTheAgent: SQL = isNotNull(dmMessages.dailyCap);
 
-/** The project's DMs the customer queued (not the agent), back among the unsent ones with `changes`. */
-export async function unqueueCustomerDms(
+/**
+ * The project's queued DMs of one sender, back among the unsent ones with `changes`: the agent's (Stop
+ * Agent) or the customer's (Stop sending), never the other's. Returns how many.
+ */
+export async function unqueueProjectDms(
   db: DbOrTx,
   projectId: string,
+  queuedBy: 'agent' | 'customer',
   changes: PgUpdateSetSource<typeof dmMessages>,
 ): Promise<number> {
+  const bySender = queuedBy === 'agent' ? queuedByTheAgent : not(queuedByTheAgent);
   const rows = await db
     .update(dmMessages)
     .set(changes)
-    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued'), not(queuedByTheAgent)))
+    .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued'), bySender))
     .returning({ id: dmMessages.id });
   return rows.length;
 }

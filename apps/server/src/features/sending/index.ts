@@ -7,4 +7,4 @@ export { reconcileAccount, sweepSends } from './reconcile.service';
 export { SEND_STEPS, type SendStep, type OnSendStep } from './send-attempt';
 export { formatInstant } from './account-readiness';
 export { unqueuedChanges } from './scheduling';
-export { queuedByTheAgent } from './claim.repository';
+export { unqueueProjectDms } from './claim.repository';

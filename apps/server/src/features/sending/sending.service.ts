@@ -19,7 +19,7 @@ import {
   sendingCounts,
   type SendingScope,
   type SendingState,
-  unqueueCustomerDms,
+  unqueueProjectDms,
 } from './claim.repository';
 import { queueReconcile } from './reconcile-dms.job';
 import { attemptSend, type OnSendStep } from './send-attempt';
@@ -268,7 +268,7 @@ export const STOPPED_REASON = 'Sending was stopped before this DM went';
  */
 export async function cancelQueuedDms(ctx: AppContext, projectId: string): Promise<TCancelQueuedResponse> {
   const changes = unqueuedChanges(null, STOPPED_REASON, new Date(ctx.clock.now()));
-  const cancelled = await unqueueCustomerDms(ctx.db, projectId, changes);
+  const cancelled = await unqueueProjectDms(ctx.db, projectId, 'customer', changes);
   return {
     cancelled,
     message:
