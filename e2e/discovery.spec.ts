@@ -99,7 +99,16 @@ test('a new customer goes from step 1 to highlighted, scored leads', async ({ pa
   await expect(post).toBeVisible();
   await expect(post.locator('mark').first()).toBeVisible();
   await expect(post.getByLabel('Matched keywords')).toBeVisible();
-  await expect(post.getByRole('link', { name: 'View on Reddit' })).toHaveAttribute('href', /^https:\/\//);
+  // View on Reddit opens the simulated Reddit's own page of the post.
+  const title = (await post.locator('p').first().textContent()) ?? '';
+  const [reddit] = await Promise.all([
+    page.waitForEvent('popup'),
+    post.getByRole('link', { name: 'View on Reddit' }).click(),
+  ]);
+  expect(reddit.url().startsWith(`${process.env.E2E_SIM_URL}/r/`)).toBe(true);
+  await expect(reddit.getByRole('heading', { level: 1 })).toHaveText(title);
+  await expect(reddit.getByRole('note')).toHaveText(/^Simulated Reddit/);
+  await reddit.close();
   const score = post.getByLabel(/^Intent score \d+$/);
   await expect(score).toHaveText(/^Intent \d+$/);
   await score.hover();

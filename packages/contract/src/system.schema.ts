@@ -12,5 +12,7 @@ export const ZPublicConfig = z.object({
   demo_mode: z.boolean(),
   main_app_url: z.string().nullable(),
   support_chat_script_url: z.string().nullable(),
+  /** Where Reddit's pages are: www.reddit.com, or the simulator's own pages in the demo. */
+  reddit_web_url: z.string(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

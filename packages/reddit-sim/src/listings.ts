@@ -1,4 +1,5 @@
 import { type Corpus, LISTING_CAP, type SimSubreddit, type Stub, compareStubs } from './corpus/corpus';
+import type { SimUser } from './corpus/users';
 import { type RouteContext, type SimResponse, json, redditError } from './http';
 import { searchPosts } from './search';
 import type { RedditListing, RedditThing } from './types';
@@ -170,22 +171,26 @@ export function userData(user: NonNullable<ReturnType<Corpus['users']['get']>>) 
 export function userItems(corpus: Corpus, ctx: RouteContext, kind: 't1' | 't3'): SimResponse {
   const user = corpus.users.get(ctx.params[0] ?? '');
   if (!user || user.deleted) return redditError(404);
+  const stubs = userStubs(corpus, user, kind, ctx.now);
+  if (stubs.length === 0) return json(200, listing(kind, [], null, null));
+  return stubListing(corpus, stubs.slice(0, LISTING_CAP), ctx);
+}
+
+/** What a user wrote in every subreddit's recent window, newest first (none for suspended or seeded accounts). */
+export function userStubs(corpus: Corpus, user: SimUser, kind: 't1' | 't3', now: number): Stub[] {
   const stubs: Stub[] = [];
-  if (!user.suspended && !user.loginable) {
-    for (const sub of corpus.subreddits) {
-      const latest = corpus.latestIndex(kind, sub.index, ctx.now);
-      for (let k = latest; k >= 0 && k > latest - LISTING_CAP; k--) {
-        const stub: Stub = { kind, sub: sub.index, k, time: 0 };
-        if (corpus.authorIndex(stub) === user.index) {
-          stub.time = corpus.itemTime(kind, sub.index, k);
-          stubs.push(stub);
-        }
+  if (user.suspended || user.loginable) return stubs;
+  for (const sub of corpus.subreddits) {
+    const latest = corpus.latestIndex(kind, sub.index, now);
+    for (let k = latest; k >= 0 && k > latest - LISTING_CAP; k--) {
+      const stub: Stub = { kind, sub: sub.index, k, time: 0 };
+      if (corpus.authorIndex(stub) === user.index) {
+        stub.time = corpus.itemTime(kind, sub.index, k);
+        stubs.push(stub);
       }
     }
   }
-  stubs.sort(compareStubs);
-  if (stubs.length === 0) return json(200, listing(kind, [], null, null));
-  return stubListing(corpus, stubs.slice(0, LISTING_CAP), ctx);
+  return stubs.sort(compareStubs);
 }
 
 /** /api/info?id=t3_x,t1_y */

@@ -16,6 +16,7 @@ import {
 } from './listings';
 import { type MessageStyle, Messages, type StoredMessage } from './messages';
 import { type ClientRegistration, OAuth, hasScope } from './oauth';
+import { postPage, userPage } from './pages';
 import { type RateLimitOptions, RateLimiter } from './rate-limit';
 
 export interface RedditSimOptions {
@@ -221,6 +222,14 @@ export class SimCore {
         (ctx) => this.messages.mark(ctx, userOf(ctx), ctx.params[0]?.toLowerCase() === 'read'),
         { scope: 'privatemessages', user: true },
       ),
+      r(
+        'GET',
+        `/r/${seg}/comments/([0-9a-z]+)(?:/[^/]*)?(?:/([0-9a-z]+))?`,
+        'GET /r/{sub}/comments/{id}',
+        'www',
+        (ctx) => postPage(c, ctx),
+      ),
+      r('GET', `/(?:user|u)/${seg}`, 'GET /user/{name}', 'www', (ctx) => userPage(c, ctx)),
     ];
   }
 
@@ -246,7 +255,9 @@ export class SimCore {
     const isForm = !(req.headers['content-type'] ?? '').includes('application/json');
     const form = new URLSearchParams(isForm ? raw : '');
     const route = this.routes.find((rt) => rt.method === method && rt.pattern.test(path));
-    const params = route ? (route.pattern.exec(path)?.slice(1) ?? []).map((p) => decodeURIComponent(p)) : [];
+    const params = route
+      ? (route.pattern.exec(path)?.slice(1) ?? []).map((p) => (p === undefined ? '' : decodeURIComponent(p)))
+      : [];
     const token: AccessToken | undefined = this.oauth.verifyBearer(req.headers.authorization, now);
     const clientId =
       token?.clientId ??

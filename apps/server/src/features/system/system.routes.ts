@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { systemEndpoints as e } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
 
+const REDDIT_WEB_URL = 'https://www.reddit.com';
+
 export async function systemRoutes(app: FastifyInstance) {
   route(app, e.health, async (_request, reply) => {
     const { database, queue, config } = app.ctx;
@@ -21,5 +23,6 @@ export async function systemRoutes(app: FastifyInstance) {
     demo_mode: app.ctx.config.demoMode,
     main_app_url: app.ctx.config.mainAppUrl,
     support_chat_script_url: app.ctx.config.supportChatScriptUrl,
+    reddit_web_url: app.ctx.reddit.endpoints?.authUrl ?? REDDIT_WEB_URL,
   }));
 }

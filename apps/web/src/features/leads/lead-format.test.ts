@@ -21,6 +21,7 @@ describe('lead formatting', () => {
     expect(redditUrl('/r/a/comments/x/')).toBe('https://www.reddit.com/r/a/comments/x/');
     expect(redditUrl('r/a')).toBe('https://www.reddit.com/r/a');
     expect(redditUrl('https://old.reddit.com/r/a')).toBe('https://old.reddit.com/r/a');
+    expect(redditUrl('/user/x', 'http://127.0.0.1:4100/')).toBe('http://127.0.0.1:4100/user/x');
   });
 
   it('says how long ago', () => {

@@ -12,10 +12,13 @@ export function formatKarma(karma: number | null): string {
   return karma === null ? 'karma unknown' : `${NUMBER.format(karma)} comment karma`;
 }
 
+/** Reddit's own pages, where the deployment's Reddit has them (the simulator's in the demo). */
+export const REDDIT_WEB_URL = 'https://www.reddit.com';
+
 /** Reddit links: the API gives permalinks as paths; a full address is kept as it is. */
-export function redditUrl(permalink: string): string {
+export function redditUrl(permalink: string, base: string = REDDIT_WEB_URL): string {
   if (/^https?:\/\//i.test(permalink)) return permalink;
-  return `https://www.reddit.com${permalink.startsWith('/') ? '' : '/'}${permalink}`;
+  return `${base.replace(/\/+$/, '')}${permalink.startsWith('/') ? '' : '/'}${permalink}`;
 }
 
 /** How long ago, in the largest whole unit. */

@@ -23,7 +23,12 @@ function recordingWidget() {
 }
 
 function config(url: string | null): TPublicConfig {
-  return { demo_mode: false, main_app_url: null, support_chat_script_url: url };
+  return {
+    demo_mode: false,
+    main_app_url: null,
+    support_chat_script_url: url,
+    reddit_web_url: 'https://www.reddit.com',
+  };
 }
 
 function renderChat() {

@@ -25,7 +25,12 @@ vi.mock('../../../lib/navigation', async (importOriginal) =>
 );
 const external = externalNavigation;
 
-const CONFIG: TPublicConfig = { demo_mode: true, main_app_url: null, support_chat_script_url: null };
+const CONFIG: TPublicConfig = {
+  demo_mode: true,
+  main_app_url: null,
+  support_chat_script_url: null,
+  reddit_web_url: 'https://www.reddit.com',
+};
 const EMPTY_PROJECTS = { items: [], total: 0, limit: 500, offset: 0 };
 
 /** The answers every page load needs; a test adds or replaces its own afterwards. */

@@ -9,11 +9,11 @@ import {
   type TProfile,
 } from '@threadreach/contract';
 import { matchesIn } from '../highlight';
-import { formatAccountAge, formatKarma, redditUrl, timeAgo } from '../lead-format';
+import { REDDIT_WEB_URL, formatAccountAge, formatKarma, redditUrl, timeAgo } from '../lead-format';
 import { HighlightedText } from './highlighted-text';
 import { IntentBadge } from './intent-badge';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
-import { useAiBlockReason } from '../../auth';
+import { useAiBlockReason, usePublicConfig } from '../../auth';
 
 /** The first MATCHED_KEYWORDS_SHOWN matched keywords, and how many more there are. */
 export function KeywordBadges({ keywords }: { keywords: readonly string[] }) {
@@ -49,6 +49,16 @@ function Dot() {
     <Text span size="xs" c="dimmed" aria-hidden>
       ·
     </Text>
+  );
+}
+
+/** A link to the item on Reddit: in the demo, the simulated Reddit's page of it. */
+function ViewOnReddit({ path }: { path: string }) {
+  const base = usePublicConfig().data?.reddit_web_url ?? REDDIT_WEB_URL;
+  return (
+    <Anchor size="xs" href={redditUrl(path, base)} target="_blank" rel="noopener noreferrer">
+      View on Reddit
+    </Anchor>
   );
 }
 
@@ -173,9 +183,7 @@ function LeadMeta({ item, nowMs }: { item: TPost | TComment; nowMs: number }) {
         {item.score} points · {timeAgo(item.created_utc, nowMs)}
       </Text>
       <Dot />
-      <Anchor size="xs" href={redditUrl(item.permalink)} target="_blank" rel="noopener noreferrer">
-        View on Reddit
-      </Anchor>
+      <ViewOnReddit path={item.permalink} />
     </Meta>
   );
 }
@@ -252,14 +260,7 @@ export function ProfileItem({ item, nowMs: _nowMs, ...actions }: TItemProps<TPro
           {item.lead_count} matching {item.lead_count === 1 ? 'post or comment' : 'posts and comments'}
         </Text>
         <Dot />
-        <Anchor
-          size="xs"
-          href={redditUrl(`/user/${encodeURIComponent(item.reddit_username)}`)}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          View on Reddit
-        </Anchor>
+        <ViewOnReddit path={`/user/${encodeURIComponent(item.reddit_username)}`} />
       </Meta>
       {item.bio_content && (
         <HighlightedText

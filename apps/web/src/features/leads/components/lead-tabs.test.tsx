@@ -11,6 +11,7 @@ import {
   type TProfile,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { mockPublicConfig } from '../../../test/public-config.test-support';
 import {
   buildComment,
   buildDm,
@@ -64,6 +65,7 @@ function mockLists(lists: { posts?: TPost[]; comments?: TComment[]; profiles?: T
 }
 
 function renderTabs(readOnly = false, onDmGenerated?: () => void, aiBlocked = false) {
+  mockPublicConfig();
   const tabs = <LeadTabs projectId={PROJECT_ID} readOnly={readOnly} onDmGenerated={onDmGenerated} />;
   return renderScreen(aiBlocked ? withoutAiSubscription(tabs) : tabs);
 }
@@ -98,7 +100,12 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(within(row).getByText('1,520 comment karma')).toBeTruthy();
     expect(within(row).getByText('r/freelance')).toBeTruthy();
     const link = within(row).getByRole('link', { name: 'View on Reddit' });
-    expect(link.getAttribute('href')).toBe('https://www.reddit.com/r/freelance/comments/abc123/looking_for/');
+    // The deployment's Reddit: the simulator's pages in the demo.
+    await waitFor(() =>
+      expect(link.getAttribute('href')).toBe(
+        'http://127.0.0.1:4100/r/freelance/comments/abc123/looking_for/',
+      ),
+    );
     expect(link.getAttribute('target')).toBe('_blank');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
   });
@@ -156,7 +163,7 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(within(user1).getByText('3 matching posts and comments')).toBeTruthy();
     expect(within(user1).getByText('20 days old')).toBeTruthy();
     expect(within(user1).getByRole('link', { name: 'View on Reddit' }).getAttribute('href')).toBe(
-      'https://www.reddit.com/user/ana_designs',
+      'http://127.0.0.1:4100/user/ana_designs',
     );
   });
 

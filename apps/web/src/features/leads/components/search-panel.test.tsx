@@ -28,6 +28,7 @@ import {
   searchStatus,
   sendingStatus,
 } from '../../../test/discovery.test-support';
+import { mockPublicConfig } from '../../../test/public-config.test-support';
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from './leads-step';
 import { SearchPanel } from './search-panel';
@@ -42,6 +43,7 @@ function renderPanel(withoutKeywords = false) {
 
 /** Step 4 lists the DM messages below the results, and what sending is doing. */
 function mockNoDms() {
+  mockPublicConfig();
   mockEndpoint(dmsEndpoints.list, dmPage([]));
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
   mockEndpoint(sendingEndpoints.status, sendingStatus());

@@ -59,6 +59,7 @@ function mockPlansPage() {
     demo_mode: true,
     main_app_url: null,
     support_chat_script_url: null,
+    reddit_web_url: 'https://www.reddit.com',
   });
   mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'No refresh token.', 'unauthorized'));
   mockEndpoint(projectsEndpoints.list, { items: [], total: 0, limit: 500, offset: 0 });

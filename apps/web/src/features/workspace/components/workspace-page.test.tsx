@@ -72,6 +72,7 @@ function setup(opts: {
     demo_mode: false,
     main_app_url: null,
     support_chat_script_url: null,
+    reddit_web_url: 'https://www.reddit.com',
   });
   mockEndpoint(usersEndpoints.me, {
     user_id: userId,

@@ -1,0 +1,118 @@
+import type { Corpus } from './corpus/corpus';
+import { type RouteContext, type SimResponse, escapeHtml, html } from './http';
+import { userStubs } from './listings';
+
+/**
+ * The www pages a browser opens from a permalink ("View on Reddit"): a post, a comment under its post, and
+ * a user's profile. Real Reddit serves HTML at the same paths its API answers in JSON on oauth.reddit.com;
+ * here they are plain pages that say they are simulated.
+ */
+
+const PAGE_ITEMS = 10;
+
+function page(status: number, title: string, main: string): SimResponse {
+  return html(
+    status,
+    `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+    <link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>
+    <style>
+      body { font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 0 auto; padding: 1rem; color: #1a1a1b; }
+      .sim { background: #fff4e5; border: 1px solid #f0b35a; padding: .5rem .75rem; border-radius: 4px; }
+      .meta { color: #576f76; font-size: .875rem; }
+      article { border: 1px solid #ccc; border-radius: 4px; padding: .75rem 1rem; margin: 1rem 0; white-space: pre-wrap; }
+      article.highlight { border-color: #0079d3; border-width: 2px; }
+      h1 { font-size: 1.375rem; line-height: 1.3; }
+      a { color: #0051a3; }
+    </style>
+  </head>
+  <body>
+    <p class="sim" role="note">Simulated Reddit: this page exists only in the demo, not on reddit.com.</p>
+    <main>
+${main}
+    </main>
+  </body>
+</html>
+`,
+  );
+}
+
+function notFound(what: string): SimResponse {
+  return page(404, 'reddit.com: page not found', `<h1>Sorry, this ${what} isn't here</h1>`);
+}
+
+const dateOf = (createdSeconds: number) =>
+  new Date(createdSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+const userLink = (name: string) => `<a href="/user/${encodeURIComponent(name)}">u/${escapeHtml(name)}</a>`;
+
+/** /r/{sub}/comments/{post id}/{slug}/ and, with a comment id after the slug, that comment under its post. */
+export function postPage(corpus: Corpus, ctx: RouteContext): SimResponse {
+  const [subName = '', postId = '', commentId] = ctx.params;
+  const postStub = corpus.parseFullname(`t3_${postId.toLowerCase()}`, ctx.now);
+  if (!postStub) return notFound('post');
+  const post = corpus.post(postStub, ctx.now);
+  if (post.subreddit.toLowerCase() !== subName.toLowerCase()) return notFound('post');
+  let comment = '';
+  if (commentId) {
+    const stub = corpus.parseFullname(`t1_${commentId.toLowerCase()}`, ctx.now);
+    const found = stub ? corpus.comment(stub, ctx.now) : undefined;
+    if (!found || found.link_id !== post.name) return notFound('comment');
+    comment = `
+      <h2>Comment</h2>
+      <article class="highlight" aria-label="Comment by u/${escapeHtml(found.author)}">
+        <p class="meta">${userLink(found.author)} · ${found.score} points · ${dateOf(found.created_utc)} UTC</p>
+        ${escapeHtml(found.body)}
+      </article>`;
+  }
+  return page(
+    200,
+    `${post.title} : ${post.subreddit}`,
+    `      <p class="meta">r/${escapeHtml(post.subreddit)} · posted by ${userLink(post.author)} · ${dateOf(post.created_utc)} UTC</p>
+      <h1>${escapeHtml(post.title)}</h1>
+      <article aria-label="Post">${escapeHtml(post.selftext)}</article>
+      <p class="meta">${post.score} points · ${post.num_comments} comments</p>${comment}`,
+  );
+}
+
+/** /user/{name}: the profile and what they wrote lately. */
+export function userPage(corpus: Corpus, ctx: RouteContext): SimResponse {
+  const user = corpus.users.get(ctx.params[0] ?? '');
+  if (!user || user.deleted) return notFound('account');
+  if (user.suspended) {
+    return page(
+      200,
+      `u/${user.name}`,
+      `      <h1>u/${escapeHtml(user.name)}</h1>\n      <p>This account has been suspended.</p>`,
+    );
+  }
+  const days = Math.floor((ctx.now - user.createdMs) / 86_400_000);
+  const posts = userStubs(corpus, user, 't3', ctx.now)
+    .slice(0, PAGE_ITEMS)
+    .map((stub) => corpus.post(stub, ctx.now))
+    .map(
+      (p) =>
+        `<li><a href="${escapeHtml(p.permalink)}">${escapeHtml(p.title)}</a> <span class="meta">in r/${escapeHtml(p.subreddit)}</span></li>`,
+    );
+  const comments = userStubs(corpus, user, 't1', ctx.now)
+    .slice(0, PAGE_ITEMS)
+    .map((stub) => corpus.comment(stub, ctx.now))
+    .map(
+      (c) =>
+        `<li><a href="${escapeHtml(c.permalink ?? '')}">${escapeHtml(c.link_title ?? '')}</a> <span class="meta">in r/${escapeHtml(c.subreddit)}</span></li>`,
+    );
+  const list = (items: string[]) =>
+    items.length ? `<ul>\n${items.join('\n')}\n</ul>` : '<p>Nothing yet.</p>';
+  return page(
+    200,
+    `u/${user.name}`,
+    `      <h1>u/${escapeHtml(user.name)}</h1>
+      <p class="meta">${days} days on Reddit · ${user.linkKarma} post karma · ${user.commentKarma} comment karma</p>
+      ${user.description ? `<p>${escapeHtml(user.description)}</p>` : ''}
+      <h2>Recent posts</h2>
+      ${list(posts)}
+      <h2>Recent comments</h2>
+      ${list(comments)}`,
+  );
+}
