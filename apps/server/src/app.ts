@@ -38,6 +38,7 @@ import { AccessLogController } from './http/access-log';
 import { lazyRequestLogger } from './http/request-logger';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
+import { registerJsonBody } from './http/json-body';
 import { registerSecurity } from './http/security';
 import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
 import { isLocalProvider } from './integrations/payments/local.provider';
@@ -89,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(fastifyCookie);
+  registerJsonBody(app);
   // API answers of 1 KiB or more go gzipped to clients that take it: a page of leads or DMs shrinks 5 to 20
   // times over a customer's connection. Level 1 compresses JSON almost as well as brotli in a third of the
   // time (bench/api measures what it costs). The web app's files come precompressed from the build and are

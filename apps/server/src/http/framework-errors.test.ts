@@ -103,3 +103,44 @@ describe('NUL and control characters', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('JSON bodies', () => {
+  async function post(body: string) {
+    const project = await buildProject(t.ctx.db, t.config);
+    const res = await fetch(`${t.url}/api/v1/projects/${project.id}/log-behavior`, {
+      method: 'POST',
+      headers: { ...project.owner.auth, 'content-type': 'application/json' },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as unknown };
+  }
+
+  it('refuse a lone surrogate escape, in a value or a key, with 400 (jsonb cannot hold it)', async () => {
+    for (const metadata of ['{"a":"\\ud800"}', '{"\\udc00":1}', '{"a":["x\\ud83d"]}']) {
+      expect(await post(`{"action":"message_edited","metadata":${metadata}}`), metadata).toEqual({
+        status: 400,
+        body: {
+          detail: 'Request body holds a lone surrogate escape (\\uD800 to \\uDFFF), which is not valid text.',
+          code: 'invalid_json',
+        },
+      });
+    }
+  });
+
+  it('take a surrogate pair, and a backslash before "ud800", as the text they are', async () => {
+    for (const metadata of ['{"a":"\\ud83d\\ude00"}', '{"a":"C:\\\\ud800"}']) {
+      expect((await post(`{"action":"message_edited","metadata":${metadata}}`)).status, metadata).toBe(201);
+    }
+  });
+
+  it('refuse nesting deeper than 32 levels with 400 instead of overflowing the stack', async () => {
+    const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+    expect(await post(`{"action":"message_edited","metadata":{"a":${deep}}}`)).toEqual({
+      status: 400,
+      body: {
+        detail: 'Request body nests deeper than 32 levels of objects and arrays.',
+        code: 'invalid_json',
+      },
+    });
+  });
+});
