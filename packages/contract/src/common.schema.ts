@@ -64,5 +64,18 @@ export function ZText(options?: Parameters<typeof z.string>[0]) {
 }
 export const ZIsoDateTime = z.string().meta({ format: 'date-time' });
 
+/**
+ * The years a date the API is asked about may fall in: nothing the product records is older, and the
+ * database's calendar arithmetic (a day or an hour either side) stays inside what it can write.
+ */
+export const QUERY_YEARS = { first: 2000, last: 2100 } as const;
+export const QUERY_YEARS_TEXT = `between ${QUERY_YEARS.first} and ${QUERY_YEARS.last}`;
+
+/** Whether a date or date-time written with its 4-digit year first falls in QUERY_YEARS. */
+export function inQueryYears(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  return year >= QUERY_YEARS.first && year <= QUERY_YEARS.last;
+}
+
 export const ZMessageResponse = z.object({ message: z.string() });
 export type TMessageResponse = z.infer<typeof ZMessageResponse>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZText } from './common.schema';
+import { QUERY_YEARS, QUERY_YEARS_TEXT, ZText, inQueryYears } from './common.schema';
 
 /**
  * Statistics count UTC calendar days: a date is `YYYY-MM-DD`, and a range runs from the start of its first
@@ -9,8 +9,8 @@ export const STATS_RANGE_MAX_DAYS = 366;
 export const STATS_GROUPS = ['project', 'day'] as const;
 export type TStatsGroup = (typeof STATS_GROUPS)[number];
 /** The years a monthly query may name; the panel offers the current year and the four before it. */
-export const STATS_YEAR_MIN = 2000;
-export const STATS_YEAR_MAX = 2100;
+export const STATS_YEAR_MIN = QUERY_YEARS.first;
+export const STATS_YEAR_MAX = QUERY_YEARS.last;
 export const STATS_YEAR_CHOICES = 5;
 /** Subreddits listed per project in the by-project view. */
 export const STATS_TOP_SUBREDDITS = 5;
@@ -45,6 +45,7 @@ const ZDay = (field: string) =>
       error: `${field} must be a date as YYYY-MM-DD, e.g. 2030-01-31`,
       abort: true,
     })
+    .refine(inQueryYears, { error: `${field} must be a date ${QUERY_YEARS_TEXT}`, abort: true })
     .refine((v) => dayNumber(v) !== null, { error: `${field} is not a real calendar date` });
 
 /** Both ends present, in order, and at most 366 days long (both days counted). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime, ZText } from './common.schema';
+import { QUERY_YEARS_TEXT, ZIsoDateTime, ZText, inQueryYears } from './common.schema';
 
 /** Levels as /logs shows them; pino's trace counts as DEBUG and fatal as CRITICAL. */
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
@@ -40,11 +40,14 @@ export const LOG_RANGE_MAX_DAYS = 366;
 export const LOG_SEARCH_COUNT_CAP = 1000;
 const DAY_MS = 86_400_000;
 
-const ZInstant = ZText()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(v), {
-    error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T09:30:00Z',
-  })
-  .refine(isRealDateTime, { error: 'is not a real date and time' });
+const ZInstant = (field: string) =>
+  ZText()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(v), {
+      error: `${field} must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T09:30:00Z`,
+      abort: true,
+    })
+    .refine(inQueryYears, { error: `${field} must be a date-time ${QUERY_YEARS_TEXT}`, abort: true })
+    .refine(isRealDateTime, { error: `${field} is not a real date and time` });
 
 /** Date.parse rolls 31 February over into March; the calendar fields must stand as written. */
 function isRealDateTime(value: string): boolean {
@@ -79,8 +82,8 @@ const ZSystemLogsFilter = z.object({
     .trim()
     .max(LOG_SEARCH_MAX, { error: `search must be at most ${LOG_SEARCH_MAX} characters` })
     .optional(),
-  start_time: ZInstant.optional(),
-  end_time: ZInstant.optional(),
+  start_time: ZInstant('start_time').optional(),
+  end_time: ZInstant('end_time').optional(),
 });
 
 /** A custom range needs both ends, in order, at most LOG_RANGE_MAX_DAYS long. */

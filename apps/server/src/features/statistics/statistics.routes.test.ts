@@ -202,6 +202,9 @@ describe('GET /all-projects/daily-statistics', () => {
     ['start_date=2025-01-01&end_date=2026-01-02', 'The range is longer than 366 days'],
     [`${WEEK}&group_by=week`, "Unknown group_by 'week': use project or day"],
     ['end_date=2026-01-11', 'start_date is required, as a date YYYY-MM-DD'],
+    // The day after the range must stay a year PostgreSQL can write.
+    ['start_date=0001-01-01&end_date=2026-01-02', 'start_date must be a date between 2000 and 2100'],
+    ['start_date=2026-01-01&end_date=9999-12-31', 'end_date must be a date between 2000 and 2100'],
   ])('refuses %s with 400 and why', async (query, detail) => {
     const { status, body } = await allProjects(query);
     expect(status).toBe(400);
@@ -291,6 +294,7 @@ describe("a project's monthly and date-range statistics", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ detail: 'end_date is required, as a date YYYY-MM-DD' });
     expect((await range('start_date=2026-01-05&end_date=2026-01-04')).status).toBe(400);
+    expect((await range('start_date=9999-12-31&end_date=9999-12-31')).status).toBe(400);
   });
 });
 

@@ -200,6 +200,19 @@ describe('GET /api/v1/system/logs', () => {
       ['?start_time=2001-06-01T10:00:00Z&end_time=2001-06-01T09:00:00Z', 'The range starts after it ends'],
       ['?start_time=2000-01-01T00:00:00Z&end_time=2001-06-01T09:00:00Z', 'The range is longer than 366 days'],
       ['?limit=501', 'limit'],
+      [
+        '?start_time=2001-02-30T10:00:00Z&end_time=2001-06-01T09:00:00Z',
+        'start_time is not a real date and time',
+      ],
+      // The hour either side of the range must stay a year PostgreSQL can write.
+      [
+        '?start_time=0001-01-01T00:00:00Z&end_time=0001-01-02T00:00:00Z',
+        'start_time must be a date-time between 2000 and 2100',
+      ],
+      [
+        '?start_time=9999-12-30T00:00:00Z&end_time=9999-12-31T00:00:00Z',
+        'must be a date-time between 2000 and 2100',
+      ],
     ];
     for (const [query, detail] of cases) {
       const { status, body } = await logs(query);
@@ -272,6 +285,9 @@ describe('GET /api/v1/system/logs.csv', () => {
   it('refuses a bad range with a 400 that says why, and is for moderators and admins only', async () => {
     const bad = await csv('?start_time=2001-06-01T10:00:00Z&end_time=2001-06-01T09:00:00Z');
     expect(bad.statusCode).toBe(400);
+    expect((await csv('?start_time=0001-01-01T00:00:00Z&end_time=0001-01-02T00:00:00Z')).statusCode).toBe(
+      400,
+    );
     expect(bad.json().detail).toContain('The range starts after it ends');
     expect((await csv('', moderator)).statusCode).toBe(200);
     expect((await csv('', user)).statusCode).toBe(403);
