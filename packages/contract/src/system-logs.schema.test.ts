@@ -37,7 +37,10 @@ describe('system logs query', () => {
     ]);
     expect(issues({ start_time: '01-01-2030 10:00', end_time: start_time })[0]).toMatch(/ISO 8601/);
     expect(issues({ start_time: '2030-02-31T00:00:00Z', end_time: '2030-03-31T00:00:00Z' })).toEqual([
-      'is not a real date and time',
+      'start_time is not a real date and time',
+    ]);
+    expect(issues({ start_time: '1999-12-31T00:00:00Z', end_time: start_time })).toEqual([
+      'start_time must be a date-time between 2000 and 2100',
     ]);
   });
 });
