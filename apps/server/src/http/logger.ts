@@ -35,6 +35,8 @@ const SECRET_PATTERNS: [RegExp, string][] = [
     /([?&](?:ver|v3|code|state|token|access_token|refresh_token|id_token|session_state|client_secret|password|api_key)=)[^&\s#"']+/gi,
     `$1${CENSOR}`,
   ],
+  // The demo billing pages' session ids, the only key to a customer's checkout and plan.
+  [/\b((?:cs|bps)_local_)[A-Za-z0-9_-]+/g, `$1${CENSOR}`],
   // key=value and "key": "value" pairs.
   [
     /\b(password|passwd|client_secret|clientSecret|secret|refresh_token|refreshToken|access_token|accessToken|id_token|api_key|apiKey|authorization|cookie|set-cookie|tr_refresh)(["']?\s*[=:]\s*["']?)(?:(?:Bearer|Basic)\s+)?[^\s"'&,;}]+/gi,
@@ -46,10 +48,10 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 const MAYBE_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => pattern.source).join('|'), 'i');
 
 /**
- * What every pattern needs: a JWT's `eyJ`, a Bearer or Basic word, or a `=`, `:` or `@`. Most texts (a
- * request's method, path and address) have none, and this costs a quarter of the full test.
+ * What every pattern needs: a JWT's `eyJ`, a Bearer or Basic word, a `=`, `:` or `@`, or `_local_`. Most
+ * texts (a request's method, path and address) have none, and this costs a quarter of the full test.
  */
-const MAY_HOLD_SECRET = /[=:@]|eyJ|b(?:earer|asic)\s/i;
+const MAY_HOLD_SECRET = /[=:@]|eyJ|b(?:earer|asic)\s|_local_/i;
 
 /** Removes tokens, secrets and credentials from free text before it is stored. */
 export function scrubSecrets(text: string): string {

@@ -21,6 +21,9 @@ const CANARY = {
   emailBody: 'email-body-canary: Hello Jane, your invoice is attached',
   apiKey: 'sk-canary-api-key-12ab',
   boundValue: 'bound-value-canary-6d21',
+  // The demo billing pages' session ids are their only key: whoever has one can act on the plan.
+  portalSession: 'Canary-portal-session-0a1b',
+  checkoutSession: 'Canary_checkout-session_2c3d',
 };
 
 const stdout: string[] = [];
@@ -51,6 +54,10 @@ describe('system logs', () => {
     });
     expect(denied.status).toBe(401);
     await fetch(`${t.url}/api/v1/auth/v3-login?v3=${CANARY.v3}`);
+    await fetch(`${t.url}/billing/local-portal/bps_local_${CANARY.portalSession}`);
+    await fetch(`${t.url}/billing/local-checkout/cs_local_${CANARY.checkoutSession}/complete`, {
+      method: 'POST',
+    });
     const created = await fetch(`${t.url}/api/v1/reddit-credentials`, {
       method: 'POST',
       headers: { ...admin.auth, 'content-type': 'application/json' },
@@ -106,6 +113,8 @@ describe('system logs', () => {
     expect(text).toContain('GET /api/v1/system/logs?search=canary-request 401');
     expect(text).toContain('GET /api/v1/auth/v3-login?v3=[redacted] 401');
     expect(text).toContain('POST /api/v1/reddit-credentials 201');
+    expect(text).toContain('GET /billing/local-portal/bps_local_[redacted] 404');
+    expect(text).toContain('POST /billing/local-checkout/cs_local_[redacted]/complete');
     expect(text).toContain('canary: credential saved');
     expect(text).toContain('canary: refresh failed for Bearer [redacted] with client_secret=[redacted]');
     expect(text).toContain('canary: reddit token exchange failed: canary upstream answered');
