@@ -414,6 +414,29 @@ describe('projects', () => {
     expect(screen.getByTestId('current-project-name').textContent).toBe('Alpha');
   });
 
+  it.each([
+    ['Create Your First Project', '{Escape}', 'Create New Project', []],
+    ['New Project', 'Cancel', 'Create New Project', [project(P1, 'Alpha')]],
+    ['Project settings', '{Escape}', 'Project settings', [project(P1, 'Alpha')]],
+    ['Project settings', 'Cancel', 'Project settings', [project(P1, 'Alpha')]],
+  ])(
+    'returns focus to %s when its dialog closes with %s',
+    { timeout: 15_000 },
+    async (opener, close, title, projects) => {
+      setup({ projects });
+      renderApp('/');
+      const button = await screen.findByRole('button', { name: opener });
+      button.focus();
+      await userEvent.keyboard('{Enter}');
+      const dialog = await screen.findByRole('dialog', { name: title });
+      await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+      if (close.startsWith('{')) await userEvent.keyboard(close);
+      else await userEvent.click(within(dialog).getByRole('button', { name: close }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(document.activeElement).toBe(button));
+    },
+  );
+
   it('offers no project settings to READONLY users or on another user’s project', async () => {
     setup({ roles: ['READONLY'], projects: [project(P1, 'Alpha')] });
     const first = renderApp('/');
