@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
 import { fixedClock } from '../../test/clock.test-support';
 import { startCheckout } from './billing.test-support';
-import { applyEndedSubscriptions } from './billing.service';
+import { ALREADY_ON_PLAN, applyEndedSubscriptions } from './billing.service';
 
 /** The embedded default: plans from configuration and the local checkout page, no card charged. */
 let t: TestApp;
@@ -94,6 +94,26 @@ describe('local checkout', () => {
     // The completed session's page now forwards to the success page.
     const revisit = await t.app.inject({ url: pathOf(session.checkout_url) });
     expect(revisit.statusCode).toBe(303);
+  });
+
+  it('does not sell a plan the customer already has (409), and sells it again once canceled', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const session = await checkout(user, 'price_solo');
+    await post(`${pathOf(session.checkout_url)}/complete`);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/create-checkout-session',
+      headers: user.auth,
+      payload: { price_id: 'price_solo' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ detail: ALREADY_ON_PLAN, code: 'already_subscribed' });
+    // Another plan is still for sale beside it.
+    await checkout(user, 'price_duo');
+    await t.ctx.db.execute(
+      sql`update billing_subscriptions set status = 'canceled' where user_id = ${user.id}`,
+    );
+    await checkout(user, 'price_solo');
   });
 
   it('cancels through the same path: back to /subscribe/cancel, and the session cannot be completed', async () => {

@@ -42,6 +42,7 @@ export const CANCEL_PATH = '/subscribe/cancel';
 /** The page the billing portal's way back leads to: the customer's plan. */
 export const SUBSCRIPTION_PATH = '/subscription';
 export const NO_PLAN_TO_MANAGE = 'You have no plan to manage yet. Choose one on the plans page.';
+export const ALREADY_ON_PLAN = 'You already have this plan. Change or cancel it under Subscription.';
 
 /** Events that change what a user may use; anything else is acknowledged and left alone. */
 export const FULFILLED_EVENT_TYPES = new Set([
@@ -99,6 +100,11 @@ export async function startCheckout(
     throw badRequest('This plan is not available. Please choose one of the listed plans.', 'unknown_plan');
   const user = await findUserById(ctx.db, caller.id);
   if (!user) throw unauthorized();
+  // A second subscription to the same plan would be billed and add nothing: the higher limit applies.
+  const renewing = (await listSubscriptionsOfUser(ctx.db, user.id)).filter(
+    (row) => (ACCESS_STATUSES as readonly string[]).includes(row.status) && row.priceId === priceId,
+  );
+  if (renewing.length > 0) throw new AppError(409, 'already_subscribed', ALREADY_ON_PLAN);
 
   const idempotencyKey = `checkout-${user.id}-${randomUUID()}`;
   let customerId: string;
