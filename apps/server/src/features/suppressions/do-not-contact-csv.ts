@@ -51,6 +51,8 @@ export function csvFields(line: string): string[] {
  */
 export function parseUsernameCsv(text: string): ParsedImport {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  // A file's last line ends with a line break too: what follows it is not a line.
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
   if (lines.length > DO_NOT_CONTACT_IMPORT_MAX_LINES) {
     throw badRequest(
       `The file has more than ${DO_NOT_CONTACT_IMPORT_MAX_LINES.toLocaleString('en-US')} lines`,

@@ -216,6 +216,14 @@ describe('importing a CSV file', () => {
     expect(await names(user)).toEqual([]);
   });
 
+  it('takes a file of exactly the most lines, ending with a line break as files do', async () => {
+    const user = await buildUser(t.ctx.db, t.config);
+    const lines = Array.from({ length: DO_NOT_CONTACT_IMPORT_MAX_LINES }, (_, i) => `user_${i}`);
+    const full = await importCsv(user, `${lines.join('\n')}\n`);
+    expect(full.statusCode, full.body).toBe(200);
+    expect(full.json()).toMatchObject({ added: DO_NOT_CONTACT_IMPORT_MAX_LINES });
+  });
+
   it('answers an empty file with nothing added', async () => {
     const user = await buildUser(t.ctx.db, t.config);
     expect((await importCsv(user, '\n\n')).json()).toEqual({
