@@ -191,6 +191,31 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(within(item).getByText('Unsaved')).toBeTruthy();
   });
 
+  it.each(['Save', 'Regenerate', 'Delete'])(
+    'takes away a DM deleted in another tab when its %s answers 404',
+    async (action) => {
+      const dm = buildDm({ recipient_username: 'deleted_elsewhere', message_content: 'Generated' });
+      const { state, list } = mockList([dm]);
+      const gone = () => {
+        state.dms = [];
+        return errorReply(404, 'DM not found', 'not_found');
+      };
+      mockEndpoint(dmsEndpoints.update, gone);
+      mockEndpoint(dmsEndpoints.regenerate, gone);
+      mockEndpoint(dmsEndpoints.delete, gone);
+      renderPanel();
+      const item = await row('deleted_elsewhere');
+      // Regenerate waits for an edit to be saved or undone.
+      if (action !== 'Regenerate') await retype(item, 'Edited');
+      const reads = list.calls.length;
+      await user.click(within(item).getByRole('button', { name: action }));
+      await waitFor(() => expect(screen.queryByRole('article')).toBeNull());
+      expect(list.calls.length).toBeGreaterThan(reads);
+      expect(screen.queryByText(otherPagesEditsText(1))).toBeNull();
+      expect(localPrefs.getDmEdits(PROJECT_ID)).toEqual({});
+    },
+  );
+
   it('saves every edit at once, or says Failed to save edited messages', async () => {
     const a = buildDm({ recipient_username: 'first' });
     const b = buildDm({ recipient_username: 'second' });

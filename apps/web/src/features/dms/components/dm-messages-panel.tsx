@@ -33,6 +33,7 @@ import {
 } from '../dm-texts';
 import {
   DMS_PAGE_SIZE,
+  isDmGone,
   useDeleteDm,
   useDms,
   useGenerateAllDms,
@@ -162,7 +163,11 @@ export function DmMessagesPanel({
         forget([dm.id]);
         onEdited?.(dm, text);
       },
-      onError: (error) => failure(DM_TEXTS.saveEditFailed, error),
+      onError: (error) => {
+        // Deleted elsewhere: its card goes as the list reloads, and the edit with it.
+        if (isDmGone(error)) forget([dm.id]);
+        failure(DM_TEXTS.saveEditFailed, error);
+      },
     });
   };
   const saveAll = () => {
@@ -185,7 +190,10 @@ export function DmMessagesPanel({
         onDeleted?.(dm);
         notifications.show({ color: 'green', message: deletedText(DM_ITEM) });
       },
-      onError: (error) => failure(deleteFailedText(DM_ITEM), error),
+      onError: (error) => {
+        if (isDmGone(error)) forget([dm.id]);
+        failure(deleteFailedText(DM_ITEM), error);
+      },
     });
   const regenerateOne = (dm: TDmMessage) =>
     regenerate.mutate(dm.id, {

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DM_TEXTS, type TDmGenerationStatus } from '@threadreach/contract';
+import { ApiError } from '../../../lib/api-error';
 import { useRunPolling, type TRunTexts } from '../../../lib/run-polling';
 import {
   deleteDm,
@@ -42,20 +43,37 @@ function useReloadDms(projectId: string) {
   return () => queryClient.invalidateQueries({ queryKey: dmKeys.all(projectId) });
 }
 
-/** Saves edited texts (one DM or several); the list reloads. */
+/** A 404: the DM is gone (deleted in another tab, say). */
+export function isDmGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/** Saves edited texts (one DM or several); the list reloads, also when a DM turns out to be gone. */
 export function useSaveDms(projectId: string) {
   const reload = useReloadDms(projectId);
-  return useMutation({ mutationFn: updateDms, onSuccess: () => reload() });
+  return useMutation({
+    mutationFn: updateDms,
+    onSuccess: () => reload(),
+    onError: (error) => void (isDmGone(error) && reload()),
+  });
 }
 
 export function useDeleteDm(projectId: string) {
   const reload = useReloadDms(projectId);
-  return useMutation({ mutationFn: deleteDm, onSuccess: () => void reload() });
+  return useMutation({
+    mutationFn: deleteDm,
+    onSuccess: () => void reload(),
+    onError: (error) => void (isDmGone(error) && reload()),
+  });
 }
 
 export function useRegenerateDm(projectId: string) {
   const reload = useReloadDms(projectId);
-  return useMutation({ mutationFn: regenerateDm, onSuccess: () => reload() });
+  return useMutation({
+    mutationFn: regenerateDm,
+    onSuccess: () => reload(),
+    onError: (error) => void (isDmGone(error) && reload()),
+  });
 }
 
 /** A DM for one post, comment or profile of the results tabs; the DM list reloads. */
