@@ -14,6 +14,7 @@ import { buildProject } from '../../../test/projects.test-support';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import { externalNavigation } from '../../../test/navigation.test-support';
+import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
 
 vi.mock('../../../lib/navigation', async (importOriginal) =>
   (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
@@ -115,6 +116,25 @@ describe('/subscribe', () => {
     expect(screen.getAllByRole('button', { name: 'Select Plan' })).toHaveLength(3);
     expect(screen.getByText(/card payment provider.*cancel anytime/)).toBeTruthy();
     expect(plans.calls[0]!.headers.get('Authorization')).toBeNull();
+  });
+
+  it('shows the demo-mode badge as the other pages do, and none outside the demo', async () => {
+    setToken(makeToken({ profiles_limit: 0 }));
+    mockPlansPage();
+    const demo = renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(screen.getByText(DEMO_MODE_TEXT)).toBeTruthy();
+    demo.unmount();
+
+    mockEndpoint(systemEndpoints.publicConfig, {
+      demo_mode: false,
+      main_app_url: null,
+      support_chat_script_url: null,
+      reddit_web_url: 'https://www.reddit.com',
+    });
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(screen.queryByText(DEMO_MODE_TEXT)).toBeNull();
   });
 
   it("starts checkout: the chosen card shows 'Loading...' and the browser goes to the checkout page", async () => {
