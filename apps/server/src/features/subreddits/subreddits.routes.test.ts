@@ -467,6 +467,20 @@ describe('POST approve-subreddits', () => {
     expect((await listAll(project))[0]!.approved).toBe(true);
   });
 
+  it('takes back the approval of one subreddit while others stay approved', async () => {
+    const project = await projectWithKeywords();
+    const a = await insertSubreddit(t.ctx.db, project.id, { name: 'alpha', approved: true });
+    await insertSubreddit(t.ctx.db, project.id, { name: 'beta', approved: true });
+    const res = await post(project, 'approve-subreddits', { subreddits: [{ id: a.id, approved: false }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().approved_count).toBe(1);
+    const rows = await listAll(project);
+    expect(rows.map((r) => [r.subreddit_name, r.approved]).sort()).toEqual([
+      ['alpha', false],
+      ['beta', true],
+    ]);
+  });
+
   it("answers 404 for another project's subreddit, or one that does not exist, and changes nothing", async () => {
     const project = await projectWithKeywords();
     const other = await projectWithKeywords();

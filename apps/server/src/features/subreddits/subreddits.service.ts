@@ -233,7 +233,8 @@ export async function addSubredditsBulk(
 
 /**
  * "Approve & Continue" in step 3: approval per listed subreddit, in one transaction. Every id must be one
- * of the project's subreddits (otherwise 404 and nothing changes) and at least one must be approved.
+ * of the project's subreddits (otherwise 404 and nothing changes), and the project must be left with at
+ * least one approved (those not named keep theirs).
  * Newly approved subreddits get `approved_at`; the discovery engine backfills those it has not yet.
  */
 export async function approveSubreddits(
@@ -242,7 +243,6 @@ export async function approveSubreddits(
   input: TApproveSubredditsRequest,
 ): Promise<TApproveSubredditsResponse> {
   const wanted = new Map(input.subreddits.map((s) => [s.id, s.approved]));
-  if (![...wanted.values()].some(Boolean)) throw badRequest(NO_SUBREDDIT_SELECTED, 'no_subreddit_selected');
   const now = new Date(ctx.clock.now());
   const answer = await ctx.db.transaction(async (tx) => {
     await lockProjectSubreddits(tx, projectId);
@@ -252,7 +252,10 @@ export async function approveSubreddits(
     await approveSubredditRows(tx, projectId, ids(true), now);
     await unapproveSubredditRows(tx, projectId, ids(false));
     const rows = await listAllSubreddits(tx, projectId);
-    return { approved_count: rows.filter((s) => s.approved).length, subreddits: rows.map(presentSubreddit) };
+    const approvedCount = rows.filter((s) => s.approved).length;
+    // The project must keep one approved subreddit; those not named keep their approval.
+    if (approvedCount === 0) throw badRequest(NO_SUBREDDIT_SELECTED, 'no_subreddit_selected');
+    return { approved_count: approvedCount, subreddits: rows.map(presentSubreddit) };
   });
   // Newly approved subreddits get their first backfill in the next cycle; ask for it now.
   await requestDiscoveryCycle(ctx);
