@@ -363,6 +363,18 @@ describe('Step 3 subreddits: generation', { timeout: 15_000 }, () => {
     expect(first.onApproved).not.toHaveBeenCalled();
   });
 
+  it('says the list is empty only once no generation is filling it', async () => {
+    mockEndpoint(subredditsEndpoints.list, subredditList([]));
+    statusSequence([generating('starting', 0), generationStatus({ status: 'completed' })]);
+    renderStep();
+    await advance();
+    expect(screen.getByRole('status', { name: 'Generating subreddits...' })).toBeTruthy();
+    expect(screen.queryByText(/No subreddits yet/)).toBeNull();
+    await advance(RUN_POLL_INTERVAL_MS);
+    expect(screen.queryByRole('status', { name: 'Generating subreddits...' })).toBeNull();
+    expect(screen.getByText(/No subreddits yet/)).toBeTruthy();
+  });
+
   it('an old failed generation is not shown when the step opens by itself', async () => {
     mockEndpoint(subredditsEndpoints.list, subredditList([]));
     statusSequence([generationStatus({ status: 'failed', error: 'old failure' })]);

@@ -223,9 +223,12 @@ export function SubredditsStep({
             {subreddits.error.message}
           </Alert>
         ) : items.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No subreddits yet. Add some above, or use Generate More to get suggestions from your keywords.
-          </Text>
+          // While a generation runs its progress stands in for the empty list.
+          !generating && (
+            <Text size="sm" c="dimmed">
+              No subreddits yet. Add some above, or use Generate More to get suggestions from your keywords.
+            </Text>
+          )
         ) : (
           <Stack gap="xs" aria-label="Subreddits" role="list">
             {items.map((s) => (
