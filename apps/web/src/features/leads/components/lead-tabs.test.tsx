@@ -17,11 +17,13 @@ import {
   buildDm,
   buildPost,
   buildProfile,
+  advance,
   page,
   PROJECT_ID,
   renderScreen,
   withoutAiSubscription,
 } from '../../../test/discovery.test-support';
+import { EMPTY_LEADS_REFRESH_MS } from '../hooks/use-leads';
 import { LeadTabs, scoreHint, SEARCH_HINT } from './lead-tabs';
 
 const user = userEvent.setup({ delay: null });
@@ -177,6 +179,28 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     renderTabs();
     expect((await screen.findByRole('tab', { name: /Comments/ })).getAttribute('aria-selected')).toBe('true');
     expect(await screen.findByText('No comments found yet.')).toBeTruthy();
+  });
+
+  it('shows the leads discovery finds while the list is empty, without a press', async () => {
+    vi.useFakeTimers();
+    try {
+      mockLists();
+      renderTabs();
+      await advance();
+      expect(screen.getByText('No posts found yet.')).toBeTruthy();
+      // The minute's discovery cycle found one.
+      mockLists({ posts: [POST] });
+      await advance(EMPTY_LEADS_REFRESH_MS);
+      expect(screen.getByRole('article', { name: TITLE })).toBeTruthy();
+      expect(screen.getByRole('tab', { name: 'Posts (1)' })).toBeTruthy();
+      // A list with rows stays as it is until the customer asks.
+      const lists = mockLists({ posts: [POST, buildPost({ title: 'Another one' })] });
+      await advance(EMPTY_LEADS_REFRESH_MS * 4);
+      expect(lists.posts.calls).toHaveLength(0);
+      expect(screen.queryByText('Another one')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says how leads get to an empty list, or that the score filter hides them', async () => {

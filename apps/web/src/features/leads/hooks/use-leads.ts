@@ -36,6 +36,16 @@ export const SEARCH_TEXTS: TRunTexts = {
   checkFailed: 'Error checking search status',
 };
 
+/**
+ * An empty list asks again this often: discovery finds new posts and comments every minute, and a
+ * customer waiting on "No posts found yet" should see the first ones without pressing anything. A list
+ * with rows waits for the customer (Search, a delete, another page) rather than moving under their cursor.
+ */
+export const EMPTY_LEADS_REFRESH_MS = 15_000;
+
+const whileEmpty = (query: { state: { data?: { total: number } } }) =>
+  query.state.data?.total === 0 ? EMPTY_LEADS_REFRESH_MS : false;
+
 function pageOf(page: number, minScore: number): TLeadPage {
   return { limit: LEADS_PAGE_SIZE, offset: (page - 1) * LEADS_PAGE_SIZE, minScore };
 }
@@ -46,6 +56,7 @@ export function usePosts(projectId: string, page: number, minScore: number) {
     queryKey: leadKeys.list(projectId, 'posts', p),
     queryFn: () => listPosts(projectId, p),
     placeholderData: keepPreviousData,
+    refetchInterval: whileEmpty,
   });
 }
 
@@ -55,6 +66,7 @@ export function useComments(projectId: string, page: number, minScore: number) {
     queryKey: leadKeys.list(projectId, 'comments', p),
     queryFn: () => listComments(projectId, p),
     placeholderData: keepPreviousData,
+    refetchInterval: whileEmpty,
   });
 }
 
@@ -64,6 +76,7 @@ export function useProfiles(projectId: string, page: number, minScore: number) {
     queryKey: leadKeys.list(projectId, 'users', p),
     queryFn: () => listProfiles(projectId, p),
     placeholderData: keepPreviousData,
+    refetchInterval: whileEmpty,
   });
 }
 
