@@ -40,8 +40,10 @@ export const ZSsoStartResponse = z.object({
 });
 export type TSsoStartResponse = z.infer<typeof ZSsoStartResponse>;
 
+const MISSING_VER = 'Missing SSO callback parameters (ver token).';
+
 export const ZAuthCallbackQuery = z.object({
-  ver: ZText().min(1, { error: 'Missing SSO callback parameters (ver token).' }).max(8000),
+  ver: ZText({ error: MISSING_VER }).min(1, { error: MISSING_VER }).max(8000),
   redirect_to: ZText().max(2000).optional(),
   add: ZText().max(200).optional(),
   v2: ZText().max(200).optional(),

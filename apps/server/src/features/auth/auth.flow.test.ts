@@ -119,6 +119,16 @@ describe('sign-in through the development identity provider', () => {
     });
   });
 
+  it("answers a callback without ver, or with an empty one, in the spec's words", async () => {
+    for (const query of ['', '?ver=']) {
+      expect(await json(await fetch(`${t.url}/api/v1/auth/callback${query}`)), query).toEqual({
+        detail: 'Missing SSO callback parameters (ver token).',
+        code: 'validation_error',
+        errors: [{ path: 'ver', message: 'Missing SSO callback parameters (ver token).' }],
+      });
+    }
+  });
+
   it('completes a callback once', async () => {
     const { browser, ver } = await signIn({ loginHint: 'user@demo.local' });
     const again = await browser.fetch(`/api/v1/auth/callback?ver=${encodeURIComponent(ver)}`);
