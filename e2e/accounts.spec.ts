@@ -41,8 +41,9 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   const row = panel.getByTestId('account-demo_founder');
   await expect(row.getByText('u/demo_founder')).toBeVisible();
   await expect(row.getByText('10/10')).toBeVisible();
-  // Ready inside the default working hours (Monday to Friday, 9-17 UTC), a countdown outside them.
-  await expect(row.getByLabel(/^Status: (Ready|can send in \d+:\d\d(:\d\d)?)$/)).toBeVisible();
+  // Ready inside the default working hours (Monday to Friday, 9-17 UTC), a countdown to queued sends outside
+  // them, when Send still goes now.
+  await expect(row.getByLabel(/^Status: (Ready|queued sends in \d+:\d\d(:\d\d)?)$/)).toBeVisible();
 
   // The rest on a phone: the table scrolls inside its panel, the page does not, and all of it still works.
   await page.setViewportSize({ width: 390, height: 800 });

@@ -44,7 +44,14 @@ describe('account readiness', () => {
     );
     expect(readinessOf(account(), NOW).label).toBe('Ready');
     const waiting = account({ can_send_now: false, next_available_at: new Date(NOW + 95_000).toISOString() });
-    expect(readinessOf(waiting, NOW)).toEqual({ kind: 'waiting', label: '01:35', color: 'blue' });
+    expect(readinessOf(waiting, NOW)).toEqual({
+      kind: 'waiting',
+      label: '01:35',
+      color: 'blue',
+      queuedOnly: false,
+    });
+    const offHours = { ...waiting, capacity: { ...waiting.capacity, reason: 'Outside working hours.' } };
+    expect(readinessOf(offHours, NOW)).toMatchObject({ kind: 'waiting', label: '01:35', queuedOnly: true });
     expect(readinessOf(waiting, NOW + 95_000).label).toBe('Authenticated');
     expect(readinessOf(account({ can_send_now: false }), NOW).label).toBe('Authenticated');
   });

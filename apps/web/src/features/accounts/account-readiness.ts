@@ -5,8 +5,17 @@ export type TReadiness =
   | { kind: 'auth-required'; label: 'Auth Required'; color: 'red' }
   | { kind: 'limit-reached'; label: 'Limit Reached'; color: 'orange' }
   | { kind: 'ready'; label: 'Ready'; color: 'green' }
-  | { kind: 'waiting'; label: string; color: 'blue' }
+  | {
+      kind: 'waiting';
+      label: string;
+      color: 'blue';
+      /** Only working hours hold it: they pace Send All and the agent, a DM sent with Send goes now. */
+      queuedOnly: boolean;
+    }
   | { kind: 'authenticated'; label: 'Authenticated'; color: 'gray' };
+
+/** The server's reason for a wait that only working hours make. */
+export const OUTSIDE_WORKING_HOURS_REASON = 'Outside working hours.';
 
 /** Whole seconds until the account can send, from its next_available_at; 0 when the time has come or none is known. */
 export function secondsUntilAvailable(account: TConnectedAccount, nowMs: number): number {
@@ -51,6 +60,9 @@ export function readinessOf(account: TConnectedAccount, nowMs: number): TReadine
     return { kind: 'limit-reached', label: 'Limit Reached', color: 'orange' };
   if (capacity.can_send_now) return { kind: 'ready', label: 'Ready', color: 'green' };
   const seconds = secondsUntilAvailable(account, nowMs);
-  if (seconds > 0) return { kind: 'waiting', label: formatCountdown(seconds), color: 'blue' };
+  if (seconds > 0) {
+    const queuedOnly = capacity.reason === OUTSIDE_WORKING_HOURS_REASON;
+    return { kind: 'waiting', label: formatCountdown(seconds), color: 'blue', queuedOnly };
+  }
   return { kind: 'authenticated', label: 'Authenticated', color: 'gray' };
 }

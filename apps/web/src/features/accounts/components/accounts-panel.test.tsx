@@ -11,7 +11,7 @@ import { accountList, buildConnectedAccount } from '../../../test/accounts.test-
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
 import type * as NavigationModule from '../../../lib/navigation';
-import { AccountsPanel } from './accounts-panel';
+import { AccountsPanel, SEND_GOES_NOW } from './accounts-panel';
 
 const navigation = vi.hoisted(() => ({ navigateTo: vi.fn() }));
 vi.mock('../../../lib/navigation', async (importOriginal) => {
@@ -115,6 +115,28 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     const paced = await row('paced_one');
     const badge = within(paced).getByLabelText(/^Status: can send in \d\d:\d\d$/);
     expect(['02:05', '02:04', '02:03']).toContain(badge.textContent);
+    // Its pacing holds a DM sent with Send too.
+    expect(within(paced).queryByText(SEND_GOES_NOW)).toBeNull();
+  });
+
+  it('outside working hours, counts down to queued sends and says Send goes now', async () => {
+    const weekendWait = new Date(Date.now() + 28 * 3600_000 + 50 * 60_000 + 9_000).toISOString();
+    mockEndpoint(
+      accountsEndpoints.list,
+      accountList([
+        buildConnectedAccount({
+          reddit_username: 'weekend_one',
+          account_display_name: 'u/weekend_one',
+          capacity: { can_send_now: false, next_available_at: weekendWait, reason: 'Outside working hours.' },
+        }),
+      ]),
+    );
+    renderPanel();
+    const weekend = await row('weekend_one');
+    const badge = within(weekend).getByLabelText(/^Status: queued sends in 28:50:\d\d$/);
+    expect(badge.textContent).toMatch(/^Queued sends in 28:50:\d\d$/);
+    expect(within(weekend).getByText('Outside working hours.')).toBeTruthy();
+    expect(within(weekend).getByText(SEND_GOES_NOW)).toBeTruthy();
   });
 
   it('says when there is no account yet, and refreshes on demand', async () => {

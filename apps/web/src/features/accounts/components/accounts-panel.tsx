@@ -30,6 +30,9 @@ import { useAccounts, useRedditSignIn, useRemoveAccount } from '../hooks/use-acc
 import { useSecondClock } from '../hooks/use-second-clock';
 import { AccountSettingsDialog } from './account-settings-dialog';
 
+/** Beside a countdown that only working hours make: they hold Send All and the agent, not Send. */
+export const SEND_GOES_NOW = 'A DM you send yourself with Send goes now.';
+
 export const NO_ACCOUNTS_TEXT = 'No Reddit accounts connected yet. Connect one to send messages from it.';
 
 /** Why a sign-in could not start: the limit's own words, or the request's message. */
@@ -238,6 +241,13 @@ function AccountRow(props: {
 }) {
   const { account, readOnly } = props;
   const readiness = readinessOf(account, props.now);
+  const queuedOnly = readiness.kind === 'waiting' && readiness.queuedOnly;
+  const waitingText =
+    readiness.kind !== 'waiting'
+      ? null
+      : readiness.queuedOnly
+        ? `Queued sends in ${readiness.label}`
+        : `Can send in ${readiness.label}`;
   const age = account.account_age_days === null ? 'age unknown' : `${account.account_age_days} days old`;
   return (
     <Table.Tr data-testid={`account-${account.reddit_username}`}>
@@ -251,14 +261,24 @@ function AccountRow(props: {
         <Badge
           color={readiness.color}
           variant="light"
-          aria-label={`Status: ${readiness.kind === 'waiting' ? `can send in ${readiness.label}` : readiness.label}`}
-          title={readiness.kind === 'waiting' ? `Can send in ${readiness.label}` : undefined}
+          tt={queuedOnly ? 'none' : undefined}
+          aria-label={`Status: ${waitingText ? waitingText.toLowerCase() : readiness.label}`}
+          title={
+            queuedOnly
+              ? `Send All and the agent send from this account in ${readiness.label}`
+              : (waitingText ?? undefined)
+          }
         >
-          {readiness.label}
+          {queuedOnly ? waitingText : readiness.label}
         </Badge>
         {readiness.kind !== 'ready' && account.capacity.reason && (
           <Text size="xs" c="dimmed" mt={2}>
             {account.capacity.reason}
+          </Text>
+        )}
+        {queuedOnly && (
+          <Text size="xs" mt={2}>
+            {SEND_GOES_NOW}
           </Text>
         )}
       </Table.Td>
