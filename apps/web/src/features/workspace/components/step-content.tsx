@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Center, Loader, Stack } from '@mantine/core';
 import { ProductInfoForm } from '../../product-info';
+import { STEP_CONTENT_ATTRIBUTE } from '../hooks/use-focus-step-heading';
 import type { TStepNumber } from '../steps';
 
 // Steps 2-5 load when first opened, so the first page stays small.
@@ -29,11 +30,12 @@ export function StepContent({ projectId, step, readOnly, agentReadOnly, onStep }
     onStep(next);
   };
 
-  if (step === 1) {
-    return <ProductInfoForm projectId={projectId} readOnly={readOnly} onKeywordsRegenerated={() => go(2)} />;
-  }
   let screen;
-  if (step === 2) {
+  if (step === 1) {
+    screen = (
+      <ProductInfoForm projectId={projectId} readOnly={readOnly} onKeywordsRegenerated={() => go(2)} />
+    );
+  } else if (step === 2) {
     screen = (
       <KeywordsStep
         key={projectId}
@@ -74,15 +76,19 @@ export function StepContent({ projectId, step, readOnly, agentReadOnly, onStep }
       </Stack>
     );
   }
+  const marker = { [STEP_CONTENT_ATTRIBUTE]: true };
+  if (step === 1) return <div {...marker}>{screen}</div>;
   return (
-    <Suspense
-      fallback={
-        <Center py="xl">
-          <Loader aria-label="Loading step" />
-        </Center>
-      }
-    >
-      {screen}
-    </Suspense>
+    <div {...marker}>
+      <Suspense
+        fallback={
+          <Center py="xl">
+            <Loader aria-label="Loading step" />
+          </Center>
+        }
+      >
+        {screen}
+      </Suspense>
+    </div>
   );
 }

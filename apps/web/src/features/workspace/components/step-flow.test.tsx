@@ -40,6 +40,10 @@ import { setToken } from '../../../lib/token-storage';
 
 const user = userEvent.setup({ delay: null });
 
+async function expectHeadingFocused(name: string) {
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name })));
+}
+
 const INFO: TProductInfo = {
   project_id: PROJECT_ID,
   product_description:
@@ -120,10 +124,12 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Save & Generate Keywords' }));
     expect(await screen.findByText('Keyword generation failed - you can retry in Step 2.')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Keywords' })).toBeTruthy();
+    await expectHeadingFocused('Keywords');
     expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('2');
 
     await user.click(await screen.findByRole('button', { name: 'Approve & Continue' }));
     expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+    await expectHeadingFocused('Subreddits');
     const progress = await screen.findByRole('status', { name: 'Generating subreddits...' });
     expect(progress.textContent).toContain('Phase: suggesting · 2 s');
     expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('3');
@@ -131,6 +137,32 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Approve & Continue' }));
     await waitFor(() => expect(approveSubreddits.calls).toHaveLength(1));
     expect(await screen.findByRole('heading', { name: 'Posts & Messages' })).toBeTruthy();
+    await expectHeadingFocused('Posts & Messages');
     expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('4');
+  });
+
+  it("lands keyboard focus on the new step's heading after Back and Skip, not on the page", async () => {
+    signedInWithProject();
+    localStorage.setItem(`projectStep:${PROJECT_ID}`, '2');
+    mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ keyword: 'invoice software' })]));
+    mockEndpoint(subredditsEndpoints.list, subredditList([]));
+    mockEndpoint(subredditsEndpoints.status, generationStatus());
+    renderApp('/');
+    const keywords = await screen.findByRole('heading', { name: 'Keywords' });
+    // Opening the workspace leaves focus where the browser put it.
+    expect(document.activeElement).not.toBe(keywords);
+
+    await user.click(await screen.findByRole('button', { name: 'Skip to Subreddits' }));
+    await expectHeadingFocused('Subreddits');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await expectHeadingFocused('Keywords');
+    expect(screen.getByRole('heading', { name: 'Keywords' }).getAttribute('tabindex')).toBe('-1');
+
+    // A step chosen in the sidebar keeps focus on its button there.
+    const nav = screen.getByRole('navigation', { name: 'Workflow steps' });
+    const product = within(nav).getByRole('button', { name: /Product Information/ });
+    await user.click(product);
+    expect(await screen.findByRole('form', { name: 'Product Information' })).toBeTruthy();
+    expect(document.activeElement).toBe(product);
   });
 });

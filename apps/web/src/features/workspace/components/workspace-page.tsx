@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Alert, Box, Center, Loader } from '@mantine/core';
 import { AiBlockReasonProvider, useAuth, useMe, useOwnAiBlockReason, useProfilesLimit } from '../../auth';
 import {
@@ -8,6 +8,7 @@ import {
   useProjects,
   useSelectedProject,
 } from '../../projects';
+import { useFocusStepHeading } from '../hooks/use-focus-step-heading';
 import { useProjectStep } from '../hooks/use-project-step';
 import { useRedditAuthReturn } from '../hooks/use-reddit-auth-return';
 import { AiSubscriptionBanner } from './ai-subscription-banner';
@@ -34,6 +35,8 @@ export function WorkspacePage() {
   const items = projects.data?.items;
   const { selected, select } = useSelectedProject(items, auth.user?.user_id ?? null);
   const [step, setStep] = useProjectStep(selected?.id ?? null);
+  const mainRef = useRef<HTMLElement>(null);
+  useFocusStepHeading(mainRef, selected?.id ?? null, step);
   const [creating, setCreating] = useState(false);
   const [agentCovers, setAgentCovers] = useState(false);
   useRedditAuthReturn(select);
@@ -138,7 +141,7 @@ export function WorkspacePage() {
             />
           </Box>
         )}
-        <Box component="main" p="md" className={layout.main}>
+        <Box component="main" ref={mainRef} p="md" className={layout.main}>
           {main}
         </Box>
       </Box>
