@@ -10,8 +10,10 @@ import type { AccountCapacity } from './account-capacity';
 import { accountAgeDays } from './account-quota';
 import type { RedditAccountRow } from './accounts.table';
 
-function authStatusOf(row: Pick<RedditAccountRow, 'authStatus'>): TAccountAuthStatusValue {
-  return row.authStatus === 'valid' || row.authStatus === 'revoked' ? row.authStatus : 'expired';
+/** An account whose send credential was deleted holds a grant of an app that is gone: sign in again. */
+function authStatusOf(row: Pick<RedditAccountRow, 'authStatus' | 'credentialId'>): TAccountAuthStatusValue {
+  if (row.authStatus === 'revoked') return 'revoked';
+  return row.authStatus === 'valid' && row.credentialId !== null ? 'valid' : 'expired';
 }
 
 export function presentCapacity(capacity: AccountCapacity): TAccountCapacity {

@@ -491,6 +491,19 @@ describe('a revoked grant', () => {
   });
 });
 
+describe('a deleted send credential', () => {
+  it('leaves its accounts Auth Required in every answer, not "valid" beside an Auth Required reason', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const { id } = (await accountsOf(project)).items[0]!;
+    // What deleting the credential does to its accounts (the foreign key's ON DELETE SET NULL).
+    await t.ctx.db.update(redditAccounts).set({ credentialId: null }).where(eq(redditAccounts.id, id));
+    const [listed] = (await accountsOf(project)).items;
+    expect(listed).toMatchObject({ auth_status: 'expired', capacity: { can_send_now: false } });
+    expect(listed!.capacity.reason).toMatch(/^Auth Required/);
+  });
+});
+
 describe('check-account-auth job', () => {
   it('checks grants not checked for hours, refreshing age and karma, and marks refused ones', async () => {
     const project = await buildProject(t.ctx.db, t.config);
