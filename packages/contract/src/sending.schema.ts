@@ -66,7 +66,8 @@ export const WITHHELD_OUTCOME_CODES = [
 
 /**
  * POST send-dm-message: the DM of the project's lead `post_id` (the DM's reddit_post_id: the post id,
- * or comment_<id> / profile_<id>), or the DM `dm_id` from the DM list. It goes now.
+ * or comment_<id> / profile_<id>; or the post_id the DM list shows), or the DM `dm_id` from the DM list.
+ * It goes now.
  */
 export const ZSendDmRequest = z
   .object({

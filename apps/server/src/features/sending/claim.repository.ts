@@ -10,6 +10,7 @@ import {
   lte,
   max,
   ne,
+  or,
   not,
   sql,
   type SQL,
@@ -56,13 +57,26 @@ export async function lockDm(tx: DbOrTx, projectId: string, dmId: string): Promi
   return row ?? null;
 }
 
-/** A DM of one project by its lead's source id (reddit_post_id), or by its own id. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A DM of one project by its own id, or by `post_id`: its reddit_post_id, or the post_id the DM list
+ * shows for it (the id of the post it answers).
+ */
 export async function findProjectDm(
   db: DbOrTx,
   projectId: string,
   by: { dmId?: string | undefined; postId?: string | undefined },
 ): Promise<DmMessageRow | null> {
-  const key = by.dmId ? eq(dmMessages.id, by.dmId) : eq(dmMessages.redditPostId, by.postId ?? '');
+  const postId = by.postId ?? '';
+  const key = by.dmId
+    ? eq(dmMessages.id, by.dmId)
+    : UUID.test(postId)
+      ? or(
+          eq(dmMessages.redditPostId, postId),
+          and(eq(dmMessages.sourceType, 'post'), eq(dmMessages.leadId, postId)),
+        )
+      : eq(dmMessages.redditPostId, postId);
   const [row] = await db
     .select()
     .from(dmMessages)

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { redditAccounts, refreshTokenRef } from '../accounts';
 import { dmMessages } from '../dms/dms.table';
+import { buildLead } from '../leads/leads.test-support';
 import { suppressions } from '../suppressions/suppressions.table';
 import { sendQueuedDm } from './send-queued';
 import { sendDmNow } from './sending.service';
@@ -529,6 +530,17 @@ describe('a single Send refused before Reddit', () => {
     expect(listed.json().items.find((a: { id: string }) => a.id === again.id)).toMatchObject({
       remaining_today: 0,
     });
+  });
+
+  it('finds the DM by the post_id the DM list shows for it, as well as by its reddit_post_id', async () => {
+    const { project, auth } = await workspace();
+    const to = person();
+    const lead = await buildLead(rig.db, project.id, { author: to });
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+    const res = await send(auth, { project_id: project.id, post_id: lead.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ recipient: to, state: 'sent' });
   });
 
   it('asks for post_id or dm_id, and answers 404 for a DM that is not there', async () => {
