@@ -38,6 +38,7 @@ function renderPanel(
     onSend?: (dm: TDmMessage) => void;
     readOnly?: boolean;
     onGenerated?: () => void;
+    onWritten?: () => void;
     aiBlocked?: boolean;
   } = {},
 ) {
@@ -47,6 +48,7 @@ function renderPanel(
       readOnly={props.readOnly ?? false}
       onSend={props.onSend}
       onGenerated={props.onGenerated}
+      onWritten={props.onWritten}
     />
   );
   return renderScreen(props.aiBlocked ? withoutAiSubscription(panel) : panel);
@@ -458,7 +460,8 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
       }),
     ]);
     const onGenerated = vi.fn();
-    renderPanel({ onGenerated });
+    const onWritten = vi.fn();
+    renderPanel({ onGenerated, onWritten });
     await advance();
     expect(screen.getByText(/No DM messages yet/)).toBeTruthy();
 
@@ -475,13 +478,15 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
     await advance(RUN_POLL_INTERVAL_MS);
     expect(progress()!.textContent).toContain('Leads done: 7 of 10 · DMs written: 5');
     expect(onGenerated).not.toHaveBeenCalled();
+    // The campaign's counts follow the DMs written (2, then 5).
+    expect(onWritten).toHaveBeenCalledTimes(2);
 
     const listed = list.calls.length;
     await advance(RUN_POLL_INTERVAL_MS);
     expect(progress()).toBeNull();
     expect(screen.getByText('8 DMs generated, 2 leads skipped')).toBeTruthy();
     expect(list.calls.length).toBeGreaterThan(listed);
-    // The campaign's counts are told once, when the run is done.
+    // And once more when the run is done.
     expect(onGenerated).toHaveBeenCalledTimes(1);
   });
 

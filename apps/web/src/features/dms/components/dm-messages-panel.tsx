@@ -61,6 +61,8 @@ export interface TDmMessagesPanelProps {
   onDeleted?: (dm: TDmMessage) => void;
   /** Runs when Generate All DMs has completed. */
   onGenerated?: () => void;
+  /** Runs as Generate All DMs writes DMs, each time its count of DMs written grows. */
+  onWritten?: () => void;
 }
 
 function failure(text: string, error: unknown) {
@@ -108,6 +110,7 @@ export function DmMessagesPanel({
   onEdited,
   onDeleted,
   onGenerated,
+  onWritten,
 }: TDmMessagesPanelProps) {
   const [page, setPage] = useState(1);
   /**
@@ -127,9 +130,11 @@ export function DmMessagesPanel({
   const running = polling.state.kind === 'running' ? polling.state.status : null;
   const written = running?.progress?.leads_found ?? 0;
 
-  // New DMs appear in the list while the run writes them.
+  // New DMs appear in the list, and in the counts beside it, while the run writes them.
   useEffect(() => {
-    if (written > 0) void reload();
+    if (written === 0) return;
+    void reload();
+    onWritten?.();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reload on each new DM only
   }, [written]);
 

@@ -89,6 +89,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
             logBehavior('message_deleted', { dm_id: dm.id });
           }}
           onGenerated={dmsCounted}
+          onWritten={dmsCounted}
         />
         <SendingStatusPanel projectId={projectId} readOnly={readOnly} onSettled={afterSending} />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
