@@ -3,6 +3,16 @@ import { z } from 'zod';
 /** DM text limits (spec sections 5 and 9). */
 export const DM_MAX_LENGTH = 400;
 export const DM_WARN_LENGTH = 380;
+
+/**
+ * A DM's length as its reader counts characters: by code point, so an emoji is one, not the two UTF-16
+ * units of String.length. zod's `.max()` on the server counts the same way; the web counter uses this.
+ */
+export function dmLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
 /** Learning needs this many saved edits (spec sections 4, 5 and 9). */
 export const LEARNING_MIN_EXAMPLES = 3;
 /** The patterns viewer shows at most this many transition phrases (spec section 9). */

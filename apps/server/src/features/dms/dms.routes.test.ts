@@ -362,6 +362,15 @@ describe('editing DMs', () => {
       messages: [{ id: dm.id, message_content: 'y'.repeat(DM_MAX_LENGTH) }],
     });
     expect(exact.statusCode).toBe(200);
+    // Characters as a reader counts them: an emoji is one, though String.length says two.
+    const emoji = await post(project, '/api/v1/update-dm-messages', {
+      messages: [{ id: dm.id, message_content: `${'y'.repeat(DM_MAX_LENGTH - 2)}🙂🚀` }],
+    });
+    expect(emoji.statusCode, emoji.body).toBe(200);
+    const emojiOver = await post(project, '/api/v1/update-dm-messages', {
+      messages: [{ id: dm.id, message_content: '🙂'.repeat(DM_MAX_LENGTH + 1) }],
+    });
+    expect(emojiOver.json()).toMatchObject({ detail: DM_TOO_LONG, code: 'validation_error' });
   });
 
   it('refuses to change a sent DM (409), and one foreign id makes the whole call 404', async () => {

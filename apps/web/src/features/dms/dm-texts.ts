@@ -4,6 +4,7 @@ import {
   DM_MAX_LENGTH,
   DM_TEXTS,
   DM_TOO_LONG,
+  dmLength,
   type TDmGenerationResult,
   type TDmMessage,
   type TDmSourceType,
@@ -46,7 +47,7 @@ export const isLocked = (dm: Pick<TDmMessage, 'state'>) => DM_LOCKED_STATES.incl
 /** Why a text cannot be saved, or null when it can. */
 export function textProblem(text: string): string | null {
   if (text.trim() === '') return DM_EMPTY;
-  if (text.trim().length > DM_MAX_LENGTH) return DM_TOO_LONG;
+  if (dmLength(text.trim()) > DM_MAX_LENGTH) return DM_TOO_LONG;
   return null;
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import {
   DM_MAX_LENGTH,
+  dmLength,
   DM_WARN_LENGTH,
   MATCHED_KEYWORDS_SHOWN,
   type TDmMessage,
@@ -135,7 +136,7 @@ export function DmItem(props: TDmItemProps) {
           error={problem}
         />
         <Group justify="space-between" gap="xs">
-          <CharacterCounter length={(locked ? dm.message_content : value).length} />
+          <CharacterCounter length={dmLength(locked ? dm.message_content : value)} />
           <Outcome dm={dm} />
         </Group>
         {!locked && (

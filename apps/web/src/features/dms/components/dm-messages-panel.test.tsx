@@ -110,6 +110,16 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(within(item).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
   });
 
+  it('counts an emoji as one character, as its reader does', async () => {
+    mockList([buildDm({ recipient_username: 'smiley', message_content: `${'x'.repeat(398)}🙂🚀` })]);
+    renderPanel();
+    const item = await row('smiley');
+    expect(within(item).getByLabelText('Characters used').textContent).toBe('400/400');
+    await user.type(editor(item), '!');
+    expect(within(item).getByText('Unsaved')).toBeTruthy();
+    expect(within(item).getByText('A DM is at most 400 characters')).toBeTruthy();
+  });
+
   it('marks an edit Unsaved, and clears the mark when the text is back to the saved one', async () => {
     mockList([buildDm({ recipient_username: 'marked', message_content: 'Saved text' })]);
     renderPanel();
