@@ -1,4 +1,4 @@
-import { ACCOUNT_TOO_YOUNG } from '@threadreach/contract';
+import { ACCOUNT_TOO_YOUNG, OUTSIDE_WORKING_HOURS_REASON } from '@threadreach/contract';
 import type { Db } from '../../db/client';
 import type { RedditAccountRow } from './accounts.table';
 import { MIN_SENDING_AGE_DAYS, accountAgeDays, dailyCapacity, usedToday } from './account-quota';
@@ -17,7 +17,7 @@ export const AUTH_REQUIRED_REASON = 'Auth Required: sign this account in to Redd
 export const NO_WORKING_TIME_REASON = 'No working day is set for this account.';
 export const DAILY_LIMIT_REASON = 'Daily limit reached: it sends again tomorrow.';
 export const PACING_REASON = 'Waiting between messages.';
-export const OUTSIDE_WORKING_HOURS_REASON = 'Outside working hours.';
+export { OUTSIDE_WORKING_HOURS_REASON };
 export const PAUSED_REASON = 'This account is paused.';
 
 /** Whether and when an account can send its next message, at one instant. */

@@ -1,4 +1,8 @@
-import { ACCOUNT_MIN_AGE_DAYS, type TConnectedAccount } from '@threadreach/contract';
+import {
+  ACCOUNT_MIN_AGE_DAYS,
+  OUTSIDE_WORKING_HOURS_REASON,
+  type TConnectedAccount,
+} from '@threadreach/contract';
 
 /** Spec section 4 "Connected account readiness". */
 export type TReadiness =
@@ -14,8 +18,7 @@ export type TReadiness =
     }
   | { kind: 'authenticated'; label: 'Authenticated'; color: 'gray' };
 
-/** The server's reason for a wait that only working hours make. */
-export const OUTSIDE_WORKING_HOURS_REASON = 'Outside working hours.';
+export { OUTSIDE_WORKING_HOURS_REASON };
 
 /** Whole seconds until the account can send, from its next_available_at; 0 when the time has come or none is known. */
 export function secondsUntilAvailable(account: TConnectedAccount, nowMs: number): number {
