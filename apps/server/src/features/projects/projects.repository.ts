@@ -102,6 +102,27 @@ export async function countProjectsOfUser(db: Db, userId: string): Promise<numbe
   return rows[0]?.n ?? 0;
 }
 
+/** Whether the owner has another project of this name, in any letter case (the owner's index narrows it). */
+export async function projectNameTaken(
+  db: Db,
+  userId: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        eq(projects.userId, userId),
+        sql`lower(${projects.name}) = lower(${name})`,
+        exceptId ? sql`${projects.id} <> ${exceptId}` : undefined,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function insertProject(
   db: Db,
   values: { userId: string; name: string; description: string | null },

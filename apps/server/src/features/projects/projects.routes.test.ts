@@ -47,6 +47,33 @@ describe('projects', () => {
     expect(gone.statusCode).toBe(404);
   });
 
+  it('refuses a second project of the same name (409), in any letter case, on create and on rename', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 3 });
+    const create = (name: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/projects', headers: user.auth, payload: { name } });
+    const first = (await create('Spring launch')).json();
+    const again = await create('  spring LAUNCH ');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      code: 'project_name_taken',
+      detail: 'You already have a project named "spring LAUNCH". Choose another name.',
+    });
+    const second = (await create('Autumn')).json();
+    const rename = (id: string, name: string) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/projects/${id}`, headers: user.auth, payload: { name } });
+    expect((await rename(second.id, 'Spring Launch')).statusCode).toBe(409);
+    // Its own name, in another case, is no clash; nor is another customer's project of that name.
+    expect((await rename(first.id, 'SPRING launch')).statusCode).toBe(200);
+    const other = await buildUser(t.ctx.db, t.config);
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: other.auth,
+      payload: { name: 'Spring launch' },
+    });
+    expect(theirs.statusCode).toBe(201);
+  });
+
   it('paginates the list', async () => {
     const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 5 });
     for (let i = 0; i < 3; i++) await buildProject(t.ctx.db, t.config, { owner: user, name: `P${i}` });
@@ -160,7 +187,7 @@ describe('projects', () => {
           method: 'POST',
           url: '/api/v1/projects',
           headers: user.auth,
-          payload: { name: 'M' },
+          payload: { name: `M${i}` },
         });
         expect(res.statusCode).toBe(201);
       }

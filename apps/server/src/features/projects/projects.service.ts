@@ -19,6 +19,7 @@ import { users } from '../users/users.table';
 import { presentProject } from './projects.presenter';
 import {
   countProjectsOfUser,
+  projectNameTaken,
   deleteProjectAccounts,
   deleteProjectDms,
   deleteProjectRow,
@@ -80,6 +81,15 @@ export function presentAccessibleProject(caller: AuthUser, project: ProjectWithO
  * Moderators and admins create without limit; everyone else needs profiles_limit > 0 and a free slot.
  * The user's row is locked so two concurrent creates cannot both take the last slot.
  */
+/** Two projects of one name look the same in the project selector. */
+function nameTaken(name: string): AppError {
+  return new AppError(
+    409,
+    'project_name_taken',
+    `You already have a project named "${name}". Choose another name.`,
+  );
+}
+
 export async function createProject(
   db: Db,
   caller: AuthUser,
@@ -109,6 +119,7 @@ export async function createProject(
         );
       }
     }
+    if (await projectNameTaken(tx, caller.id, input.name)) throw nameTaken(input.name);
     const row = await insertProject(tx, {
       userId: caller.id,
       name: input.name,
@@ -124,10 +135,17 @@ export async function updateProject(
   project: ProjectWithOwner,
   input: TUpdateProjectRequest,
 ): Promise<TProject> {
-  const row = await updateProjectRow(db, project.id, {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.without_keywords !== undefined ? { withoutKeywords: input.without_keywords } : {}),
+  const row = await db.transaction(async (tx) => {
+    if (input.name !== undefined) {
+      // The owner's row orders renames and creates, so two cannot both take a free name.
+      await tx.execute(sql`select 1 from ${users} where ${users.id} = ${project.userId} for update`);
+      if (await projectNameTaken(tx, project.userId, input.name, project.id)) throw nameTaken(input.name);
+    }
+    return updateProjectRow(tx, project.id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.without_keywords !== undefined ? { withoutKeywords: input.without_keywords } : {}),
+    });
   });
   if (!row) throw projectNotFound();
   return presentProject({ ...row, ownerEmail: project.ownerEmail }, isAdmin(caller.roles));
