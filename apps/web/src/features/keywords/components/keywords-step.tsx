@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -124,6 +124,7 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
   const setFilters = (change: (f: TDiscoveryFilters) => TDiscoveryFilters) =>
     setDraft((d) => ({ ...d, filters: change(d.filters) }));
   const [filterErrors, setFilterErrors] = useState<TFilterErrors>({});
+  const filterInputs = useRef<Partial<Record<TFilterField, HTMLInputElement | null>>>({});
   const [newKeyword, setNewKeyword] = useState('');
   const [newType, setNewType] = useState<TKeywordType>('product');
   const [newKeywordError, setNewKeywordError] = useState<string | null>(null);
@@ -163,6 +164,9 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
     const checkedFilters = checkFilters(filters);
     if (!checkedFilters.ok) {
       setFilterErrors(checkedFilters.errors);
+      // The refused entry is further up the page than the button: take the customer to it.
+      const first = FILTER_FIELDS.find(({ field }) => checkedFilters.errors[field]);
+      if (first) filterInputs.current[first.field]?.focus();
       return;
     }
     setFilterErrors({});
@@ -302,9 +306,15 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
           maxTags={FILTER_ENTRIES_MAX}
           acceptValueOnBlur
           clearable
+          ref={(input) => {
+            filterInputs.current[field] = input;
+          }}
           onChange={(value) => {
-            setFilters((f) => ({ ...f, [field]: value }));
-            if (filterErrors[field]) setFilterErrors((e) => ({ ...e, [field]: undefined }));
+            const next = { ...filters, [field]: value };
+            setFilters(() => next);
+            // Said as the entry is added, not only at Save, further down the page.
+            const checked = checkFilters(next);
+            setFilterErrors((e) => ({ ...e, [field]: checked.ok ? undefined : checked.errors[field] }));
           }}
         />
       ))}
