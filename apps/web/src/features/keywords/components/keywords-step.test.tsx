@@ -195,8 +195,12 @@ describe('Step 2 keywords', { timeout: 30_000 }, () => {
     renderStep();
     await screen.findByRole('region', { name: 'Product Keywords' });
     await pasteTags('Excluded subreddits', 'not a sub');
-    await user.click(screen.getByRole('button', { name: 'Save Keywords & Patterns' }));
+    // Said as it is added...
     expect(await screen.findByText('Invalid subreddit name: not a sub')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Save Keywords & Patterns' }));
+    // ...and Save, further down, takes the customer back to it.
+    expect(screen.getByText('Invalid subreddit name: not a sub')).toBeTruthy();
+    expect(document.activeElement).toBe(tagInput('Excluded subreddits'));
     expect(sentRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
