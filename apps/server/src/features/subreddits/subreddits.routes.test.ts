@@ -342,6 +342,19 @@ describe('POST add-subreddits-bulk', () => {
     );
   });
 
+  it('takes pasted Reddit addresses of a subreddit or of a page in it', async () => {
+    const project = await projectWithKeywords();
+    const res = await post(project, 'add-subreddits-bulk', {
+      subreddits: [
+        'https://www.reddit.com/r/freelance/',
+        'old.reddit.com/r/SaaS/top/?t=week',
+        'https://reddit.com/r/startups/comments/abc123/some_post/',
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ added_count: 3, invalid: [], not_found: [] });
+  });
+
   it('takes a list too, and approves names already listed instead of adding them again', async () => {
     const project = await projectWithKeywords();
     const listed = await insertSubreddit(t.ctx.db, project.id, { name: 'SaaS', relevanceScore: 0.7 });

@@ -116,19 +116,25 @@ export async function startSubredditGeneration(
 }
 
 /**
- * Names as the customer typed them: commas or new lines between them, `r/` and `/r/` prefixes and blanks
- * dropped, each name once whatever its case (the first spelling wins).
+ * Names as the customer typed or pasted them: commas or new lines between them, `r/` and `/r/` prefixes,
+ * Reddit addresses (`https://www.reddit.com/r/name/…`) and blanks dropped, each name once whatever its case
+ * (the first spelling wins).
  */
+// A pasted address of a subreddit or of a page in it: the name is what follows /r/.
+const REDDIT_ADDRESS = /^(?:https?:\/\/)?(?:[a-z]+\.)?reddit\.com\/r\/([^/?#\s]+)/i;
+
 export function parseSubredditNames(input: string | string[]): { names: string[]; invalid: string[] } {
   const seen = new Set<string>();
   const names: string[] = [];
   const invalid: string[] = [];
   for (const raw of (Array.isArray(input) ? input : [input]).flatMap((s) => s.split(/[,\r\n]+/))) {
-    const name = raw
-      .trim()
-      .replace(/^\/?r\//i, '')
-      .replace(/\/+$/, '')
-      .trim();
+    const trimmed = raw.trim();
+    const name =
+      REDDIT_ADDRESS.exec(trimmed)?.[1] ??
+      trimmed
+        .replace(/^\/?r\//i, '')
+        .replace(/\/+$/, '')
+        .trim();
     if (name === '' || seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     (ZSubredditName.safeParse(name).success ? names : invalid).push(name);
