@@ -52,3 +52,29 @@ export const ZApproveSubredditsResponse = z.object({
   subreddits: z.array(ZSubreddit),
 });
 export type TApproveSubredditsResponse = z.infer<typeof ZApproveSubredditsResponse>;
+
+// A pasted address of a subreddit or of a page in it: the name is what follows /r/.
+const REDDIT_ADDRESS = /^(?:https?:\/\/)?(?:[a-z]+\.)?reddit\.com\/r\/([^/?#\s]+)/i;
+
+/**
+ * Names as the customer typed or pasted them in the bulk box: commas or new lines between them, `r/` and
+ * `/r/` prefixes, Reddit addresses (`https://www.reddit.com/r/name/…`) and blanks dropped, each name once
+ * whatever its case (the first spelling wins). Whether each is a subreddit name at all is not checked here.
+ */
+export function splitSubredditNames(input: string | readonly string[]): string[] {
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const raw of (typeof input === 'string' ? [input] : input).flatMap((s) => s.split(/[,\r\n]+/))) {
+    const trimmed = raw.trim();
+    const name =
+      REDDIT_ADDRESS.exec(trimmed)?.[1] ??
+      trimmed
+        .replace(/^\/?r\//i, '')
+        .replace(/\/+$/, '')
+        .trim();
+    if (name === '' || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    names.push(name);
+  }
+  return names;
+}

@@ -5,6 +5,7 @@ import {
   NO_SUBREDDIT_SELECTED,
   SUBREDDITS_PER_PROJECT_MAX,
   ZSubredditName,
+  splitSubredditNames,
   type TAddSubredditsBulkRequest,
   type TAddSubredditsBulkResponse,
   type TApproveSubredditsRequest,
@@ -115,28 +116,11 @@ export async function startSubredditGeneration(
   return 'started';
 }
 
-/**
- * Names as the customer typed or pasted them: commas or new lines between them, `r/` and `/r/` prefixes,
- * Reddit addresses (`https://www.reddit.com/r/name/…`) and blanks dropped, each name once whatever its case
- * (the first spelling wins).
- */
-// A pasted address of a subreddit or of a page in it: the name is what follows /r/.
-const REDDIT_ADDRESS = /^(?:https?:\/\/)?(?:[a-z]+\.)?reddit\.com\/r\/([^/?#\s]+)/i;
-
+/** The names of the bulk box (see splitSubredditNames), those that cannot be subreddit names apart. */
 export function parseSubredditNames(input: string | string[]): { names: string[]; invalid: string[] } {
-  const seen = new Set<string>();
   const names: string[] = [];
   const invalid: string[] = [];
-  for (const raw of (Array.isArray(input) ? input : [input]).flatMap((s) => s.split(/[,\r\n]+/))) {
-    const trimmed = raw.trim();
-    const name =
-      REDDIT_ADDRESS.exec(trimmed)?.[1] ??
-      trimmed
-        .replace(/^\/?r\//i, '')
-        .replace(/\/+$/, '')
-        .trim();
-    if (name === '' || seen.has(name.toLowerCase())) continue;
-    seen.add(name.toLowerCase());
+  for (const name of splitSubredditNames(input)) {
     (ZSubredditName.safeParse(name).success ? names : invalid).push(name);
   }
   return { names, invalid };

@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMembers, formatRelevance, parseSubredditNames } from './subreddit-names';
-
-describe('parseSubredditNames', () => {
-  it('splits on commas and new lines, strips r/ and drops blanks and repeats', () => {
-    expect(parseSubredditNames('r/freelance, smallbusiness\n\n /r/Design ,,\r\nFreelance\n  ')).toEqual([
-      'freelance',
-      'smallbusiness',
-      'Design',
-    ]);
-  });
-
-  it('gives nothing for blank input', () => {
-    expect(parseSubredditNames(' , \n r/ \n')).toEqual([]);
-  });
-});
+import { formatMembers, formatRelevance } from './subreddit-names';
 
 describe('subreddit formatting', () => {
   it('formats members and relevance', () => {

@@ -3,11 +3,11 @@ import { Alert, Button, Group, List, Stack, Text, Textarea } from '@mantine/core
 import {
   BULK_SUBREDDITS_MAX,
   EMPTY_BULK_SUBREDDITS,
+  splitSubredditNames,
   type TAddSubredditsBulkResponse,
 } from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
 import { useAddSubredditsBulk } from '../hooks/use-subreddits';
-import { parseSubredditNames } from '../subreddit-names';
 
 export const BULK_ERROR_TITLE = 'Error adding subreddits in bulk';
 export const TOO_MANY_NAMES = `Add at most ${BULK_SUBREDDITS_MAX} subreddits at once`;
@@ -48,7 +48,7 @@ export function BulkAddSubreddits({ projectId, readOnly }: { projectId: string; 
   const [failure, setFailure] = useState<string | null>(null);
   const [result, setResult] = useState<TAddSubredditsBulkResponse | null>(null);
   const add = useAddSubredditsBulk(projectId);
-  const names = parseSubredditNames(text);
+  const names = splitSubredditNames(text);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
