@@ -45,9 +45,15 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   // them, when Send still goes now.
   await expect(row.getByLabel(/^Status: (Ready|queued sends in \d+:\d\d(:\d\d)?)$/)).toBeVisible();
 
-  // The rest on a phone: the table scrolls inside its panel, the page does not, and all of it still works.
+  // The rest on a phone: each account is a block of its own, its buttons on screen without scrolling
+  // sideways, the page does not scroll sideways either, and all of it still works.
   await page.setViewportSize({ width: 390, height: 800 });
   expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
+  await row.scrollIntoViewIfNeeded();
+  for (const name of ['Settings', 'Remove']) {
+    await expect(row.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+  }
+  await expect(row.locator('td[data-label="Remaining today"]')).toBeInViewport();
 
   await row.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings of u/demo_founder' });

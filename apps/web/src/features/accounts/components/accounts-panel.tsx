@@ -29,6 +29,7 @@ import { readinessOf, secondsUntilAvailable } from '../account-readiness';
 import { useAccounts, useRedditSignIn, useRemoveAccount } from '../hooks/use-accounts';
 import { useSecondClock } from '../hooks/use-second-clock';
 import { AccountSettingsDialog } from './account-settings-dialog';
+import stacked from '../../../components/ui/stacked-table.module.css';
 
 /** Beside a countdown that only working hours make: they hold Send All and the agent, not Send. */
 export const SEND_GOES_NOW = 'A DM you send yourself with Send goes now.';
@@ -190,8 +191,8 @@ function ProjectAccounts({ projectId, readOnly }: { projectId: string; readOnly:
         </Text>
       )}
       {items.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="xs" aria-label="Reddit accounts">
+        <Table.ScrollContainer minWidth={560} className={stacked.scroll}>
+          <Table verticalSpacing="xs" aria-label="Reddit accounts" className={stacked.table}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Account</Table.Th>
@@ -282,8 +283,8 @@ function AccountRow(props: {
           </Text>
         )}
       </Table.Td>
-      <Table.Td>
-        <Text size="sm">
+      <Table.Td data-label="Remaining today">
+        <Text size="sm" span>
           {account.remaining_today}/{account.daily_message_limit}
         </Text>
       </Table.Td>

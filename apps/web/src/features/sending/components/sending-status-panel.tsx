@@ -23,6 +23,7 @@ import {
   type TSendingOptions,
 } from '../hooks/use-sending';
 import { sendingStateLabel, stateCountBadges, stopSendingQuestion } from '../sending-texts';
+import stacked from '../../../components/ui/stacked-table.module.css';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
@@ -121,8 +122,8 @@ export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingS
                 No DM has been sent or queued yet.
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={600}>
-                <Table striped withTableBorder fz="sm" aria-label="Sending DMs">
+              <Table.ScrollContainer minWidth={600} className={stacked.scroll}>
+                <Table striped withTableBorder fz="sm" aria-label="Sending DMs" className={stacked.table}>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>To</Table.Th>
@@ -135,15 +136,19 @@ export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingS
                   <Table.Tbody>
                     {data.items.map((item) => (
                       <Table.Tr key={item.id}>
-                        <Table.Td>u/{item.recipient_username}</Table.Td>
-                        <Table.Td>
+                        <Table.Td data-label="To">u/{item.recipient_username}</Table.Td>
+                        <Table.Td data-label="State">
                           <Badge size="sm" variant="light" color={sendingStateLabel(item).color}>
                             {sendingStateLabel(item).label}
                           </Badge>
                         </Table.Td>
-                        <Table.Td>{item.account_username ? `u/${item.account_username}` : ''}</Table.Td>
-                        <Table.Td>{instantOf(item)}</Table.Td>
-                        <Table.Td>{item.state === 'sent' ? '' : (item.outcome_reason ?? '')}</Table.Td>
+                        <Table.Td data-label="Account">
+                          {item.account_username ? `u/${item.account_username}` : ''}
+                        </Table.Td>
+                        <Table.Td data-label="When">{instantOf(item)}</Table.Td>
+                        <Table.Td data-label="Reason">
+                          {item.state === 'sent' ? '' : (item.outcome_reason ?? '')}
+                        </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
