@@ -1,2 +1,2 @@
 export { AccountsPanel } from './components/accounts-panel';
-export { accountKeys } from './hooks/use-accounts';
+export { accountKeys, useAccounts } from './hooks/use-accounts';

@@ -12,11 +12,21 @@ import { ApiError } from '../../lib/api-error';
 /** Send All DMs sends the saved texts, so it waits for the edits shown as Unsaved. */
 export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All DMs sends the saved texts';
 
-/** Send All DMs asks this before it queues the approved DMs (how many, once the DM list has loaded). */
-export function sendAllQuestion(ready: number | null): string {
+/**
+ * Send All DMs asks this before it queues the approved DMs: how many, once the DM list has loaded, and,
+ * when the accounts cannot take them all today, how many they still can (the rest wait for later days).
+ */
+export function sendAllQuestion(ready: number | null, roomToday: number | null = null): string {
   // Generated DMs start approved (spec), so 'approved' would name a review the customer never did.
   const dms = ready === null ? 'every DM not sent yet' : `${plural(ready, 'DM')} not sent yet`;
-  return `Send ${dms}? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit.`;
+  const limits =
+    "They leave one at a time from your Reddit accounts, within each account's working hours and daily limit";
+  if (roomToday === null || (ready !== null && ready <= roomToday)) return `Send ${dms}? ${limits}.`;
+  const today =
+    roomToday === 0
+      ? 'your accounts have no room left today, so they start on a later day'
+      : `your accounts have room for ${plural(roomToday, 'more DM')} today, and the rest wait for later days`;
+  return `Send ${dms}? ${limits}: ${today}.`;
 }
 
 /** Bulk refusals whose server text is one of spec section 8's own: shown as they are. */

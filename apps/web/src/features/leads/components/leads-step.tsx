@@ -1,6 +1,6 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { accountKeys } from '../../accounts';
+import { accountKeys, useAccounts } from '../../accounts';
 import { AgentModePanel, agentKeys, useLogBehavior } from '../../agent';
 import { dmKeys, DmMessagesPanel } from '../../dms';
 import { DoNotContactButton } from '../../do-not-contact';
@@ -27,6 +27,11 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
   const projects = useProjects();
   const project = projects.data?.items.find((p) => p.id === projectId);
   const queryClient = useQueryClient();
+  const accounts = useAccounts(projectId);
+  // What the accounts that can sign in to Reddit still send today: Send All's question says so when short.
+  // With none, Send All itself says an account is needed.
+  const signedIn = accounts.data?.items.filter((a) => a.auth_status === 'valid') ?? [];
+  const roomToday = signedIn.length > 0 ? signedIn.reduce((sum, a) => sum + a.remaining_today, 0) : null;
   const reload = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
   // A DM written or deleted changes the campaign's counts, and which leads say their author has one.
   const dmsCounted = () => {
@@ -76,6 +81,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
               readOnly={readOnly}
               unsavedEdits={unsavedEdits}
               readyToSend={readyToSend}
+              roomToday={roomToday}
               onSettled={afterSending}
             />
           )}

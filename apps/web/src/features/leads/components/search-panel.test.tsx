@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import {
+  accountsEndpoints,
   dmsEndpoints,
   historyEndpoints,
   leadsEndpoints,
@@ -29,6 +30,7 @@ import {
   sendingStatus,
 } from '../../../test/discovery.test-support';
 import { mockPublicConfig } from '../../../test/public-config.test-support';
+import { accountList } from '../../../test/accounts.test-support';
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from './leads-step';
 import { SearchPanel } from './search-panel';
@@ -44,6 +46,7 @@ function renderPanel(withoutKeywords = false) {
 /** Step 4 lists the DM messages below the results, and what sending is doing. */
 function mockNoDms() {
   mockPublicConfig();
+  mockEndpoint(accountsEndpoints.list, accountList([]));
   mockEndpoint(dmsEndpoints.list, dmPage([]));
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
   mockEndpoint(sendingEndpoints.status, sendingStatus());

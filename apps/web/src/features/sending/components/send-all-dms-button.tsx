@@ -12,6 +12,8 @@ export interface TSendAllDmsButtonProps extends TSendingOptions {
   unsavedEdits?: number;
   /** Approved DMs not sent or queued yet, null until known: unless none, the button asks before it queues them. */
   readyToSend?: number | null;
+  /** What the project's accounts can still send today, null until known: the question says so when short. */
+  roomToday?: number | null;
 }
 
 /**
@@ -24,6 +26,7 @@ export function SendAllDmsButton({
   readOnly,
   unsavedEdits = 0,
   readyToSend = null,
+  roomToday = null,
   onSettled,
 }: TSendAllDmsButtonProps) {
   const sendAll = useSendAllDms(projectId, { onSettled });
@@ -47,7 +50,7 @@ export function SendAllDmsButton({
     return (
       <AskFirst
         label="Send All DMs"
-        question={sendAllQuestion(readyToSend)}
+        question={sendAllQuestion(readyToSend, roomToday)}
         confirmLabel="Send all"
         declineLabel="Not now"
         color="teal"

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  accountsEndpoints,
   dmsEndpoints,
   historyEndpoints,
   leadsEndpoints,
@@ -9,10 +10,12 @@ import {
   searchEndpoints,
   SENDING_TEXTS,
   sendingEndpoints,
+  type TConnectedAccount,
   type TDmMessage,
   type TSendingStatus,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
 import { mockAgentAtRest } from '../../../test/agent.test-support';
 import {
   advance,
@@ -36,8 +39,13 @@ import { SendingStatusPanel } from './sending-status-panel';
 const user = userEvent.setup({ delay: null });
 
 /** Step 4 with these DMs and this sending status; returns the mocks that count calls. */
-function renderStep4(dms: TDmMessage[], status: TSendingStatus = sendingStatus()) {
+function renderStep4(
+  dms: TDmMessage[],
+  status: TSendingStatus = sendingStatus(),
+  accounts: TConnectedAccount[] = [],
+) {
   mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
+  mockEndpoint(accountsEndpoints.list, accountList(accounts));
   const posts = mockEndpoint(leadsEndpoints.posts, page([]));
   mockEndpoint(leadsEndpoints.comments, page([]));
   mockEndpoint(leadsEndpoints.profiles, page([]));
@@ -145,6 +153,24 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Send All DMs' })).toBeTruthy();
   });
 
+  it('says in its question how many the accounts can still send today, when that is fewer', async () => {
+    renderStep4(
+      [buildDm({ recipient_username: 'amy' }), buildDm({ recipient_username: 'ben' })],
+      sendingStatus(),
+      [
+        buildConnectedAccount({ remaining_today: 1 }),
+        // One that must sign in again sends nothing today, whatever it has left.
+        buildConnectedAccount({ remaining_today: 5, auth_status: 'expired' }),
+      ],
+    );
+    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
+    expect(
+      await screen.findByText(
+        "Send 2 DMs not sent yet? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit: your accounts have room for 1 more DM today, and the rest wait for later days.",
+      ),
+    ).toBeTruthy();
+  });
+
   it('asks first, saying how many DMs will go; Not now sends nothing', async () => {
     renderStep4([
       buildDm({ recipient_username: 'amy' }),
@@ -239,6 +265,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
     mockEndpoint(sendingEndpoints.status, sendingStatus());
     mockAgentAtRest();
+    mockEndpoint(accountsEndpoints.list, accountList([]));
     renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly />);
     expect((await screen.findByRole('button', { name: 'Send All DMs' })).hasAttribute('disabled')).toBe(true);
     const item = await dmRow('dave');
