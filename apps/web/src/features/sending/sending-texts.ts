@@ -25,7 +25,7 @@ export function sendAllQuestion(ready: number | null, roomToday: number | null =
   const today =
     roomToday === 0
       ? 'your accounts have no room left today, so they start on a later day'
-      : `your accounts have room for ${plural(roomToday, 'more DM')} today, and the rest wait for later days`;
+      : `your accounts have room for ${plural(roomToday, 'more DM')} today, the rest go on later days, and any that would expire first stay unsent`;
   return `Send ${dms}? ${limits}: ${today}.`;
 }
 

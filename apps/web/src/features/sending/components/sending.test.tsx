@@ -166,7 +166,7 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
     expect(
       await screen.findByText(
-        "Send 2 DMs not sent yet? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit: your accounts have room for 1 more DM today, and the rest wait for later days.",
+        "Send 2 DMs not sent yet? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit: your accounts have room for 1 more DM today, the rest go on later days, and any that would expire first stay unsent.",
       ),
     ).toBeTruthy();
   });
