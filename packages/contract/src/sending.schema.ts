@@ -164,6 +164,8 @@ export const ZSendingCounts = z.object({
   unknown: z.number().int(),
   /** Of `unknown`, those checked no more: their account was removed before Reddit confirmed them. */
   delivery_unknown: z.number().int(),
+  /** Of `queued`, those the agent queued: Stop Agent takes them back, Stop sending the others. */
+  queued_by_agent: z.number().int(),
 });
 export type TSendingCounts = z.infer<typeof ZSendingCounts>;
 

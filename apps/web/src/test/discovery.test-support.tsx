@@ -217,9 +217,24 @@ export function buildSendingItem(overrides: Partial<TSendingItem> = {}): TSendin
   };
 }
 
-/** The sending status of these DMs: counts from their states (and outcomes), the earliest queued one next. */
-export function sendingStatus(items: TSendingItem[] = [], total = items.length): TSendingStatus {
-  const counts = { queued: 0, sending: 0, sent: 0, failed: 0, unknown: 0, delivery_unknown: 0 };
+/**
+ * The sending status of these DMs: counts from their states (and outcomes), the earliest queued one next;
+ * `queuedByAgent` of the queued ones are the agent's.
+ */
+export function sendingStatus(
+  items: TSendingItem[] = [],
+  total = items.length,
+  queuedByAgent = 0,
+): TSendingStatus {
+  const counts = {
+    queued: 0,
+    sending: 0,
+    sent: 0,
+    failed: 0,
+    unknown: 0,
+    delivery_unknown: 0,
+    queued_by_agent: queuedByAgent,
+  };
   for (const item of items) {
     counts[item.state]++;
     if (item.state === 'unknown' && item.outcome_code === 'account_removed') counts.delivery_unknown++;

@@ -338,8 +338,14 @@ function inScope(scope: SendingScope): SQL {
     : eq(dmMessages.ownerUserId, scope.userId);
 }
 
-/** Counts by state, and of the unknown ones those checked no more: their account was removed. */
-export type SendingCounts = Record<SendingState, number> & { delivery_unknown: number };
+/**
+ * Counts by state; of the unknown ones those checked no more (their account was removed); of the queued
+ * ones those the agent queued.
+ */
+export type SendingCounts = Record<SendingState, number> & {
+  delivery_unknown: number;
+  queued_by_agent: number;
+};
 
 export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<SendingCounts> {
   const rows = await db
@@ -349,15 +355,18 @@ export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<Se
       removed: sql<number>`count(*) filter (where ${dmMessages.outcomeCode} = ${ACCOUNT_REMOVED})`.mapWith(
         Number,
       ),
+      byAgent: sql<number>`count(*) filter (where ${queuedByTheAgent})`.mapWith(Number),
     })
     .from(dmMessages)
     .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])))
     .groupBy(dmMessages.state);
   const counts = Object.fromEntries(SENDING_STATES.map((s) => [s, 0])) as SendingCounts;
   counts.delivery_unknown = 0;
+  counts.queued_by_agent = 0;
   for (const r of rows) {
     counts[r.state as SendingState] = r.n;
     if (r.state === 'unknown') counts.delivery_unknown = r.removed;
+    if (r.state === 'queued') counts.queued_by_agent = r.byAgent;
   }
   return counts;
 }

@@ -599,6 +599,7 @@ describe('dm-sending-status', () => {
       failed: 1,
       unknown: 0,
       delivery_unknown: 0,
+      queued_by_agent: 0,
     });
     expect(body.next_scheduled_for).toBe(queuedAt.toISOString());
     expect(body.next_wait).toBeNull(); // planned on no account

@@ -486,6 +486,12 @@ describe('Send All, paced on the simulator', () => {
       .update(dmMessages)
       .set({ state: 'queued', scheduledFor: new Date(rig.clock.t + HOUR), dailyCap: 5 })
       .where(eq(dmMessages.id, byAgent.id));
+    const status = await rig.t.app.inject({
+      url: `/api/v1/dm-sending-status?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    // The status tells them apart, so Stop sending can name only the customer's.
+    expect(status.json().counts).toMatchObject({ queued: 4, queued_by_agent: 1 });
     const stop = () =>
       rig.t.app.inject({
         method: 'POST',

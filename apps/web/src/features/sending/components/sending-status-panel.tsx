@@ -90,8 +90,13 @@ export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingS
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>Sending status</Title>
-          {!readOnly && data && data.counts.queued > 0 && (
-            <StopSending projectId={projectId} queued={data.counts.queued} onSettled={onSettled} />
+          {/* Stop sending takes back what the customer queued; the agent's wait for Stop Agent. */}
+          {!readOnly && data && data.counts.queued > data.counts.queued_by_agent && (
+            <StopSending
+              projectId={projectId}
+              queued={data.counts.queued - data.counts.queued_by_agent}
+              onSettled={onSettled}
+            />
           )}
         </Group>
         {status.isPending ? (

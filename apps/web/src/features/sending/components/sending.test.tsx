@@ -347,6 +347,23 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Stop sending' })).toBeNull();
   });
 
+  it("Stop sending names only the DMs the customer queued, and is not offered for the agent's alone", async () => {
+    const queued = () => buildSendingItem({ state: 'queued' });
+    mockEndpoint(sendingEndpoints.status, sendingStatus([queued(), queued(), queued()], 3, 1));
+    const first = renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
+    await advance();
+    expect(screen.getByText('Queued: 3')).toBeTruthy();
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Stop sending' })));
+    expect(screen.getByText(stopSendingQuestion(2))).toBeTruthy();
+    first.unmount();
+
+    mockEndpoint(sendingEndpoints.status, sendingStatus([queued()], 1, 1));
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
+    await advance();
+    expect(screen.getByText('Queued: 1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Stop sending' })).toBeNull();
+  });
+
   it('says what the next DM waits for', async () => {
     mockEndpoint(sendingEndpoints.status, {
       ...sendingStatus([buildSendingItem({ state: 'queued' })]),
