@@ -106,7 +106,12 @@ export const ZCredential = z
     description: z.string().nullable(),
     enabled: z.boolean(),
     proxy_preferences: ZProxyPreferences,
-    usage_stats: z.object({ total_requests: z.number().int(), active_clients: z.number().int() }),
+    usage_stats: z.object({
+      total_requests: z.number().int(),
+      active_clients: z.number().int(),
+      /** Connected accounts signed in through this send credential: deleting it signs them out. */
+      connected_accounts: z.number().int(),
+    }),
     last_used: ZIsoDateTime.nullable(),
     created_at: ZIsoDateTime,
   })

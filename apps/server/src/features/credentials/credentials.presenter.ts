@@ -6,6 +6,8 @@ import type { CredentialRow } from './credentials.table';
 export interface CredentialUsage {
   totals: RequestTotals;
   activeClients: number;
+  /** Connected accounts whose grant is of this (send) credential. */
+  connectedAccounts: number;
 }
 
 /** A credential as responses show it; the client secret is never part of it. */
@@ -19,7 +21,11 @@ export function presentCredential(row: CredentialRow, usage: CredentialUsage): T
     description: row.description,
     enabled: row.enabled,
     proxy_preferences: { country: row.proxyCountry, state: row.proxyState, city: row.proxyCity },
-    usage_stats: { total_requests: usage.totals.total, active_clients: usage.activeClients },
+    usage_stats: {
+      total_requests: usage.totals.total,
+      active_clients: usage.activeClients,
+      connected_accounts: usage.connectedAccounts,
+    },
     last_used: row.lastUsedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { TCredentialType, TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
+import { redditAccounts } from '../accounts/accounts.table';
 import { redditCredentials, type CredentialRow } from './credentials.table';
 
 export type NewCredential = typeof redditCredentials.$inferInsert;
@@ -87,4 +88,15 @@ export async function deleteCredential(db: DbOrTx, id: string): Promise<boolean>
     .where(eq(redditCredentials.id, id))
     .returning({ id: redditCredentials.id });
   return rows.length > 0;
+}
+
+/** How many connected accounts hold a grant of each send credential: deleting it signs them out. */
+export async function connectedAccountCounts(db: DbOrTx, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: redditAccounts.credentialId, n: count() })
+    .from(redditAccounts)
+    .where(inArray(redditAccounts.credentialId, ids))
+    .groupBy(redditAccounts.credentialId);
+  return new Map(rows.map((r) => [r.id!, r.n]));
 }

@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../integrations/reddit';
-import { buildUser, type TestUser } from '../../test/factories';
+import { buildProject, buildUser, type TestUser } from '../../test/factories';
+import { buildAccount } from '../accounts/accounts.test-support';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
@@ -67,10 +68,22 @@ describe('/reddit-credentials', () => {
       enabled: true,
       client_id_prefix: created.client_id.slice(0, 8),
       proxy_preferences: { country: 'US', state: 'NY', city: 'New York' },
-      usage_stats: { total_requests: 0, active_clients: 0 },
+      usage_stats: { total_requests: 0, active_clients: 0, connected_accounts: 0 },
       last_used: null,
     });
     expect(created).not.toHaveProperty('client_secret');
+  });
+
+  it('counts the connected accounts signed in through a send credential, which deleting it signs out', async () => {
+    const credential = await create(admin, { type: 'send', account_name: 'threadreach_send' });
+    const owner = await buildUser(t.ctx.db, t.config);
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    for (let i = 0; i < 2; i++) await buildAccount(t.ctx.db, project.id, { credentialId: credential.id });
+    const detailed = await t.app.inject({
+      url: `/api/v1/reddit-credentials/${credential.id}/detailed`,
+      headers: admin.auth,
+    });
+    expect(detailed.json().usage_stats).toMatchObject({ connected_accounts: 2 });
   });
 
   it('explains what is wrong with a bad credential and stores nothing', async () => {

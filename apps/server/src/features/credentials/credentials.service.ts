@@ -30,6 +30,7 @@ import {
 } from './proxy-pool.service';
 import { findProxies, findProxy } from './proxy-pool.repository';
 import {
+  connectedAccountCounts,
   deleteCredential,
   findCredential,
   findCredentialByClientId,
@@ -65,11 +66,21 @@ function owner(row: CredentialRow): ProxyOwner {
 }
 
 async function usageOf(ctx: AppContext, ids: string[]): Promise<Map<string, CredentialUsage>> {
-  const [totals, active] = await Promise.all([
+  const [totals, active, accounts] = await Promise.all([
     requestTotals(ctx.db, ids),
     activeTokenCounts(ctx.db, ids, ctx.clock.now()),
+    connectedAccountCounts(ctx.db, ids),
   ]);
-  return new Map(ids.map((id) => [id, { totals: totals.get(id)!, activeClients: active.get(id) ?? 0 }]));
+  return new Map(
+    ids.map((id) => [
+      id,
+      {
+        totals: totals.get(id)!,
+        activeClients: active.get(id) ?? 0,
+        connectedAccounts: accounts.get(id) ?? 0,
+      },
+    ]),
+  );
 }
 
 async function presentOne(ctx: AppContext, row: CredentialRow): Promise<TCredential> {

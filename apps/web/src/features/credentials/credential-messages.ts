@@ -16,6 +16,13 @@ export const CREDENTIAL_MESSAGES = {
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete this credential?';
 
+/** Beside the question, for a send credential that connected accounts signed in through. */
+export function signedOutAccountsText(accounts: number): string {
+  return accounts === 1
+    ? '1 connected Reddit account signed in through it: it will have to sign in to Reddit again before it can send.'
+    : `${accounts} connected Reddit accounts signed in through it: they will have to sign in to Reddit again before they can send.`;
+}
+
 /** '{prefix}: {reason}', the reason being the server's detail or the client's own message. */
 export function failureMessage(prefix: string, error: unknown): string {
   return `${prefix}: ${errorMessage(error, 'Unknown error')}`;

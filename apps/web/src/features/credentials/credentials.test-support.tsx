@@ -23,7 +23,7 @@ export function buildCredential(overrides: Partial<TCredential> = {}): TCredenti
     description: null,
     enabled: true,
     proxy_preferences: { country: null, state: null, city: null },
-    usage_stats: { total_requests: 0, active_clients: 0 },
+    usage_stats: { total_requests: 0, active_clients: 0, connected_accounts: 0 },
     last_used: null,
     created_at: '2030-01-01T00:00:00Z',
     ...overrides,

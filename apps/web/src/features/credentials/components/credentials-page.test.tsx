@@ -16,7 +16,7 @@ import { buildCredential, buildPoolStats, page } from '../credentials.test-suppo
 const SEARCH = buildCredential({
   id: 'aaaaaaaa-1111-4111-8111-111111111111',
   account_name: 'search_bot',
-  usage_stats: { total_requests: 37, active_clients: 2 },
+  usage_stats: { total_requests: 37, active_clients: 2, connected_accounts: 0 },
 });
 const SEND = buildCredential({
   id: 'bbbbbbbb-2222-4222-8222-222222222222',
@@ -188,6 +188,24 @@ describe('/credentials', () => {
     expect(await screen.findByText('Failed to toggle credential: Credential not found')).toBeTruthy();
   });
 
+  it('says, before deleting a send credential, how many connected accounts it signs out', async () => {
+    signIn(['ADMIN']);
+    const inUse = { ...SEND, enabled: true, usage_stats: { ...SEND.usage_stats, connected_accounts: 3 } };
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [inUse]),
+    );
+    renderApp('/credentials');
+    await screen.findByText('send_app');
+    await userEvent.click(within(rowOf('send_app')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Credential' });
+    expect(
+      within(dialog).getByText(
+        '3 connected Reddit accounts signed in through it: they will have to sign in to Reddit again before they can send.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('asks before deleting, then deletes', async () => {
     signIn(['ADMIN']);
     let rows = [SEARCH];
@@ -203,6 +221,8 @@ describe('/credentials', () => {
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Credential' });
     expect(within(dialog).getByText('Are you sure you want to delete this credential?')).toBeTruthy();
+    // No account signed in through a search credential: nothing more to say.
+    expect(within(dialog).queryByText(/connected Reddit account/)).toBeNull();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(remove.calls).toHaveLength(0);

@@ -1,7 +1,12 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TCredential } from '@threadreach/contract';
-import { CREDENTIAL_MESSAGES, DELETE_CONFIRM_TEXT, failureMessage } from '../credential-messages';
+import {
+  CREDENTIAL_MESSAGES,
+  DELETE_CONFIRM_TEXT,
+  failureMessage,
+  signedOutAccountsText,
+} from '../credential-messages';
 import { useDeleteCredential } from '../hooks/use-credentials';
 
 interface TDeleteCredentialDialogProps {
@@ -51,6 +56,9 @@ export function DeleteCredentialDialog({
           </Alert>
         )}
         <Text>{DELETE_CONFIRM_TEXT}</Text>
+        {credential && credential.usage_stats.connected_accounts > 0 && (
+          <Alert color="orange">{signedOutAccountsText(credential.usage_stats.connected_accounts)}</Alert>
+        )}
         {credential && (
           <Text size="sm" c="dimmed">
             {credential.account_name}
