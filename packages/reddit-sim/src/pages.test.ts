@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from './http';
 import { type TestSim, startTestSim } from './test-support';
 import type { RedditComment, RedditListing, RedditPost } from './types';
 
@@ -30,7 +31,7 @@ describe('www pages behind permalinks', () => {
     expect(page.status).toBe(200);
     expect(page.type).toContain('text/html');
     expect(page.body).toContain('Simulated Reddit');
-    expect(page.body).toContain(escape(post!.title));
+    expect(page.body).toContain(escapeHtml(post!.title));
     expect(page.body).toContain(`href="/user/${post!.author}"`);
     // Without the slug or the trailing slash, as Reddit also answers.
     expect((await open(`/r/SaaS/comments/${post!.id}`)).status).toBe(200);
@@ -40,8 +41,8 @@ describe('www pages behind permalinks', () => {
     const [comment] = await listing<RedditComment>('/r/SaaS/comments?limit=1');
     const page = await open(comment!.permalink!);
     expect(page.status).toBe(200);
-    expect(page.body).toContain(escape(comment!.link_title!));
-    expect(page.body).toContain(escape(comment!.body));
+    expect(page.body).toContain(escapeHtml(comment!.link_title!));
+    expect(page.body).toContain(escapeHtml(comment!.body));
     expect(page.body).toContain(`Comment by u/${comment!.author}`);
   });
 
@@ -68,12 +69,3 @@ describe('www pages behind permalinks', () => {
     expect((await t.get('/user/demo_founder/about')).status).toBe(401);
   });
 });
-
-function escape(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
