@@ -108,6 +108,17 @@ describe('local checkout', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ detail: ALREADY_ON_PLAN, code: 'already_subscribed' });
+    // A checkout of the same plan opened before, in another tab, is not completed either.
+    const other = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const [first, second] = [await checkout(other, 'price_solo'), await checkout(other, 'price_solo')];
+    expect((await post(`${pathOf(first.checkout_url)}/complete`)).statusCode).toBe(303);
+    const late = await post(`${pathOf(second.checkout_url)}/complete`);
+    expect(late.statusCode).toBe(409);
+    expect(late.body).toContain('You already have this plan.');
+    const held = await t.ctx.db.execute(
+      sql`select id from billing_subscriptions where user_id = ${other.id}`,
+    );
+    expect(held.rows).toHaveLength(1);
     // Another plan is still for sale beside it.
     await checkout(user, 'price_duo');
     await t.ctx.db.execute(

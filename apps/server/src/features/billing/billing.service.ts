@@ -89,6 +89,13 @@ async function ensureCustomer(
  * Starts a checkout for one of the plans on sale. Each call is one attempt with its own idempotency
  * key, so the provider's own retries of that request never open a second session.
  */
+/** Whether the user has a subscription to this price that renews (not one canceled or ended). */
+async function renewingPlan(db: DbOrTx, userId: string, priceId: string): Promise<boolean> {
+  return (await listSubscriptionsOfUser(db, userId)).some(
+    (row) => (ACCESS_STATUSES as readonly string[]).includes(row.status) && row.priceId === priceId,
+  );
+}
+
 export async function startCheckout(
   ctx: AppContext,
   payments: PaymentsProvider,
@@ -101,10 +108,8 @@ export async function startCheckout(
   const user = await findUserById(ctx.db, caller.id);
   if (!user) throw unauthorized();
   // A second subscription to the same plan would be billed and add nothing: the higher limit applies.
-  const renewing = (await listSubscriptionsOfUser(ctx.db, user.id)).filter(
-    (row) => (ACCESS_STATUSES as readonly string[]).includes(row.status) && row.priceId === priceId,
-  );
-  if (renewing.length > 0) throw new AppError(409, 'already_subscribed', ALREADY_ON_PLAN);
+  if (await renewingPlan(ctx.db, user.id, priceId))
+    throw new AppError(409, 'already_subscribed', ALREADY_ON_PLAN);
 
   const idempotencyKey = `checkout-${user.id}-${randomUUID()}`;
   let customerId: string;
@@ -376,11 +381,15 @@ export async function completeLocalCheckout(
   ctx: AppContext,
   payments: LocalPaymentsProvider,
   sessionId: string,
-): Promise<'complete' | 'expired' | 'missing'> {
+): Promise<'complete' | 'expired' | 'missing' | 'already_subscribed'> {
   const found = await getLocalCheckout(ctx, payments, sessionId);
   if (!found) return 'missing';
   const { session, plan } = found;
   if (session.status === 'expired' || !plan) return 'expired';
+  // A checkout opened before the same plan was bought in another tab: it would be a second subscription.
+  if (session.status === 'open' && (await renewingPlan(ctx.db, session.userId, plan.price_id))) {
+    return 'already_subscribed';
+  }
   const subscriptionId = await payments.startSubscription({
     sessionId,
     userId: session.userId,
