@@ -14,7 +14,8 @@ export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All 
 
 /**
  * Send All DMs asks this before it queues the approved DMs: how many, once the DM list has loaded, and,
- * when the accounts cannot take them all today, how many they still can (the rest wait for later days).
+ * when the accounts cannot take them all today, how many those in their working hours now still can
+ * (`roomToday`; the rest wait for later days).
  */
 export function sendAllQuestion(ready: number | null, roomToday: number | null = null): string {
   // Generated DMs start approved (spec), so 'approved' would name a review the customer never did.
@@ -24,8 +25,8 @@ export function sendAllQuestion(ready: number | null, roomToday: number | null =
   if (roomToday === null || (ready !== null && ready <= roomToday)) return `Send ${dms}? ${limits}.`;
   const today =
     roomToday === 0
-      ? 'your accounts have no room left today, so they start on a later day'
-      : `your accounts have room for ${plural(roomToday, 'more DM')} today, the rest go on later days, and any that would expire first stay unsent`;
+      ? "none of your accounts can send now (outside its working hours, or its daily limit used), so they start when an account's hours and limit next allow"
+      : `your accounts in their working hours now have room for ${plural(roomToday, 'more DM')} today, the rest go on later days, and any that would expire first stay unsent`;
   return `Send ${dms}? ${limits}: ${today}.`;
 }
 

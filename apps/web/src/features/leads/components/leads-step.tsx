@@ -1,4 +1,5 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
+import { OUTSIDE_WORKING_HOURS_REASON } from '@threadreach/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { accountKeys, useAccounts } from '../../accounts';
 import { AgentModePanel, agentKeys, useLogBehavior } from '../../agent';
@@ -28,10 +29,15 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
   const project = projects.data?.items.find((p) => p.id === projectId);
   const queryClient = useQueryClient();
   const accounts = useAccounts(projectId);
-  // What the accounts that can sign in to Reddit still send today: Send All's question says so when short.
-  // With none, Send All itself says an account is needed.
+  // What the accounts that can sign in to Reddit, and are in their working hours now, still send today:
+  // Send All's question says so when short. With no account signed in, Send All itself says one is needed.
   const signedIn = accounts.data?.items.filter((a) => a.auth_status === 'valid') ?? [];
-  const roomToday = signedIn.length > 0 ? signedIn.reduce((sum, a) => sum + a.remaining_today, 0) : null;
+  const roomToday =
+    signedIn.length > 0
+      ? signedIn
+          .filter((a) => a.capacity.reason !== OUTSIDE_WORKING_HOURS_REASON)
+          .reduce((sum, a) => sum + a.remaining_today, 0)
+      : null;
   const reload = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
   // A DM written or deleted changes the campaign's counts, and which leads say their author has one.
   const dmsCounted = () => {

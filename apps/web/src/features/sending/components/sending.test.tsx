@@ -6,6 +6,7 @@ import {
   dmsEndpoints,
   historyEndpoints,
   leadsEndpoints,
+  OUTSIDE_WORKING_HOURS_REASON,
   projectsEndpoints,
   searchEndpoints,
   SENDING_TEXTS,
@@ -37,6 +38,11 @@ import { SAVE_BEFORE_SENDING_ALL, sendAllQuestion, stopSendingQuestion } from '.
 import { SendingStatusPanel } from './sending-status-panel';
 
 const user = userEvent.setup({ delay: null });
+
+const outsideHours = (account: TConnectedAccount): TConnectedAccount => ({
+  ...account,
+  capacity: { ...account.capacity, can_send_now: false, reason: OUTSIDE_WORKING_HOURS_REASON },
+});
 
 /** Step 4 with these DMs and this sending status; returns the mocks that count calls. */
 function renderStep4(
@@ -159,16 +165,26 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
       sendingStatus(),
       [
         buildConnectedAccount({ remaining_today: 1 }),
-        // One that must sign in again sends nothing today, whatever it has left.
+        // One that must sign in again sends nothing today, whatever it has left...
         buildConnectedAccount({ remaining_today: 5, auth_status: 'expired' }),
+        // ...and one outside its working hours sends nothing now.
+        outsideHours(buildConnectedAccount({ remaining_today: 7 })),
       ],
     );
     await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
     expect(
       await screen.findByText(
-        "Send 2 DMs not sent yet? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit: your accounts have room for 1 more DM today, the rest go on later days, and any that would expire first stay unsent.",
+        "Send 2 DMs not sent yet? They leave one at a time from your Reddit accounts, within each account's working hours and daily limit: your accounts in their working hours now have room for 1 more DM today, the rest go on later days, and any that would expire first stay unsent.",
       ),
     ).toBeTruthy();
+  });
+
+  it('says so when no account can send now, as on a weekend outside working hours', async () => {
+    renderStep4([buildDm({ recipient_username: 'amy' })], sendingStatus(), [
+      outsideHours(buildConnectedAccount({ remaining_today: 10 })),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
+    expect(await screen.findByText(/none of your accounts can send now/)).toBeTruthy();
   });
 
   it('asks first, saying how many DMs will go; Not now sends nothing', async () => {
