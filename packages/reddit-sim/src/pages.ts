@@ -22,7 +22,8 @@ function page(status: number, title: string, main: string): SimResponse {
       body { font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 0 auto; padding: 1rem; color: #1a1a1b; }
       .sim { background: #fff4e5; border: 1px solid #f0b35a; padding: .5rem .75rem; border-radius: 4px; }
       .meta { color: #576f76; font-size: .875rem; }
-      article { border: 1px solid #ccc; border-radius: 4px; padding: .75rem 1rem; margin: 1rem 0; white-space: pre-wrap; }
+      article { border: 1px solid #ccc; border-radius: 4px; padding: .75rem 1rem; margin: 1rem 0; }
+      .text { white-space: pre-wrap; margin: 0; }
       article.highlight { border-color: #0079d3; border-width: 2px; }
       h1 { font-size: 1.375rem; line-height: 1.3; }
       a { color: #0051a3; }
@@ -43,6 +44,7 @@ function notFound(what: string): SimResponse {
   return page(404, 'reddit.com: page not found', `<h1>Sorry, this ${what} isn't here</h1>`);
 }
 
+const points = (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`;
 const dateOf = (createdSeconds: number) =>
   new Date(createdSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 const userLink = (name: string) => `<a href="/user/${encodeURIComponent(name)}">u/${escapeHtml(name)}</a>`;
@@ -62,8 +64,8 @@ export function postPage(corpus: Corpus, ctx: RouteContext): SimResponse {
     comment = `
       <h2>Comment</h2>
       <article class="highlight" aria-label="Comment by u/${escapeHtml(found.author)}">
-        <p class="meta">${userLink(found.author)} · ${found.score} points · ${dateOf(found.created_utc)} UTC</p>
-        ${escapeHtml(found.body)}
+        <p class="meta">${userLink(found.author)} · ${points(found.score)} · ${dateOf(found.created_utc)} UTC</p>
+        <p class="text">${escapeHtml(found.body)}</p>
       </article>`;
   }
   return page(
@@ -71,8 +73,8 @@ export function postPage(corpus: Corpus, ctx: RouteContext): SimResponse {
     `${post.title} : ${post.subreddit}`,
     `      <p class="meta">r/${escapeHtml(post.subreddit)} · posted by ${userLink(post.author)} · ${dateOf(post.created_utc)} UTC</p>
       <h1>${escapeHtml(post.title)}</h1>
-      <article aria-label="Post">${escapeHtml(post.selftext)}</article>
-      <p class="meta">${post.score} points · ${post.num_comments} comments</p>${comment}`,
+      <article aria-label="Post"><p class="text">${escapeHtml(post.selftext)}</p></article>
+      <p class="meta">${points(post.score)} · ${post.num_comments} comments</p>${comment}`,
   );
 }
 

@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
 import {
   COMMENT_PREVIEW_LENGTH,
   MATCHED_KEYWORDS_SHOWN,
+  plural,
   POST_PREVIEW_LENGTH,
   type TComment,
   type TPost,
@@ -180,7 +181,7 @@ function LeadMeta({ item, nowMs }: { item: TPost | TComment; nowMs: number }) {
       </Text>
       <Dot />
       <Text span size="xs" c="dimmed">
-        {item.score} points · {timeAgo(item.created_utc, nowMs)}
+        {plural(item.score, 'point')} · {timeAgo(item.created_utc, nowMs)}
       </Text>
       <Dot />
       <ViewOnReddit path={item.permalink} />
