@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ZKeyword, ZKeywordType } from './ai.schema';
 import { ZPage, ZPageQuery, ZText } from './common.schema';
+import { normalizeSubredditName } from './subreddits.schema';
+import { normalizeRedditUsername } from './suppressions.schema';
 
 /** Bounds of step 2 (keywords are matched against every new post and comment, so they stay short). */
 export const KEYWORD_MAX_LENGTH = 80;
@@ -25,7 +27,7 @@ export const ZDiscoveryFilters = z
       .array(
         ZText()
           .trim()
-          .transform((s) => s.replace(/^\/?r\//i, ''))
+          .transform(normalizeSubredditName)
           .pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/, { error: 'Invalid subreddit name' })),
       )
       .max(FILTER_ENTRIES_MAX),
@@ -33,7 +35,7 @@ export const ZDiscoveryFilters = z
       .array(
         ZText()
           .trim()
-          .transform((s) => s.replace(/^\/?u\//i, ''))
+          .transform(normalizeRedditUsername)
           .pipe(z.string().regex(/^[A-Za-z0-9_-]{3,20}$/, { error: 'Invalid Reddit user name' })),
       )
       .max(FILTER_ENTRIES_MAX),

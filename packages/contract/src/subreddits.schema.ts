@@ -56,6 +56,18 @@ export type TApproveSubredditsResponse = z.infer<typeof ZApproveSubredditsRespon
 // A pasted address of a subreddit or of a page in it: the name is what follows /r/.
 const REDDIT_ADDRESS = /^(?:https?:\/\/)?(?:[a-z]+\.)?reddit\.com\/r\/([^/?#\s]+)/i;
 
+/** A subreddit as people paste it: `r/name`, `/r/name/` or an address on reddit.com become `name`. */
+export function normalizeSubredditName(raw: string): string {
+  const trimmed = raw.trim();
+  return (
+    REDDIT_ADDRESS.exec(trimmed)?.[1] ??
+    trimmed
+      .replace(/^\/?r\//i, '')
+      .replace(/\/+$/, '')
+      .trim()
+  );
+}
+
 /**
  * Names as the customer typed or pasted them in the bulk box: commas or new lines between them, `r/` and
  * `/r/` prefixes, Reddit addresses (`https://www.reddit.com/r/name/…`) and blanks dropped, each name once
@@ -65,13 +77,7 @@ export function splitSubredditNames(input: string | readonly string[]): string[]
   const seen = new Set<string>();
   const names: string[] = [];
   for (const raw of (typeof input === 'string' ? [input] : input).flatMap((s) => s.split(/[,\r\n]+/))) {
-    const trimmed = raw.trim();
-    const name =
-      REDDIT_ADDRESS.exec(trimmed)?.[1] ??
-      trimmed
-        .replace(/^\/?r\//i, '')
-        .replace(/\/+$/, '')
-        .trim();
+    const name = normalizeSubredditName(raw);
     if (name === '' || seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     names.push(name);

@@ -281,15 +281,15 @@ describe('POST approve-keywords', () => {
       keywords,
       filters: {
         negative_keywords: ['free', 'FREE', ' job  offer '],
-        excluded_subreddits: ['r/forhire', '/r/Jobs', 'forhire'],
-        excluded_authors: ['u/AutoModerator', 'spam_bot'],
+        excluded_subreddits: ['r/forhire', '/r/Jobs', 'forhire', 'https://www.reddit.com/r/slavelabour/top/'],
+        excluded_authors: ['u/AutoModerator', 'spam_bot', 'https://www.reddit.com/user/promo_bot/'],
       },
     });
     expect(res.statusCode, res.body).toBe(200);
     const filters = {
       negative_keywords: ['free', 'job offer'],
-      excluded_subreddits: ['forhire', 'Jobs'],
-      excluded_authors: ['AutoModerator', 'spam_bot'],
+      excluded_subreddits: ['forhire', 'Jobs', 'slavelabour'],
+      excluded_authors: ['AutoModerator', 'spam_bot', 'promo_bot'],
     };
     expect(res.json().filters).toEqual(filters);
 
