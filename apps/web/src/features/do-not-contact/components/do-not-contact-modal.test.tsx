@@ -95,6 +95,8 @@ describe('do-not-contact list', { timeout: 15_000 }, () => {
     await user.click(within(await rowOf('by_hand')).getByRole('button', { name: 'Remove u/by_hand' }));
     expect(await screen.findByText('u/by_hand removed from the do-not-contact list')).toBeTruthy();
     expect(remove.calls[0]!.params).toEqual({ username: 'by_hand' });
+    // Focus stays in the dialog, on the list, not on a button that left with its row.
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: /^On the list/ }));
     await waitFor(() => expect(list.calls.length).toBeGreaterThanOrEqual(2));
 
     await user.click(within(await rowOf('raced_rey')).getByRole('button', { name: 'Remove u/raced_rey' }));

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -177,11 +177,15 @@ function ImportCsv({ disabled }: { disabled: boolean }) {
   );
 }
 
-function EntryRow({ entry, readOnly }: { entry: TDoNotContactEntry; readOnly: boolean }) {
+function EntryRow(props: { entry: TDoNotContactEntry; readOnly: boolean; onRemoved: () => void }) {
+  const { entry, readOnly } = props;
   const remove = useRemoveDoNotContact();
   const onRemove = () =>
     remove.mutate(entry.username, {
-      onSuccess: () => notifications.show({ color: 'green', message: DNC_TEXTS.removed(entry.username) }),
+      onSuccess: () => {
+        notifications.show({ color: 'green', message: DNC_TEXTS.removed(entry.username) });
+        props.onRemoved();
+      },
       onError: (e) =>
         notifications.show({ color: 'red', message: `${DNC_TEXTS.removeFailed}: ${errorMessage(e, '')}` }),
     });
@@ -240,6 +244,7 @@ export function DoNotContactModal({ opened, onClose, readOnly }: TDoNotContactMo
   const list = useDoNotContactList(page, search.trim(), opened);
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / DO_NOT_CONTACT_PAGE_SIZE));
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   return (
     <Modal
@@ -261,7 +266,10 @@ export function DoNotContactModal({ opened, onClose, readOnly }: TDoNotContactMo
         )}
         <Stack gap="xs">
           <Group justify="space-between">
-            <Title order={4}>On the list{list.data ? ` (${total})` : ''}</Title>
+            {/* Where focus goes when the row whose Remove had it leaves the list. */}
+            <Title order={4} ref={listHeading} tabIndex={-1}>
+              On the list{list.data ? ` (${total})` : ''}
+            </Title>
             <TextInput
               aria-label="Search the list"
               placeholder="Search names"
@@ -297,7 +305,12 @@ export function DoNotContactModal({ opened, onClose, readOnly }: TDoNotContactMo
                 </Table.Thead>
                 <Table.Tbody>
                   {list.data.items.map((entry) => (
-                    <EntryRow key={entry.username} entry={entry} readOnly={readOnly} />
+                    <EntryRow
+                      key={entry.username}
+                      entry={entry}
+                      readOnly={readOnly}
+                      onRemoved={() => listHeading.current?.focus()}
+                    />
                   ))}
                 </Table.Tbody>
               </Table>
