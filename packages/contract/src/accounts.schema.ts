@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ZIsoDateTime, ZPage, ZPageQuery, ZText, ZUuid } from './common.schema';
 
-/** Each connected account sends up to this many messages a day (spec section 9). */
 /**
  * The capacity reason of an account that only its working hours hold back: Send All and the agent wait
  * for them, a DM sent with Send goes now. The panel tells the two apart by it.
  */
 export const OUTSIDE_WORKING_HOURS_REASON = 'Outside working hours.';
 
+/** Each connected account sends up to this many messages a day (spec section 9). */
 export const ACCOUNT_DAILY_MESSAGE_LIMIT = 10;
 /** Reddit accounts younger than this cannot send (spec sections 5 and 9). */
 export const ACCOUNT_MIN_AGE_DAYS = 7;

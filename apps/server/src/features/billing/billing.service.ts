@@ -85,10 +85,6 @@ async function ensureCustomer(
   return insertCustomer(ctx.db, user.id, created);
 }
 
-/**
- * Starts a checkout for one of the plans on sale. Each call is one attempt with its own idempotency
- * key, so the provider's own retries of that request never open a second session.
- */
 /** Whether the user has a subscription to this price that renews (not one canceled or ended). */
 async function renewingPlan(db: DbOrTx, userId: string, priceId: string): Promise<boolean> {
   return (await listSubscriptionsOfUser(db, userId)).some(
@@ -96,6 +92,10 @@ async function renewingPlan(db: DbOrTx, userId: string, priceId: string): Promis
   );
 }
 
+/**
+ * Starts a checkout for one of the plans on sale. Each call is one attempt with its own idempotency
+ * key, so the provider's own retries of that request never open a second session.
+ */
 export async function startCheckout(
   ctx: AppContext,
   payments: PaymentsProvider,

@@ -77,10 +77,6 @@ export function presentAccessibleProject(caller: AuthUser, project: ProjectWithO
   return presentProject(project, isAdmin(caller.roles));
 }
 
-/**
- * Moderators and admins create without limit; everyone else needs profiles_limit > 0 and a free slot.
- * The user's row is locked so two concurrent creates cannot both take the last slot.
- */
 /** Two projects of one name look the same in the project selector. */
 function nameTaken(name: string): AppError {
   return new AppError(
@@ -90,6 +86,10 @@ function nameTaken(name: string): AppError {
   );
 }
 
+/**
+ * Moderators and admins create without limit; everyone else needs profiles_limit > 0 and a free slot.
+ * The user's row is locked so two concurrent creates cannot both take the last slot.
+ */
 export async function createProject(
   db: Db,
   caller: AuthUser,

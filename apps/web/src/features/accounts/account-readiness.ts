@@ -18,8 +18,6 @@ export type TReadiness =
     }
   | { kind: 'authenticated'; label: 'Authenticated'; color: 'gray' };
 
-export { OUTSIDE_WORKING_HOURS_REASON };
-
 /** Whole seconds until the account can send, from its next_available_at; 0 when the time has come or none is known. */
 export function secondsUntilAvailable(account: TConnectedAccount, nowMs: number): number {
   const at = account.capacity.next_available_at;
