@@ -16,6 +16,7 @@ export * from './system-logs.schema';
 export * from './suppressions.schema';
 export * from './history.schema';
 export * from './statistics.schema';
+export * from './statistics.rows';
 export * from './accounts.schema';
 export * from './sending.schema';
 export * from './agent.schema';

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { QUERY_YEARS, QUERY_YEARS_TEXT, ZText, inQueryYears } from './common.schema';
+import {
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  QUERY_YEARS,
+  QUERY_YEARS_TEXT,
+  ZText,
+  inQueryYears,
+} from './common.schema';
 
 /**
  * Statistics count UTC calendar days: a date is `YYYY-MM-DD`, and a range runs from the start of its first
@@ -69,6 +76,45 @@ export const ZDateRangeQuery = z
   .superRefine(checkRange);
 export type TDateRangeQuery = z.input<typeof ZDateRangeQuery>;
 
+/** The columns of /stats by grouping, as the `filter` parameter and `filter_values` name them. */
+export const STATS_COLUMNS = {
+  project: [
+    'project',
+    'accounts',
+    'keywords',
+    'subreddits',
+    'posts',
+    'generated',
+    'sent',
+    'failed',
+    'expired',
+  ],
+  day: ['date', 'posts', 'generated', 'sent', 'failed', 'expired', 'projects'],
+} as const satisfies Record<TStatsGroup, readonly string[]>;
+export type TProjectStatsColumn = (typeof STATS_COLUMNS.project)[number];
+export type TDayStatsColumn = (typeof STATS_COLUMNS.day)[number];
+/** Chosen values by column; a column with none chosen lets every row through. */
+export type TStatsFilters = Record<string, string[]>;
+
+/** Values a request may choose across its columns. */
+export const STATS_FILTER_VALUES_MAX = 1000;
+
+/** The `filter` parameter of chosen values: one `column:value` each. */
+export function statsFilterParam(filters: TStatsFilters): string[] {
+  return Object.entries(filters).flatMap(([column, values]) => values.map((v) => `${column}:${v}`));
+}
+
+/** The chosen values of a `filter` parameter by column (a value may hold ':' itself). */
+export function parseStatsFilter(param: readonly string[]): TStatsFilters {
+  const filters: TStatsFilters = {};
+  for (const item of param) {
+    const at = item.indexOf(':');
+    const column = item.slice(0, at);
+    (filters[column] ??= []).push(item.slice(at + 1));
+  }
+  return filters;
+}
+
 export const ZDailyStatisticsQuery = z
   .object({
     start_date: ZDay('start_date'),
@@ -78,8 +124,49 @@ export const ZDailyStatisticsQuery = z
         error: (issue) => `Unknown group_by '${String(issue.input)}': use project or day`,
       })
       .default('project'),
+    /**
+     * Column filters, `column:value` each (repeat the parameter for more): a row shows when every
+     * filtered column holds one of its chosen values.
+     */
+    filter: z.union([z.string(), z.array(z.string())], { error: 'filter must be column:value' }).optional(),
+    /** Rows per page: projects, or days in the by-day view. */
+    limit: z.coerce
+      .number({ error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
+      .int({ error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
+      .min(1, { error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
+      .max(PAGE_LIMIT_MAX, { error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
+      .default(PAGE_LIMIT_DEFAULT),
+    offset: z.coerce
+      .number({ error: 'offset must be a whole number, 0 or more' })
+      .int({ error: 'offset must be a whole number, 0 or more' })
+      .min(0, { error: 'offset must be a whole number, 0 or more' })
+      .default(0),
   })
-  .superRefine(checkRange);
+  .superRefine(checkRange)
+  .superRefine((q, ctx) => {
+    const items = q.filter === undefined ? [] : typeof q.filter === 'string' ? [q.filter] : q.filter;
+    if (items.length > STATS_FILTER_VALUES_MAX) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['filter'],
+        message: `At most ${STATS_FILTER_VALUES_MAX} filter values at once`,
+      });
+      return;
+    }
+    const columns: readonly string[] = STATS_COLUMNS[q.group_by];
+    for (const item of items) {
+      const column = item.slice(0, Math.max(0, item.indexOf(':')));
+      if (columns.includes(column)) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['filter'],
+        message: column
+          ? `Unknown column '${column}' in filter: the ${q.group_by} view has ${columns.join(', ')}`
+          : `filter '${item}' must be column:value, e.g. sent:0`,
+      });
+      return;
+    }
+  });
 export type TDailyStatisticsQuery = z.input<typeof ZDailyStatisticsQuery>;
 
 export const ZMonthlyStatisticsQuery = z.object({
@@ -170,16 +257,26 @@ export const ZDailyStatisticsSummary = z.object({
 export type TDailyStatisticsSummary = z.infer<typeof ZDailyStatisticsSummary>;
 
 const dailyCommon = {
+  /** Every project's figures over the range, whatever the column filters. */
   summary: ZDailyStatisticsSummary,
   start_date: z.string(),
   end_date: z.string(),
   /** Every day of the range, oldest first, across all projects. */
   series: z.array(ZStatisticsPoint),
+  /** Rows the column filters let through: projects, or days in the by-day view. */
+  total: ZCount,
+  limit: ZCount,
+  offset: ZCount,
+  /**
+   * Each column's distinct values over every row of the range, before the filters: what a column's
+   * filter offers. Numbers in numeric order, text in alphabetical order, all as text.
+   */
+  filter_values: z.record(z.string(), z.array(z.string())),
 };
 
 export const ZDailyStatisticsResponse = z.discriminatedUnion('group_by', [
   z.object({ ...dailyCommon, group_by: z.literal('project'), data: z.array(ZProjectStatistics) }),
-  /** Rows per day and project, newest day first. */
+  /** Rows per day and project of the page's days, newest day first. */
   z.object({ ...dailyCommon, group_by: z.literal('day'), data: z.array(ZDayProjectStatistics) }),
 ]);
 export type TDailyStatisticsResponse = z.infer<typeof ZDailyStatisticsResponse>;

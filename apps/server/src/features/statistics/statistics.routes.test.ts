@@ -188,6 +188,54 @@ describe('GET /all-projects/daily-statistics', () => {
     expect(empty.body.series).toHaveLength(30);
   });
 
+  it('pages the projects and offers each column the values of every one of them', async () => {
+    const first = await allProjects(`${WEEK}&limit=2`);
+    if (first.body.group_by !== 'project') throw new Error('grouped by project');
+    expect(first.body.data.map((p) => p.project_name)).toEqual(['Alpha', 'Beta']);
+    expect(first.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    const second = await allProjects(`${WEEK}&limit=2&offset=2`);
+    expect(second.body.data.map((p) => ('project_name' in p ? p.project_name : ''))).toEqual(['Gamma']);
+    // The summary and the filters' values are the range's, whatever the page.
+    expect(second.body.summary.total_projects).toBe(3);
+    expect(second.body.filter_values).toMatchObject({
+      project: ['Alpha', 'Beta', 'Gamma'],
+      accounts: ['0', '1', '2'],
+      sent: ['0', '1', '2'],
+    });
+  });
+
+  it('lets through the rows whose filtered columns hold a chosen value, then pages them', async () => {
+    // The accounts column as /stats first shows it: projects with an account connected.
+    const withAccounts = await allProjects(`${WEEK}&filter=accounts:1&filter=accounts:2`);
+    expect(withAccounts.body.data.map((p) => ('project_name' in p ? p.project_name : ''))).toEqual([
+      'Alpha',
+      'Gamma',
+    ]);
+    expect(withAccounts.body.total).toBe(2);
+    expect(withAccounts.body.filter_values.accounts).toEqual(['0', '1', '2']);
+    const both = await allProjects(`${WEEK}&filter=accounts:1&filter=accounts:2&filter=sent:0`);
+    expect(both.body.data.map((p) => ('project_name' in p ? p.project_name : ''))).toEqual(['Gamma']);
+    const none = await allProjects(`${WEEK}&filter=project:Nobody`);
+    expect(none.body).toMatchObject({ data: [], total: 0 });
+  });
+
+  it('by day: pages and filters whole days, each with every project of that day', async () => {
+    const { body } = await allProjects(`${WEEK}&group_by=day&limit=1&offset=1`);
+    if (body.group_by !== 'day') throw new Error('grouped by day');
+    expect(body.data.map((r) => [r.date, r.project_name])).toEqual([
+      ['2026-01-07', 'Alpha'],
+      ['2026-01-07', 'Beta'],
+    ]);
+    expect(body).toMatchObject({ total: 4, limit: 1, offset: 1 });
+    expect(body.filter_values).toMatchObject({
+      date: ['2026-01-05', '2026-01-06', '2026-01-07', '2026-01-11'],
+      projects: ['1', '2'],
+    });
+    const twoProjects = await allProjects(`${WEEK}&group_by=day&filter=projects:1&filter=sent:1`);
+    expect(twoProjects.body.data.map((r) => r.date)).toEqual(['2026-01-06', '2026-01-05']);
+    expect(twoProjects.body.total).toBe(2);
+  });
+
   it('is for moderators and admins', async () => {
     expect((await allProjects(WEEK, moderator)).status).toBe(200);
     const customer = await allProjects(WEEK, a.owner);
@@ -205,6 +253,15 @@ describe('GET /all-projects/daily-statistics', () => {
     // The day after the range must stay a year PostgreSQL can write.
     ['start_date=0001-01-01&end_date=2026-01-02', 'start_date must be a date between 2000 and 2100'],
     ['start_date=2026-01-01&end_date=9999-12-31', 'end_date must be a date between 2000 and 2100'],
+    [
+      `${WEEK}&filter=date:2026-01-05`,
+      "Unknown column 'date' in filter: the project view has project, accounts, keywords, subreddits, posts, generated, sent, failed, expired",
+    ],
+    [`${WEEK}&filter=sent`, "filter 'sent' must be column:value, e.g. sent:0"],
+    [`${WEEK}&${'filter=sent:1&'.repeat(1001)}`, 'At most 1000 filter values at once'],
+    [`${WEEK}&limit=0`, 'limit must be a number from 1 to 500'],
+    [`${WEEK}&limit=501`, 'limit must be a number from 1 to 500'],
+    [`${WEEK}&offset=-1`, 'offset must be a whole number, 0 or more'],
   ])('refuses %s with 400 and why', async (query, detail) => {
     const { status, body } = await allProjects(query);
     expect(status).toBe(400);

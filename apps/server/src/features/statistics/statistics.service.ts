@@ -1,8 +1,14 @@
 import {
+  DAY_COLUMN_VALUES,
+  PROJECT_COLUMN_VALUES,
   plural,
   STATS_TOP_SUBREDDITS,
+  applyStatsFilters,
+  columnValues,
   dayNumber,
   dayString,
+  groupByDay,
+  parseStatsFilter,
   type TDailyStatisticsResponse,
   type TDailyStatisticsSummary,
   type TDateRangeStatisticsResponse,
@@ -119,6 +125,9 @@ export async function allProjectsStatistics(
   query: TDailyQuery,
 ): Promise<TDailyStatisticsResponse> {
   const range = dayRange(query.start_date, query.end_date);
+  const filters = parseStatsFilter(
+    query.filter === undefined ? [] : typeof query.filter === 'string' ? [query.filter] : query.filter,
+  );
   const rows = await countByDay(ctx.db, range);
   const all = total(rows);
   const common = { start_date: query.start_date, end_date: query.end_date, series: dailySeries(rows, range) };
@@ -159,7 +168,16 @@ export async function allProjectsStatistics(
     }
     data.sort((a, b) => b.date.localeCompare(a.date) || a.project_name.localeCompare(b.project_name));
     const accounts = [...facts.values()].reduce((sum, p) => sum + p.accounts, 0);
-    return { ...common, group_by: 'day', summary: summaryOf(facts.size, accounts), data };
+    const days = groupByDay(data);
+    const shownDays = applyStatsFilters(days, DAY_COLUMN_VALUES, filters);
+    return {
+      ...common,
+      group_by: 'day',
+      summary: summaryOf(facts.size, accounts),
+      ...pageOf(shownDays, query),
+      filter_values: columnValues(days, DAY_COLUMN_VALUES),
+      data: shownDays.slice(query.offset, query.offset + query.limit).flatMap((day) => day.projects),
+    };
   }
 
   const byProject = totalsBy(rows, (r) => r.projectId);
@@ -174,10 +192,11 @@ export async function allProjectsStatistics(
     countBySubreddit(ctx.db, projectIds, range),
     countByAccount(ctx.db, projectIds, range),
   ]);
+  const subredditsOf = groupBy(subreddits, (s) => s.projectId);
+  const accountsOf = groupBy(accounts, (a) => a.projectId);
   const data: TProjectStatistics[] = facts.map((project) => {
     const c = byProject.get(project.id) ?? noCounts();
-    const top = subreddits
-      .filter((s) => s.projectId === project.id)
+    const top = (subredditsOf.get(project.id) ?? [])
       .sort((a, b) => b.posts - a.posts || b.dmsSent - a.dmsSent || a.subreddit.localeCompare(b.subreddit))
       .slice(0, STATS_TOP_SUBREDDITS);
     return {
@@ -192,14 +211,12 @@ export async function allProjectsStatistics(
       failed: c.failed,
       expired: c.expired,
       top_subreddits: top.map((s) => ({ subreddit: s.subreddit, posts: s.posts, dms_sent: s.dmsSent })),
-      accounts: accounts
-        .filter((a) => a.projectId === project.id)
-        .map((a) => ({
-          account_id: a.accountId,
-          username: a.username,
-          dms_sent: a.sent,
-          dms_failed: a.failed,
-        })),
+      accounts: (accountsOf.get(project.id) ?? []).map((a) => ({
+        account_id: a.accountId,
+        username: a.username,
+        dms_sent: a.sent,
+        dms_failed: a.failed,
+      })),
     };
   });
   data.sort(
@@ -209,7 +226,30 @@ export async function allProjectsStatistics(
       a.project_name.localeCompare(b.project_name),
   );
   const totalAccounts = data.reduce((sum, p) => sum + p.accounts_connected, 0);
-  return { ...common, group_by: 'project', summary: summaryOf(data.length, totalAccounts), data };
+  const shownProjects = applyStatsFilters(data, PROJECT_COLUMN_VALUES, filters);
+  return {
+    ...common,
+    group_by: 'project',
+    summary: summaryOf(data.length, totalAccounts),
+    ...pageOf(shownProjects, query),
+    filter_values: columnValues(data, PROJECT_COLUMN_VALUES),
+    data: shownProjects.slice(query.offset, query.offset + query.limit),
+  };
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+function pageOf(rows: readonly unknown[], query: TDailyQuery) {
+  return { total: rows.length, limit: query.limit, offset: query.offset };
 }
 
 // ---- one project -----------------------------------------------------------------------------------------

@@ -1,12 +1,20 @@
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import type {
-  TDailyStatisticsResponse,
-  TDateRangeStatisticsResponse,
-  TDayProjectStatistics,
-  TMonthlyStatisticsResponse,
-  TProjectStatistics,
-  TStatisticsPoint,
+import type { z } from 'zod';
+import {
+  DAY_COLUMN_VALUES,
+  PROJECT_COLUMN_VALUES,
+  applyStatsFilters,
+  columnValues,
+  groupByDay,
+  parseStatsFilter,
+  type TDailyStatisticsResponse,
+  type TDateRangeStatisticsResponse,
+  type TDayProjectStatistics,
+  type TMonthlyStatisticsResponse,
+  type TProjectStatistics,
+  type TStatisticsPoint,
+  type ZDailyStatisticsQuery,
 } from '@threadreach/contract';
 import { AppProviders } from '../../app/app-providers';
 import { setToken } from '../../lib/token-storage';
@@ -68,22 +76,52 @@ const SUMMARY = {
   total_replies: 0,
 };
 
+type TQuery = z.output<typeof ZDailyStatisticsQuery>;
+
+/** The server's page of rows for a query: its column filters, then its page (contract's own rules). */
+function page<R>(rows: R[], columns: Parameters<typeof applyStatsFilters<R>>[1], query?: TQuery) {
+  const filters = parseStatsFilter(
+    query?.filter === undefined ? [] : typeof query.filter === 'string' ? [query.filter] : query.filter,
+  );
+  const shown = applyStatsFilters(rows, columns, filters);
+  const limit = query?.limit ?? 100;
+  const offset = query?.offset ?? 0;
+  return {
+    rows: shown.slice(offset, offset + limit),
+    total: shown.length,
+    limit,
+    offset,
+    filter_values: columnValues(rows, columns),
+  };
+}
+
+/** The answer for projects as the server gives it for `query` (all of them on one page without). */
 export function byProject(
   data: TProjectStatistics[],
   summary: Partial<TDailyStatisticsResponse['summary']> = {},
+  query?: TQuery,
 ): TDailyStatisticsResponse {
+  const { rows, ...paging } = page(data, PROJECT_COLUMN_VALUES, query);
   return {
     group_by: 'project',
     start_date: '2030-01-07',
     end_date: '2030-01-09',
     summary: { ...SUMMARY, ...summary },
     series: [point('2030-01-07', { dms_sent: 2, leads: 5 }), point('2030-01-08'), point('2030-01-09')],
-    data,
+    ...paging,
+    data: rows,
   };
 }
 
-export function byDay(data: TDayProjectStatistics[]): TDailyStatisticsResponse {
-  return { ...byProject([]), group_by: 'day', data };
+/** The answer for rows per day and project as the server gives it for `query`: whole days a page. */
+export function byDay(data: TDayProjectStatistics[], query?: TQuery): TDailyStatisticsResponse {
+  const { rows, ...paging } = page(groupByDay(data), DAY_COLUMN_VALUES, query);
+  return {
+    ...byProject([]),
+    group_by: 'day',
+    ...paging,
+    data: rows.flatMap((day) => day.projects),
+  };
 }
 
 export function monthlyAnswer(

@@ -3,7 +3,7 @@ import { ActionIcon, Badge, Box, Checkbox, Group, Popover, ScrollArea, Stack, Te
 
 interface TColumnFilterProps {
   label: string;
-  values: string[];
+  values: readonly string[];
   selected: string[];
   onChange: (selected: string[]) => void;
   format?: (value: string) => string;

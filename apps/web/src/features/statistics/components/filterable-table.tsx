@@ -1,13 +1,13 @@
 import { Fragment, useState, type ReactNode } from 'react';
 import { ActionIcon, Group, Table } from '@mantine/core';
-import { distinctValues, type TColumn, type TColumnFilters } from '../column-filters';
+import type { TColumn, TColumnFilters } from '../column-filters';
 import { ColumnFilter } from './column-filter';
 
 interface TFilterableTableProps<R> {
   label: string;
-  /** Every row: the filters offer the values of all of them. */
-  allRows: readonly R[];
-  /** The rows the filters let through. */
+  /** What each column's filter offers: the values of every row of the range, by column key. */
+  values: Readonly<Record<string, readonly string[]>>;
+  /** The rows of this page that the filters let through. */
   rows: readonly R[];
   columns: readonly TColumn<R>[];
   filters: TColumnFilters;
@@ -20,7 +20,7 @@ interface TFilterableTableProps<R> {
 /** A statistics table: a multi-select filter on every column and rows that open to show more. */
 export function FilterableTable<R>({
   label,
-  allRows,
+  values,
   rows,
   columns,
   filters,
@@ -53,7 +53,7 @@ export function FilterableTable<R>({
                   {column.label}
                   <ColumnFilter
                     label={column.label}
-                    values={distinctValues(allRows, column)}
+                    values={values[column.key] ?? []}
                     selected={filters[column.key] ?? []}
                     onChange={(values) => onFilter(column.key, values)}
                     {...(column.format ? { format: column.format } : {})}

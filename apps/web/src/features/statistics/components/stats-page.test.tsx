@@ -60,9 +60,8 @@ describe('/stats', { timeout: 20_000 }, () => {
     { timeout: 15_000 },
     async () => {
       signIn(['MODERATOR']);
-      const stats = mockEndpoint(
-        statisticsEndpoints.allProjects,
-        byProject(PROJECTS, { total_projects: 3, total_accounts: 3, total_posts_found: 15, sent: 6 }),
+      const stats = mockEndpoint(statisticsEndpoints.allProjects, ({ query }) =>
+        byProject(PROJECTS, { total_projects: 3, total_accounts: 3, total_posts_found: 15, sent: 6 }, query),
       );
       renderApp('/stats');
       const t = await table('Statistics by project');
@@ -71,6 +70,8 @@ describe('/stats', { timeout: 20_000 }, () => {
         start_date: week.start,
         end_date: week.end,
         group_by: 'project',
+        limit: 100,
+        offset: 0,
       });
       expect((screen.getByLabelText('Start Date') as HTMLInputElement).value).toBe(week.start);
       const cards = screen.getByRole('list', { name: 'Summary' });
@@ -95,19 +96,22 @@ describe('/stats', { timeout: 20_000 }, () => {
         'Expired',
       ]);
       // Beta has no account: hidden until the column filters are cleared.
-      expect(projectNames(t)).toEqual(['Alpha', 'Gamma']);
+      await waitFor(() => expect(projectNames(t)).toEqual(['Alpha', 'Gamma']));
+      expect(stats.calls.at(-1)!.query).toMatchObject({ filter: ['accounts:1', 'accounts:2'] });
       await user.click(screen.getByRole('button', { name: 'Clear column filters' }));
-      expect(projectNames(t)).toEqual(['Alpha', 'Beta', 'Gamma']);
+      await waitFor(() => expect(projectNames(t)).toEqual(['Alpha', 'Beta', 'Gamma']));
       expect(screen.getByRole('button', { name: 'Clear column filters' })).toHaveProperty('disabled', true);
     },
   );
 
   it('filters any column by its values and opens a project to its subreddits and accounts', async () => {
     signIn(['ADMIN']);
-    mockEndpoint(statisticsEndpoints.allProjects, byProject(PROJECTS));
+    mockEndpoint(statisticsEndpoints.allProjects, ({ query }) => byProject(PROJECTS, {}, query));
     renderApp('/stats');
     const t = await table('Statistics by project');
+    await waitFor(() => expect(projectNames(t)).toEqual(['Alpha', 'Gamma']));
     await user.click(screen.getByRole('button', { name: 'Clear column filters' }));
+    await waitFor(() => expect(projectNames(t)).toEqual(['Alpha', 'Beta', 'Gamma']));
 
     await user.click(within(t).getByRole('button', { name: 'Filter Sent' }));
     const values = await screen.findByRole('group', { name: 'Sent values' });
@@ -118,7 +122,7 @@ describe('/stats', { timeout: 20_000 }, () => {
     ).toEqual(['0', '1', '5']);
     await user.click(within(values).getByLabelText('0'));
     await user.click(within(values).getByLabelText('5'));
-    expect(projectNames(t)).toEqual(['Alpha', 'Beta']);
+    await waitFor(() => expect(projectNames(t)).toEqual(['Alpha', 'Beta']));
 
     await user.click(within(t).getByRole('button', { name: 'Show details of Alpha' }));
     const subs = screen.getByRole('table', { name: 'Top subreddits of Alpha' });
@@ -139,12 +143,15 @@ describe('/stats', { timeout: 20_000 }, () => {
     signIn(['ADMIN']);
     const stats = mockEndpoint(statisticsEndpoints.allProjects, ({ query }) =>
       query.group_by === 'day'
-        ? byDay([
-            dayStats({ date: '2030-01-07', project_name: 'Alpha', posts_searched: 2, sent: 1 }),
-            dayStats({ date: '2030-01-07', project_id: 'p-2', project_name: 'Beta', posts_searched: 1 }),
-            dayStats({ date: '2030-01-09', project_name: 'Alpha', messages_generated: 4, failed: 1 }),
-          ])
-        : byProject(PROJECTS),
+        ? byDay(
+            [
+              dayStats({ date: '2030-01-07', project_name: 'Alpha', posts_searched: 2, sent: 1 }),
+              dayStats({ date: '2030-01-07', project_id: 'p-2', project_name: 'Beta', posts_searched: 1 }),
+              dayStats({ date: '2030-01-09', project_name: 'Alpha', messages_generated: 4, failed: 1 }),
+            ],
+            query,
+          )
+        : byProject(PROJECTS, {}, query),
     );
     renderApp('/stats');
     await table('Statistics by project');
@@ -160,6 +167,8 @@ describe('/stats', { timeout: 20_000 }, () => {
       start_date: '2030-01-07',
       end_date: '2030-01-09',
       group_by: 'day',
+      limit: 100,
+      offset: 0,
     });
     const rows = within(t).getAllByRole('row').slice(1);
     expect(
@@ -185,7 +194,36 @@ describe('/stats', { timeout: 20_000 }, () => {
     await user.click(
       within(await screen.findByRole('group', { name: 'Projects values' })).getByLabelText('1'),
     );
-    expect(within(t).getAllByRole('row')).toHaveLength(2);
+    await waitFor(() => expect(within(t).getAllByRole('row')).toHaveLength(2));
+  });
+
+  it('shows 100 rows a page and asks the server for the next page', async () => {
+    signIn(['ADMIN']);
+    const many = Array.from({ length: 150 }, (_, i) =>
+      projectStats({
+        project_id: `p-${i}`,
+        project_name: `Project ${String(i).padStart(3, '0')}`,
+        accounts_connected: 1,
+      }),
+    );
+    const stats = mockEndpoint(statisticsEndpoints.allProjects, ({ query }) => byProject(many, {}, query));
+    renderApp('/stats');
+    const t = await table('Statistics by project');
+    await waitFor(() => expect(screen.getByText('1–100 of 150 projects')).toBeTruthy());
+    expect(projectNames(t)).toHaveLength(100);
+    const pages = screen.getByRole('navigation', { name: 'Statistics pages' });
+    await user.click(within(pages).getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(screen.getByText('101–150 of 150 projects')).toBeTruthy());
+    expect(projectNames(t)).toHaveLength(50);
+    expect(projectNames(t)[0]).toBe('Project 100');
+    expect(stats.calls.at(-1)!.query).toMatchObject({ limit: 100, offset: 100 });
+    // A filter starts again from the first page.
+    await user.click(within(t).getByRole('button', { name: 'Filter Project' }));
+    await user.click(
+      within(await screen.findByRole('group', { name: 'Project values' })).getByLabelText('Project 120'),
+    );
+    await waitFor(() => expect(screen.getByText('1–1 of 1 projects')).toBeTruthy());
+    expect(stats.calls.at(-1)!.query).toMatchObject({ offset: 0 });
   });
 
   it('applies a quick range at once', async () => {
@@ -202,6 +240,8 @@ describe('/stats', { timeout: 20_000 }, () => {
           start_date: range.start,
           end_date: range.end,
           group_by: 'project',
+          limit: 100,
+          offset: 0,
         }),
       );
       expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe(range.end);

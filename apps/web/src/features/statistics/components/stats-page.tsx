@@ -7,6 +7,7 @@ import {
   Group,
   Loader,
   NativeSelect,
+  Pagination,
   Paper,
   Stack,
   Text,
@@ -16,14 +17,15 @@ import {
 import { Link } from 'react-router';
 import {
   ZDailyStatisticsQuery,
+  groupByDay,
+  statsFilterParam,
   type TDailyStatisticsQuery,
   type TDailyStatisticsResponse,
   type TStatsGroup,
 } from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
 import { ModeratorOnly } from '../../auth';
-import { applyColumnFilters, hasColumnFilters, nonZeroValues, type TColumnFilters } from '../column-filters';
-import { groupByDay } from '../day-rows';
+import { hasColumnFilters, type TColumnFilters } from '../column-filters';
 import { useAllProjectsStatistics } from '../hooks/use-statistics';
 import { ACCOUNTS_COLUMN, DAY_COLUMNS, PROJECT_COLUMNS } from '../stats-columns';
 import { QUICK_RANGES, currentWeek } from '../stats-dates';
@@ -33,6 +35,8 @@ import { DayDetails, ProjectDetails } from './stats-details';
 import { SummaryCards } from './summary-cards';
 
 export const STATS_EMPTY_TEXT = 'No data available for the selected filters';
+/** Rows a page of the table: projects, or days. */
+export const STATS_PAGE_SIZE = 100;
 
 const GROUP_OPTIONS = [
   { value: 'project', label: 'Project' },
@@ -61,41 +65,62 @@ function StatsTable({
   onFilter: (key: string, values: string[]) => void;
 }) {
   if (data.group_by === 'project') {
-    const rows = applyColumnFilters(data.data, PROJECT_COLUMNS, filters);
     return (
-      <>
-        <FilterableTable
-          label="Statistics by project"
-          allRows={data.data}
-          rows={rows}
-          columns={PROJECT_COLUMNS}
-          filters={filters}
-          onFilter={onFilter}
-          rowKey={(r) => r.project_id}
-          rowName={(r) => r.project_name}
-          details={(r) => <ProjectDetails project={r} />}
-        />
-        {rows.length === 0 && <Text c="dimmed">{STATS_EMPTY_TEXT}</Text>}
-      </>
-    );
-  }
-  const days = groupByDay(data.data);
-  const rows = applyColumnFilters(days, DAY_COLUMNS, filters);
-  return (
-    <>
       <FilterableTable
-        label="Statistics by day"
-        allRows={days}
-        rows={rows}
-        columns={DAY_COLUMNS}
+        label="Statistics by project"
+        values={data.filter_values}
+        rows={data.data}
+        columns={PROJECT_COLUMNS}
         filters={filters}
         onFilter={onFilter}
-        rowKey={(r) => r.date}
-        rowName={(r) => r.date}
-        details={(r) => <DayDetails date={r.date} projects={r.projects} />}
+        rowKey={(r) => r.project_id}
+        rowName={(r) => r.project_name}
+        details={(r) => <ProjectDetails project={r} />}
       />
-      {rows.length === 0 && <Text c="dimmed">{STATS_EMPTY_TEXT}</Text>}
-    </>
+    );
+  }
+  return (
+    <FilterableTable
+      label="Statistics by day"
+      values={data.filter_values}
+      rows={groupByDay(data.data)}
+      columns={DAY_COLUMNS}
+      filters={filters}
+      onFilter={onFilter}
+      rowKey={(r) => r.date}
+      rowName={(r) => r.date}
+      details={(r) => <DayDetails date={r.date} projects={r.projects} />}
+    />
+  );
+}
+
+/** Which rows of how many the page shows, and the way to the others. */
+function StatsPager({
+  data,
+  onOffset,
+}: {
+  data: TDailyStatisticsResponse;
+  onOffset: (offset: number) => void;
+}) {
+  if (data.total === 0) return <Text c="dimmed">{STATS_EMPTY_TEXT}</Text>;
+  const pages = Math.ceil(data.total / data.limit);
+  const what = data.group_by === 'project' ? 'projects' : 'days';
+  const first = Math.min(data.offset + 1, data.total);
+  const last = Math.min(data.offset + data.limit, data.total);
+  return (
+    <Group justify="space-between">
+      <Text size="sm" c="dimmed">{`${first}–${last} of ${data.total} ${what}`}</Text>
+      {pages > 1 && (
+        <nav aria-label="Statistics pages">
+          <Pagination
+            total={pages}
+            value={Math.floor(data.offset / data.limit) + 1}
+            onChange={(page) => onOffset((page - 1) * data.limit)}
+            size="sm"
+          />
+        </nav>
+      )}
+    </Group>
   );
 }
 
@@ -104,15 +129,21 @@ function AllProjectsStatistics() {
   const [draft, setDraft] = useState<TControls>(() => ({ ...currentWeek(now), group: 'project' }));
   const [applied, setApplied] = useState<TControls>(draft);
   const [filters, setFilters] = useState<TColumnFilters>({});
+  const [offset, setOffset] = useState(0);
   const [accountsPrefiltered, setAccountsPrefiltered] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const stats = useAllProjectsStatistics(queryOf(applied));
+  const stats = useAllProjectsStatistics({
+    ...queryOf(applied),
+    filter: statsFilterParam(filters),
+    limit: STATS_PAGE_SIZE,
+    offset,
+  });
   const data = stats.data;
 
   // The first projects to arrive hide those without a connected account (spec section 2, /stats).
   if (!accountsPrefiltered && data?.group_by === 'project' && !stats.isPlaceholderData) {
     setAccountsPrefiltered(true);
-    const values = nonZeroValues(data.data, ACCOUNTS_COLUMN);
+    const values = (data.filter_values[ACCOUNTS_COLUMN.key] ?? []).filter((v) => v !== '0');
     if (values.length > 0) setFilters((f) => ({ ...f, [ACCOUNTS_COLUMN.key]: values }));
   }
 
@@ -123,8 +154,9 @@ function AllProjectsStatistics() {
     if (!checked.success) return;
     // Each grouping has its own columns: their filters do not carry over.
     if (next.group !== applied.group) setFilters({});
-    if (JSON.stringify(next) === JSON.stringify(applied)) void stats.refetch();
+    if (JSON.stringify(next) === JSON.stringify(applied) && offset === 0) void stats.refetch();
     setApplied(next);
+    setOffset(0);
   };
   const apply = (event?: FormEvent) => {
     event?.preventDefault();
@@ -135,7 +167,10 @@ function AllProjectsStatistics() {
     setDraft(next);
     run(next);
   };
-  const setFilter = (key: string, values: string[]) => setFilters((f) => ({ ...f, [key]: values }));
+  const setFilter = (key: string, values: string[]) => {
+    setFilters((f) => ({ ...f, [key]: values }));
+    setOffset(0);
+  };
 
   return (
     <Container size="xl" py="xl">
@@ -236,12 +271,16 @@ function AllProjectsStatistics() {
                   variant="default"
                   size="xs"
                   disabled={!hasColumnFilters(filters)}
-                  onClick={() => setFilters({})}
+                  onClick={() => {
+                    setFilters({});
+                    setOffset(0);
+                  }}
                 >
                   Clear column filters
                 </Button>
               </Group>
               <StatsTable data={data} filters={filters} onFilter={setFilter} />
+              <StatsPager data={data} onOffset={setOffset} />
             </>
           )
         )}
