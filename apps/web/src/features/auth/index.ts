@@ -13,3 +13,4 @@ export { isSubscriptionPath, LOGIN_ROUTE, AUTH_CALLBACK_ROUTE, SUBSCRIBE_ROUTE }
 export { logout } from '../../lib/auth-session';
 export { ModeratorOnly, ACCESS_DENIED_TEXT } from './components/moderator-only';
 export { READ_ONLY_FLAG } from './access-texts';
+export { AdminPageHeading } from './components/admin-page-heading';

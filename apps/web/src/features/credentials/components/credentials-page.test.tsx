@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { credentialsEndpoints, type TCredential } from '@threadreach/contract';
@@ -8,6 +8,7 @@ import {
   sentRequests,
   type TMockHandler,
 } from '../../../test/api-mock.test-support';
+import { mockPublicConfig } from '../../../test/public-config.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -46,6 +47,11 @@ const rowOf = (name: string) =>
   within(screen.getByRole('table', { name: 'Credentials' }))
     .getByText(name)
     .closest('tr') as HTMLElement;
+
+// The page's heading reads whether the server runs the demo.
+beforeEach(() => {
+  mockPublicConfig({ demo_mode: false });
+});
 
 describe('/credentials', () => {
   it('shows Access Denied to a USER and makes no credential calls', async () => {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Anchor, Container, Stack, Tabs, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { ModeratorOnly } from '../../auth';
+import { Container, Stack, Tabs } from '@mantine/core';
+import { AdminPageHeading, ModeratorOnly } from '../../auth';
 import { DEFAULT_CREDENTIAL_FILTERS, listParamsOf, type TCredentialFilters } from '../credential-filters';
 import { useCredentials } from '../hooks/use-credentials';
 import { CredentialsTab } from './credentials-tab';
@@ -19,12 +18,7 @@ function CredentialsAdmin() {
   return (
     <Container size="xl" py="xl">
       <Stack>
-        <Anchor component={Link} to="/">
-          Back to Dashboard
-        </Anchor>
-        <Title order={1} size="h2">
-          Reddit API Credentials
-        </Title>
+        <AdminPageHeading title="Reddit API Credentials" />
         <Tabs
           value={tab}
           onChange={(value) => setTab((value as TTab | null) ?? 'credentials')}

@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { statisticsEndpoints } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
+import { mockPublicConfig } from '../../../test/public-config.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
+import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
 import { ACCESS_DENIED_TEXT } from '../../auth';
 import { QUICK_RANGES, currentWeek } from '../stats-dates';
 import { byDay, byProject, dayStats, projectStats } from '../statistics.test-support';
@@ -45,6 +47,11 @@ const projectNames = (t: HTMLElement) =>
     .getAllByRole('row')
     .slice(1)
     .map((r) => within(r).queryAllByRole('cell')[1]?.textContent);
+
+// The page's heading reads whether the server runs the demo.
+beforeEach(() => {
+  mockPublicConfig({ demo_mode: false });
+});
 
 describe('/stats', { timeout: 20_000 }, () => {
   it('shows Access Denied to a USER and asks for nothing', async () => {
@@ -224,6 +231,15 @@ describe('/stats', { timeout: 20_000 }, () => {
     );
     await waitFor(() => expect(screen.getByText('1–1 of 1 projects')).toBeTruthy());
     expect(stats.calls.at(-1)!.query).toMatchObject({ offset: 0 });
+  });
+
+  it("says when the figures are the demo's", async () => {
+    signIn(['ADMIN']);
+    mockPublicConfig({ demo_mode: true });
+    mockEndpoint(statisticsEndpoints.allProjects, byProject([]));
+    renderApp('/stats');
+    await table('Statistics by project');
+    expect(screen.getByText(DEMO_MODE_TEXT)).toBeTruthy();
   });
 
   it('applies a quick range at once', async () => {

@@ -1,7 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import {
   Alert,
-  Anchor,
   Button,
   Container,
   Group,
@@ -14,7 +13,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { Link } from 'react-router';
 import {
   ZDailyStatisticsQuery,
   groupByDay,
@@ -24,7 +22,7 @@ import {
   type TStatsGroup,
 } from '@threadreach/contract';
 import { errorMessage } from '../../../lib/api-error';
-import { ModeratorOnly } from '../../auth';
+import { AdminPageHeading, ModeratorOnly } from '../../auth';
 import { hasColumnFilters, type TColumnFilters } from '../column-filters';
 import { useAllProjectsStatistics } from '../hooks/use-statistics';
 import { ACCOUNTS_COLUMN, DAY_COLUMNS, PROJECT_COLUMNS } from '../stats-columns';
@@ -175,12 +173,7 @@ function AllProjectsStatistics() {
   return (
     <Container size="xl" py="xl">
       <Stack>
-        <Anchor component={Link} to="/">
-          Back to Dashboard
-        </Anchor>
-        <Title order={1} size="h2">
-          All Projects Statistics
-        </Title>
+        <AdminPageHeading title="All Projects Statistics" />
 
         <Paper withBorder p="md" component="form" onSubmit={apply} aria-label="Statistics filters">
           <Group align="flex-end" wrap="wrap">

@@ -15,9 +15,8 @@ import {
 } from '@mantine/core';
 import type { TSubscriptionPlan } from '@threadreach/contract';
 import { Link, useNavigate } from 'react-router';
-import { DemoModeBadge } from '../../../components/ui/demo-mode-badge';
 import { navigateTo } from '../../../lib/navigation';
-import { useAuth, usePublicConfig } from '../../auth';
+import { useAuth } from '../../auth';
 import { YourProjectsCard } from '../../projects';
 import { SubscriptionError } from '../api/billing.api';
 import { useAvailablePlans, useCreateCheckoutSession, useUserSubscription } from '../hooks/use-billing';
@@ -90,7 +89,6 @@ function asSubscriptionError(error: unknown, fallback: string): SubscriptionErro
 export function SubscribePage() {
   const navigate = useNavigate();
   const auth = useAuth();
-  const config = usePublicConfig();
   const plans = useAvailablePlans();
   const checkout = useCreateCheckoutSession();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -148,12 +146,7 @@ export function SubscribePage() {
   }
 
   return (
-    <SubscriptionShell
-      title="Choose a plan"
-      width={960}
-      badge={config.data?.demo_mode && <DemoModeBadge />}
-      actions={<SubscribeAccountBar />}
-    >
+    <SubscriptionShell title="Choose a plan" width={960} actions={<SubscribeAccountBar />}>
       <Text c="dimmed">
         Each plan sets how many Reddit profiles (connected accounts and projects) you can use.
       </Text>

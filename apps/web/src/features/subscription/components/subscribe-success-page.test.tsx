@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { AppProviders } from '../../../app/app-providers';
+import { mockPublicConfig } from '../../../test/public-config.test-support';
 import { testQueryClient } from '../../../test/render-app';
 import { HttpResponse } from 'msw';
 import { authEndpoints, type TRefreshResponse } from '@threadreach/contract';
@@ -56,6 +57,7 @@ async function advance(ms: number) {
 }
 
 beforeEach(() => {
+  mockPublicConfig();
   vi.useFakeTimers();
   window.sessionStorage.clear();
   vi.spyOn(console, 'warn').mockImplementation(() => {});

@@ -13,6 +13,7 @@ import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
 import { externalNavigation } from '../../../test/navigation.test-support';
+import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
 
 vi.mock('../../../lib/navigation', async (importOriginal) =>
   (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
@@ -78,6 +79,8 @@ describe('/subscription', () => {
     expect(screen.getByText('Status: active')).toBeTruthy();
     expect(screen.getByText('Renews Dec 29, 2026')).toBeTruthy();
     expect(screen.getByText('Profiles: 1/3 used')).toBeTruthy();
+    // The billing page it opens in the demo charges no card.
+    expect(screen.getByText(DEMO_MODE_TEXT)).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Manage subscription' }));
     await waitFor(() => expect(external.assigned).toEqual(['https://billing.example/session/bps_1']));

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
@@ -14,6 +14,7 @@ import {
   sentRequests,
   type TMockHandler,
 } from '../../../test/api-mock.test-support';
+import { mockPublicConfig } from '../../../test/public-config.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -52,6 +53,10 @@ const signIn = (roles: string[]) => setToken(makeToken({ roles, profiles_limit: 
 /** The page's chunk loads lazily: the first render of a file can take a while on a busy machine. */
 const LOAD = { timeout: 5000 };
 const table = () => screen.findByRole('table', { name: 'System logs' }, LOAD);
+
+beforeEach(() => {
+  mockPublicConfig();
+});
 
 afterEach(() => {
   vi.useRealTimers();

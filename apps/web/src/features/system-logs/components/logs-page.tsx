@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import {
   Alert,
-  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -14,9 +13,7 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
-import { Link } from 'react-router';
 import {
   LOG_LEVELS,
   LOG_PAGE_SIZE,
@@ -28,7 +25,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../../../lib/api-error';
 import { saveFile } from '../../../lib/save-file';
-import { ModeratorOnly } from '../../auth';
+import { AdminPageHeading, ModeratorOnly } from '../../auth';
 import { useSystemLogs } from '../hooks/use-system-logs';
 import {
   DEFAULT_LOG_FILTERS,
@@ -126,12 +123,7 @@ function SystemLogs() {
   return (
     <Container size="xl" py="xl">
       <Stack>
-        <Anchor component={Link} to="/">
-          Back to Dashboard
-        </Anchor>
-        <Title order={1} size="h2">
-          System Logs
-        </Title>
+        <AdminPageHeading title="System Logs" />
 
         <Paper withBorder p="md" component="form" onSubmit={apply} aria-label="Log filters">
           <Group align="flex-end" wrap="wrap">
