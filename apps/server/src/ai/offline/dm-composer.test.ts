@@ -4,7 +4,7 @@ import { BRIEF_INFORMAL, COMMENT, DETAILED_FORMAL, POST, PRODUCT, PROFILE } from
 import type { ProductInput, WriteDmInput } from '../ai.provider';
 import { checkDm, findSpamPhrases, readabilityIssues } from '../dm-checks';
 import { learnPatterns } from '../patterns/learn-patterns';
-import { formalityScore, mean } from '../patterns/text-metrics';
+import { formalityScore, mean, splitSentences } from '../patterns/text-metrics';
 import { composeDm } from './dm-composer';
 
 const input = (source: TDmSource, over: Partial<WriteDmInput> = {}): WriteDmInput => ({
@@ -205,5 +205,51 @@ describe('composeDm reads like a person wrote it', () => {
     };
     for (const message of drafts(ASKED, founder))
       expect(readabilityIssues(message, { product: founder })).toEqual([]);
+  });
+});
+
+/*
+ * Problems found on drafts of the demo, with the inputs that produced them: an empty sentence left by
+ * a profile without a bio, a learned sign-off used as a transition, the product cut mid-phrase, and a
+ * comment named by a single quoted keyword.
+ */
+describe('composeDm on drafts from the demo', () => {
+  const LEDGER: ProductInput = {
+    product_description:
+      'LedgerLeaf is a bookkeeping app that turns invoices and receipts into tax-ready reports for freelancers and small agencies.',
+    ideal_client_profile: 'Freelancers and small agencies who do their own bookkeeping',
+    call_to_action: 'Try it free at ledgerleaf.app',
+    writing_style: 'Friendly and short.',
+  };
+  const STYLES = ['Friendly and short.', 'very short, casual', 'Formal and professional, detailed.'];
+
+  /** The first draft and four regenerations, each replacing the one before. */
+  function drafts(source: TDmSource, product: ProductInput, patterns: WriteDmInput['patterns'] = null) {
+    const out: string[] = [];
+    for (let variant = 0; variant < 5; variant++) {
+      out.push(composeDm({ product, source, patterns, variant, previous: out.at(-1) ?? null }));
+    }
+    return out;
+  }
+
+  it('opens with a whole sentence when a profile has no bio, never "Hi harbor96, . I built ..."', () => {
+    for (const bio of ['', '   ']) {
+      const harbor: TDmSource = {
+        source_type: 'profile',
+        id: 'harbor96',
+        reddit_username: 'harbor96',
+        bio_content: bio,
+        matched_keywords: ['invoice'],
+      };
+      for (const writing_style of STYLES) {
+        for (const message of drafts(harbor, { ...LEDGER, writing_style })) {
+          expect(message, message).not.toMatch(/[,.!?]\s*[,.!?]/);
+          expect(message, message).toMatch(/^(Hi|Hey|Hello|Dear) harbor96[,!] \w+ \w+/);
+          for (const sentence of splitSentences(message)) expect(sentence, message).toMatch(/\w+ \w+/);
+          expect(message.toLowerCase()).toContain('try it free at ledgerleaf.app');
+          expect(readabilityIssues(message, { product: LEDGER })).toEqual([]);
+        }
+      }
+    }
   });
 });

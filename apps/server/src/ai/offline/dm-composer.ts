@@ -445,6 +445,12 @@ const QUESTION: Bank = {
   neutral: ['did you find a good answer on {ref}? I saw your post in r/{sub}'],
   formal: ['have you found a solution regarding {ref}? I read your post in r/{sub}'],
 };
+/** Nothing of theirs to name (a profile without a bio): where they were found, and no more. */
+const FOUND: Bank = {
+  casual: ['came across your {place}', 'just came across your {place}'],
+  neutral: ['I came across your {place}', 'I found your {place}'],
+  formal: ['I came across your {place}', 'I noticed your {place}'],
+};
 /** Greeting words in the order each register prefers them. */
 const GREETING_ORDER: Record<Register, readonly string[]> = {
   casual: ['Hey', 'Hi', 'Hello'],
@@ -630,6 +636,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
     quote: ref.quote ?? '',
     sentence: ref.sentence ?? '',
     name: recipientOf(source),
+    place: source.source_type === 'profile' ? 'profile' : `${source.source_type} in r/${source.subreddit}`,
   };
   const plainBank =
     source.source_type === 'profile'
@@ -657,6 +664,8 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
     veryBrief ? t.replace(/ in r\/\w+/, '').replace(/r\/\w+ (post|comment|question)/, '$1') : t;
   const plainText = ref.phrase ? where(fill(rotate(plainBank[register]), vars)) : null;
   const quoteText = kind ? where(fill(rotate(quoteBank[register]), vars)) : null;
+  // Neither a phrase nor a quote (an empty bio): an empty body would leave "Hi harbor96, . I built".
+  const foundText = plainText || quoteText ? '' : where(fill(rotate(FOUND[register]), vars));
   // The greeting word fits the style and the patterns ("Hi", "Hey"; "Hello" when formal), and the
   // register among those: "Hey" casual, "Hi" neutral, "Hello" (or "Dear", when allowed) formal.
   // (Targets that went through an LLM prompt and back may lack them.)
@@ -669,7 +678,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
       ? `Hey ${vars.name}!`
       : `${word} ${vars.name},`;
   const opening = (withGreeting: boolean, quoted: boolean) => {
-    const body = finish((quoted && quoteText) || plainText || quoteText || '');
+    const body = finish((quoted && quoteText) || plainText || quoteText || foundText);
     if (!withGreeting || !greeting) return upperFirst(body);
     return greeting.endsWith('!') ? `${greeting} ${upperFirst(body)}` : `${greeting} ${lowerFirst(body)}`;
   };
