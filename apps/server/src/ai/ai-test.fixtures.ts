@@ -116,6 +116,13 @@ export const DETAILED_FORMAL = [
   'Dear Alex, I came across your question about tracking MRR. ChurnPilot provides a single dashboard for MRR, churn rate and failed payments, and it connects to Stripe in two clicks. By the way, I would be pleased to assist if you have any questions. You may try it free for 14 days at churnpilot.io. Best regards.',
 ].map(example);
 
+/** Casual edits that each end with the customer's sign-off, "Cheers, Sam". */
+export const SIGNED_OFF = [
+  'Hey Tom, saw your post about receipts piling up before tax season. I built LedgerLeaf for exactly that, it turns them into tax-ready reports. Try it free at ledgerleaf.app. Cheers, Sam',
+  'Hi Ana, your comment about chasing invoice PDFs rang a bell. LedgerLeaf reads them and sorts your expenses for you. Try it free at ledgerleaf.app. Cheers, Sam',
+  'Hey Raj, read your question about bookkeeping as a freelancer. I made LedgerLeaf to keep receipts and invoices in one place. Try it free at ledgerleaf.app. Cheers, Sam',
+].map(example);
+
 /** A pino logger configured like the app's, writing JSON lines into memory. */
 export function captureLog() {
   const chunks: string[] = [];

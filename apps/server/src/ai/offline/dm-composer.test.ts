@@ -1,6 +1,14 @@
 import type { TDmSource } from '@threadreach/contract';
 import { describe, expect, it } from 'vitest';
-import { BRIEF_INFORMAL, COMMENT, DETAILED_FORMAL, POST, PRODUCT, PROFILE } from '../ai-test.fixtures';
+import {
+  BRIEF_INFORMAL,
+  COMMENT,
+  DETAILED_FORMAL,
+  POST,
+  PRODUCT,
+  PROFILE,
+  SIGNED_OFF,
+} from '../ai-test.fixtures';
 import type { ProductInput, WriteDmInput } from '../ai.provider';
 import { checkDm, findSpamPhrases, readabilityIssues } from '../dm-checks';
 import { learnPatterns } from '../patterns/learn-patterns';
@@ -251,5 +259,45 @@ describe('composeDm on drafts from the demo', () => {
         }
       }
     }
+  });
+
+  const RECEIPTS: TDmSource = {
+    source_type: 'post',
+    id: 'p7',
+    title: 'How do you keep track of receipts for taxes?',
+    content: 'I have a shoebox full of paper receipts and tax season is in three weeks.',
+    author: 'ana_freelance',
+    subreddit: 'freelance',
+    matched_keywords: ['receipts'],
+  };
+  const INBOXES: TDmSource = {
+    source_type: 'comment',
+    id: 'c7',
+    content: 'I spend every Sunday chasing invoice PDFs across three inboxes.',
+    post_title: 'Tax season',
+    author: 'nina',
+    subreddit: 'freelance',
+    matched_keywords: ['invoice'],
+  };
+  const SIGN_OFF_WORD = /\b(cheers|thanks|regards|best|take care)\b/i;
+
+  it('uses a learned sign-off ("Cheers, Sam") only to close the message, once: never "Cheers, I built ..."', () => {
+    const learned = learnPatterns(SIGNED_OFF);
+    // Patterns learned before sign-offs were told apart from transitions carry "cheers" as one.
+    const older = { ...learned, style: { ...learned.style, transition_phrases: ['cheers', 'by the way'] } };
+    for (const patterns of [learned, older]) {
+      for (const source of [RECEIPTS, INBOXES]) {
+        for (const message of drafts(source, LEDGER, patterns)) {
+          const sentences = splitSentences(message);
+          for (const sentence of sentences.slice(0, -1)) expect(sentence, message).not.toMatch(SIGN_OFF_WORD);
+          expect(message.match(new RegExp(SIGN_OFF_WORD, 'gi'))?.length ?? 0, message).toBeLessThanOrEqual(1);
+          expect(checkDm(message, source, LEDGER).ok, message).toBe(true);
+        }
+      }
+    }
+    // The other learned transitions are still used.
+    expect([...drafts(RECEIPTS, LEDGER, older), ...drafts(INBOXES, LEDGER, older)].join(' ')).toMatch(
+      /\bby the way\b/i,
+    );
   });
 });

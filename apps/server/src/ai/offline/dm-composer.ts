@@ -3,6 +3,7 @@ import type { ProductInput, WriteDmInput } from '../ai.provider';
 import { checkDm, readabilityIssues, referencesSource, softenSpam } from '../dm-checks';
 import { recipientOf } from '../dm-draft';
 import { applyPatterns, targetsFromWritingStyle, type WritingTargets } from '../patterns/apply-patterns';
+import { isSignOff } from '../patterns/learn-patterns';
 import { formalityScore, splitSentences } from '../patterns/text-metrics';
 import { clauseCut, cleanShortenings } from './clauses';
 import { GENERIC_NOUNS, retag } from './keywords';
@@ -779,11 +780,18 @@ function distance(text: string, targets: WritingTargets, weakPhrase: boolean): n
 
 const WORDINGS_PER_VARIANT = 3;
 
-/** Learned transitions that read as one: short, and not words of the product's own texts. */
+/**
+ * Learned transitions that read as one: short, not words of the product's own texts, and not a
+ * sign-off ("cheers" closes the message; it never opens a sentence in the middle).
+ */
 function usableTransitions(targets: WritingTargets, product: ProductInput): string[] {
   const own = `${product.product_description} ${product.call_to_action}`.toLowerCase();
   return targets.transitions.filter(
-    (t) => t.split(/\s+/).length <= 4 && !own.includes(t.toLowerCase()) && !/\b(is|are|was|i|we)\b/i.test(t),
+    (t) =>
+      t.split(/\s+/).length <= 4 &&
+      !own.includes(t.toLowerCase()) &&
+      !/\b(is|are|was|i|we)\b/i.test(t) &&
+      !isSignOff(t),
   );
 }
 

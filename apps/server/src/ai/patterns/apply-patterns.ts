@@ -4,6 +4,7 @@ import {
   type TLearningPatterns,
   type TSentenceType,
 } from '@threadreach/contract';
+import { isSignOff } from './learn-patterns';
 import { BREVITY_TARGETS, brevityOf, ENTHUSIASM_OF_LEVEL, round2 } from './text-metrics';
 
 /** How a DM should read: what the composer aims for and what the LLM prompt asks for. */
@@ -135,7 +136,8 @@ export function applyPatterns(base: WritingTargets, patterns: TLearningPatterns 
     greetings,
     openWithQuestion: frequency(patterns, 'opening', 'question') >= 0.5,
     signOff: frequency(patterns, 'closing', 'sign_off') >= 0.5,
-    transitions: style.transition_phrases,
+    // Patterns learned before sign-offs were told apart may hold "cheers" as a transition.
+    transitions: style.transition_phrases.filter((t) => !isSignOff(t)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { ZLearningPatterns } from '@threadreach/contract';
 import { describe, expect, it } from 'vitest';
-import { BRIEF_INFORMAL, DETAILED_FORMAL } from '../ai-test.fixtures';
+import { BRIEF_INFORMAL, DETAILED_FORMAL, SIGNED_OFF } from '../ai-test.fixtures';
 import { AiError } from '../ai.provider';
 import { classifySentence, learnPatterns } from './learn-patterns';
 import { formalityScore, splitSentences } from './text-metrics';
@@ -48,6 +48,15 @@ describe('learnPatterns', () => {
     expect(p.structure.sentence_patterns).toContainEqual(
       expect.objectContaining({ position: 'closing', type: 'sign_off' }),
     );
+  });
+
+  it('learns a sign-off ("Cheers, Sam") as the closing, never as a transition', () => {
+    const p = learnPatterns(SIGNED_OFF);
+    expect(p.structure.sentence_patterns).toContainEqual(
+      expect.objectContaining({ position: 'closing', type: 'sign_off', frequency: 1 }),
+    );
+    expect(p.style.transition_phrases).not.toContain('cheers');
+    expect(p.style.transition_phrases).toEqual([]);
   });
 
   it('is deterministic', () => {

@@ -31,13 +31,21 @@ const OFFER =
 const SIGN_OFF =
   /^(cheers|best|thanks|thank you|regards|kind regards|best regards|good luck|take care|all the best)\b/i;
 
+/**
+ * A sign-off ("Cheers", "Thanks, Sam", "Best regards"): it closes a message, so it is never learned
+ * or used as a transition ("Cheers, I built ...").
+ */
+export function isSignOff(phrase: string): boolean {
+  return SIGN_OFF.test(phrase.trim()) && words(phrase).length <= 6;
+}
+
 /** The part a sentence plays in a DM; an opening greeting with a reference counts as both. */
 export function classifySentence(sentence: string): TSentenceType[] {
   const types: TSentenceType[] = [];
   const short = words(sentence).length <= 4;
   if (GREETING.test(sentence)) types.push('greeting');
   if (short && GREETING.test(sentence)) return types;
-  if (SIGN_OFF.test(sentence) && words(sentence).length <= 6) return [...types, 'sign_off'];
+  if (isSignOff(sentence)) return [...types, 'sign_off'];
   if (REFERENCE.test(sentence)) types.push('reference');
   if (CALL_TO_ACTION.test(sentence)) types.push('call_to_action');
   else if (OFFER.test(sentence)) types.push('offer');
@@ -105,7 +113,10 @@ function transitionOf(sentence: string, index: number): string | null {
   ).sort((a, b) => b.length - a.length)[0];
   if (known) return known;
   const lead = /^([A-Za-z’']+(?: [A-Za-z’']+){0,2}),\s/.exec(body);
-  return lead && index > 0 && !GREETING.test(lead[1]!) ? lead[1]!.toLowerCase() : null;
+  // "Cheers, Sam" signs off: its "Cheers" is no lead-in.
+  return lead && index > 0 && !GREETING.test(lead[1]!) && !isSignOff(lead[1]!)
+    ? lead[1]!.toLowerCase()
+    : null;
 }
 
 const TONE_CUES: Record<TTone, RegExp> = {
