@@ -1,4 +1,4 @@
-import { and, count, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
 import { redditAccounts, type RedditAccountRow } from './accounts.table';
@@ -58,9 +58,23 @@ export function ofSameRedditAccount(account: Pick<RedditAccountRow, 'ownerUserId
 }
 
 /**
+ * DMs claimed by the same Reddit account in the owner's workspace, through any connection, present or
+ * removed: removing an account and connecting it again must not give it a fresh day or pace.
+ */
+export function claimedBySameRedditAccount(
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+): SQL {
+  return and(
+    eq(dmMessages.ownerUserId, account.ownerUserId),
+    eq(dmMessages.senderKey, account.redditUsername.toLowerCase()),
+    isNotNull(dmMessages.claimedAt),
+  )!;
+}
+
+/**
  * Sends claimed today that count against the quota: those being sent, sent, or of unknown outcome.
  * Counted from the DMs themselves, so the figure cannot drift from what happened; every connection of the
- * Reddit account in the workspace counts.
+ * Reddit account in the workspace counts, removed ones too.
  */
 export async function usedToday(
   db: DbOrTx,
@@ -72,7 +86,7 @@ export async function usedToday(
     .from(dmMessages)
     .where(
       and(
-        ofSameRedditAccount(account),
+        claimedBySameRedditAccount(account),
         gte(dmMessages.claimedAt, quotaWindowStart(account, nowMs)),
         inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
       ),

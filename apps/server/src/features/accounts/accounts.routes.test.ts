@@ -12,6 +12,8 @@ import { createCredential } from '../credentials';
 import { dmMessages } from '../dms/dms.table';
 import { redditCredentials } from '../credentials/credentials.table';
 import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-client';
+import { usedToday } from './account-quota';
+import { lastClaimAt } from '../sending/claim.repository';
 import { DAILY_LIMIT_REASON } from './account-capacity';
 import { CALLBACK_ERRORS, REDDIT_AUTH_PENDING_PER_USER, SUSPENDED_REASON } from './account-auth.service';
 import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
@@ -95,7 +97,7 @@ async function connect(project: Project, username = 'demo_founder', as?: TestUse
 /** A DM of the project claimed a minute ago by the account, in `state` (sent ones sent 50 s ago). */
 function claimedDm(
   project: Project,
-  accountId: string,
+  account: Pick<RedditAccountRow, 'id' | 'redditUsername'>,
   state: 'sent' | 'sending' | 'failed' | 'unknown',
 ): typeof dmMessages.$inferInsert {
   const to = `Lead_${randomUUID().slice(0, 8)}`;
@@ -111,9 +113,10 @@ function claimedDm(
     messageContent: 'Hello',
     originalContent: 'Hello',
     state,
-    accountId,
+    accountId: account.id,
     outcomeCode: state === 'sent' ? 'sent' : state === 'unknown' ? 'unknown_outcome' : null,
     claimedAt: new Date(clock.t - 60_000),
+    senderKey: account.redditUsername.toLowerCase(),
     sentAt: state === 'sent' ? new Date(clock.t - 50_000) : null,
     createdAt: new Date(clock.t - 60_000),
     updatedAt: new Date(clock.t - 60_000),
@@ -582,9 +585,10 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     const project = await buildProject(t.ctx.db, t.config);
     await connect(project);
     const accountId = (await accountsOf(project)).items[0]!.id;
+    const account = await rowOf(accountId);
     const [unknown, sent] = await t.ctx.db
       .insert(dmMessages)
-      .values([claimedDm(project, accountId, 'unknown'), claimedDm(project, accountId, 'sent')])
+      .values([claimedDm(project, account, 'unknown'), claimedDm(project, account, 'sent')])
       .returning();
     const res = await t.app.inject({
       method: 'DELETE',
@@ -607,6 +611,13 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     });
     // Counted apart from those still being checked: the status stops refreshing for it.
     expect(status.json().counts).toMatchObject({ unknown: 1, delivery_unknown: 1, sent: 1 });
+
+    // Connected again, the Reddit account's day goes on: both sends still count, and so does its pace.
+    await connect(project);
+    const again = await rowOf((await accountsOf(project)).items[0]!.id);
+    expect(again.id).not.toBe(accountId);
+    expect(await usedToday(t.ctx.db, again, clock.now())).toBe(2);
+    expect((await lastClaimAt(t.ctx.db, again))?.getTime()).toBe(clock.t - 60_000);
   });
 
   it('removes the account even when Reddit fails to revoke', async () => {
@@ -804,9 +815,7 @@ describe('GET accounts-auth-status', () => {
       ...always,
     });
     const claim = (state: 'sent' | 'sending' | 'failed', n: number) =>
-      t.ctx.db
-        .insert(dmMessages)
-        .values(Array.from({ length: n }, () => claimedDm(project, account.id, state)));
+      t.ctx.db.insert(dmMessages).values(Array.from({ length: n }, () => claimedDm(project, account, state)));
     await claim('sent', 8);
     await claim('failed', 3);
     const status = async () =>

@@ -28,6 +28,7 @@ export {
   accountAgeDays,
   dailyCapacity,
   quotaWindowStart,
+  claimedBySameRedditAccount,
   ofSameRedditAccount,
   usedToday,
 } from './account-quota';

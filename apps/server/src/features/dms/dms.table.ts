@@ -66,6 +66,11 @@ export const dmMessages = pgTable(
     delayFloorMax: integer('delay_floor_max'),
     dailyCap: integer('daily_cap'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /**
+     * The claiming account's Reddit username, lower case: its claims keep counting toward that Reddit
+     * account's day and pace after the connection that made them is removed.
+     */
+    senderKey: text('sender_key'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     failedAt: timestamp('failed_at', { withTimezone: true }),
     /** Why it failed, was rescheduled or is unknown: a stable code and a readable reason. */
@@ -85,9 +90,9 @@ export const dmMessages = pgTable(
     uniqueIndex('dm_messages_project_source_uq').on(t.projectId, t.redditPostId),
     index('dm_messages_project_created_idx').on(t.projectId, t.createdAt),
     index('dm_messages_owner_recipient_idx').on(t.ownerUserId, t.recipientKey),
-    // Today's quota of an account: its claims by time.
-    index('dm_messages_account_claimed_idx')
-      .on(t.accountId, t.claimedAt)
+    // Today's quota and pace of a Reddit account in the workspace: its claims by time.
+    index('dm_messages_sender_claimed_idx')
+      .on(t.ownerUserId, t.senderKey, t.claimedAt)
       .where(sql`${t.claimedAt} is not null`),
     index('dm_messages_due_idx')
       .on(t.scheduledFor)

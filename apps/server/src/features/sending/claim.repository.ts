@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { ACCOUNT_REMOVED, ofSameRedditAccount } from '../accounts';
+import { ACCOUNT_REMOVED, claimedBySameRedditAccount, ofSameRedditAccount } from '../accounts';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { CONTACTED_DM_STATES, dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
@@ -133,7 +133,7 @@ export async function lastClaimAt(
   const [row] = await db
     .select({ at: max(dmMessages.claimedAt) })
     .from(dmMessages)
-    .where(and(ofSameRedditAccount(account), isNotNull(dmMessages.claimedAt)));
+    .where(claimedBySameRedditAccount(account));
   return row?.at ?? null;
 }
 

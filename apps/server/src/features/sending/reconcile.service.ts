@@ -148,6 +148,7 @@ export async function reconcileAccount(
       const row = await updateDm(ctx.db, guard, {
         state: 'queued',
         claimedAt: null,
+        senderKey: null,
         scheduledFor: now,
         outcomeCode: 'not_delivered',
         outcomeReason: 'not delivered; queued to be sent again',

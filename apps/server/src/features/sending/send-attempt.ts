@@ -168,6 +168,7 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
           state: 'sending',
           accountId: account.id,
           claimedAt: now,
+          senderKey: account.redditUsername.toLowerCase(),
           sentAt: null,
           failedAt: null,
           outcomeCode: null,
@@ -451,6 +452,7 @@ async function recordOutcome(
         const row = await updateDm(tx, guard, {
           state: 'queued',
           claimedAt: null,
+          senderKey: null,
           scheduledFor: new Date(outcome.retryAtMs),
           outcomeCode: code,
           outcomeReason: outcome.reason,
@@ -480,6 +482,7 @@ async function recordOutcome(
         const row = await updateDm(tx, guard, {
           state: 'queued',
           claimedAt: null,
+          senderKey: null,
           accountId: null,
           scheduledFor: now,
           outcomeCode: outcome.code,

@@ -105,7 +105,12 @@ describe('Send All, paced on the simulator', () => {
       const dm = await buildDm(rig.db, project, { recipient: person(), state: 'sent' });
       await rig.db
         .update(dmMessages)
-        .set({ accountId: a.id, claimedAt: new Date(FRIDAY - HOUR), sentAt: new Date(FRIDAY - HOUR) })
+        .set({
+          accountId: a.id,
+          claimedAt: new Date(FRIDAY - HOUR),
+          senderKey: a.redditUsername.toLowerCase(),
+          sentAt: new Date(FRIDAY - HOUR),
+        })
         .where(eq(dmMessages.id, dm.id));
     }
     const queuedDms = [];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { redditAccounts, refreshTokenRef, type RedditAccountRow } from '../accounts';
@@ -43,6 +44,12 @@ export async function buildDm(
 ): Promise<DmMessageRow> {
   const recipient = `person_${randomUUID().slice(0, 8)}`;
   const created = new Date(at.getTime() - 3_600_000);
+  // A claim names its sender, as a real one does.
+  const sender = overrides.accountId
+    ? (await db.select().from(redditAccounts).where(eq(redditAccounts.id, overrides.accountId)))[0]
+    : undefined;
+  const senderKey =
+    sender && (state === 'sent' || state === 'failed') ? sender.redditUsername.toLowerCase() : null;
   const [row] = await db
     .insert(dmMessages)
     .values({
@@ -60,8 +67,8 @@ export async function buildDm(
       state,
       createdAt: created,
       updatedAt: state === 'expired' ? at : created,
-      ...(state === 'sent' ? { sentAt: at, claimedAt: at } : {}),
-      ...(state === 'failed' ? { failedAt: at, claimedAt: at } : {}),
+      ...(state === 'sent' ? { sentAt: at, claimedAt: at, senderKey } : {}),
+      ...(state === 'failed' ? { failedAt: at, claimedAt: at, senderKey } : {}),
       ...overrides,
     })
     .returning();
