@@ -55,4 +55,39 @@ describe('clean shortenings', () => {
     }
     expect(cleanShortenings('a way to identify what is killing your tomatoes')).toHaveLength(1);
   });
+
+  it('never keeps a verb without what completes it: "turns invoices" without "into tax-ready reports"', () => {
+    expect(
+      cleanShortenings(
+        'LedgerLeaf is a bookkeeping app that turns invoices and receipts into tax-ready reports for freelancers and small agencies',
+      ),
+    ).toEqual([
+      'LedgerLeaf is a bookkeeping app that turns invoices and receipts into tax-ready reports for freelancers and small agencies',
+      'LedgerLeaf is a bookkeeping app that turns invoices and receipts into tax-ready reports for freelancers',
+      'LedgerLeaf is a bookkeeping app that turns invoices and receipts into tax-ready reports',
+      'LedgerLeaf is a bookkeeping app',
+    ]);
+    expect(
+      clauseCut(
+        'a bookkeeping app for freelancers that turns invoices and receipts into tax-ready reports',
+        60,
+      ),
+    ).toBe('a bookkeeping app for freelancers');
+    const cuts = [
+      ...cleanShortenings('turns invoices, receipts and bank statements into tax-ready reports'),
+      ...cleanShortenings('a scanner app that converts contracts and receipts to searchable PDFs'),
+    ];
+    // The verb goes with its object and what completes it, or is cut away whole ("a scanner app").
+    for (const cut of cuts)
+      expect(cut).not.toMatch(/\b(turns|converts)\b(?!.*\b(into|to) (tax-ready|searchable)\b)/);
+    expect(cuts).toContain('a scanner app');
+    // "instead of", "because of": a cut between the two words leaves half of it.
+    expect(
+      cleanShortenings(
+        'LedgerLeaf turns invoices and receipts into tax-ready reports, so tax season takes an hour instead of a week',
+      ),
+    ).not.toContain(
+      'LedgerLeaf turns invoices and receipts into tax-ready reports, so tax season takes an hour instead',
+    );
+  });
 });

@@ -150,6 +150,49 @@ function sharesHead(tokens: Token[], i: number): boolean {
   );
 }
 
+/** Verbs whose object needs its "to ..." too: "converts receipts to PDFs", "turns leads to customers". */
+const TO_COMPLETES = new Set(['turn', 'convert', 'transform', 'translate', 'change']);
+/** Words that make one preposition with the next: "instead of", "because of", "rather than". */
+const COMPOUND_PREPOSITIONS = new Set([
+  'instead of',
+  'because of',
+  'ahead of',
+  'out of',
+  'regardless of',
+  'rather than',
+  'such as',
+  'due to',
+  'thanks to',
+  'according to',
+  'apart from',
+]);
+
+/**
+ * Cutting before token i leaves behind what completes a verb of the part kept: "turns invoices [and
+ * receipts into tax-ready reports]", "converts contracts[, receipts] to PDFs". The words cut are
+ * more of the verb's object (a list, "and ...") followed by "into", or "to" after a verb of changing.
+ */
+function strandsComplement(tokens: Token[], i: number): boolean {
+  const sentence = tokens[i]!.sentence;
+  const objectWord = (t: Token) =>
+    t.sentence === sentence &&
+    (t.text === ',' ||
+      t.text === '-' ||
+      ['CCONJ', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM'].includes(t.pos) ||
+      POSSESSIVES.has(t.lower));
+  let k = i;
+  while (k < tokens.length && objectWord(tokens[k]!)) k++;
+  const stop = tokens[k];
+  if (!stop || stop.sentence !== sentence) return false;
+  if (stop.lower === 'into') return true;
+  if (stop.lower !== 'to') return false;
+  // The verb whose object runs up to the cut ("converts contracts [and receipts] to ...").
+  let v = i - 1;
+  while (v >= 0 && objectWord(tokens[v]!)) v--;
+  const verb = tokens[v];
+  return v < i - 1 && isVerb(verb) && verb!.sentence === sentence && TO_COMPLETES.has(verb!.lemma);
+}
+
 /** Quotes and brackets are closed in the part kept. */
 function balanced(text: string): boolean {
   const quotes = (text.match(/"/g) ?? []).length;
@@ -212,8 +255,11 @@ export function cleanShortenings(text: string): string[] {
     }
     const kind = boundaryAt(tokens, i);
     if (!kind) continue;
-    // "turn tracked hours [into a branded invoice]": "into" is never optional.
-    if (tokens[i]!.lower === 'into') continue;
+    // "turn tracked hours [into a branded invoice]": "into" is never optional, nor is what leads to
+    // it ("turns invoices [and receipts into ...]").
+    if (tokens[i]!.lower === 'into' || strandsComplement(tokens, i)) continue;
+    // "an hour instead [of a week]": half of a two-word preposition.
+    if (COMPOUND_PREPOSITIONS.has(`${tokens[i - 1]!.lower} ${tokens[i]!.lower}`)) continue;
     if (kind === 'coord' && sharesHead(tokens, i)) continue;
     // "LinkedIn, Instagram and TikTok posts": names in a list share what follows them.
     if (kind === 'punct' && tokens[i - 1]!.pos === 'PROPN' && tokens[i + 1]?.pos === 'PROPN') continue;

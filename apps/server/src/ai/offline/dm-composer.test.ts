@@ -300,4 +300,17 @@ describe('composeDm on drafts from the demo', () => {
       /\bby the way\b/i,
     );
   });
+
+  it('shortens the product at a whole clause: never "a bookkeeping app that turns invoices."', () => {
+    for (const writing_style of STYLES) {
+      const product = { ...LEDGER, writing_style };
+      for (const source of [RECEIPTS, INBOXES]) {
+        for (const message of drafts(source, product)) {
+          expect(message, message).not.toMatch(/\bturns invoices\b(?! and receipts into tax-ready reports)/);
+          expect(readabilityIssues(message, { product })).toEqual([]);
+          expect(checkDm(message, source, product).ok, message).toBe(true);
+        }
+      }
+    }
+  });
 });
