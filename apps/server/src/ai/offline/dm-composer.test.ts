@@ -313,4 +313,23 @@ describe('composeDm on drafts from the demo', () => {
       }
     }
   });
+
+  it('names a comment by what they wrote, never by a single quoted keyword (comment about "invoice")', () => {
+    const comments = [
+      'Chasing clients for every invoice is exhausting.',
+      'I hate doing my invoice every week, it takes forever and I always forget something.',
+    ];
+    for (const content of comments) {
+      const source: TDmSource = { ...INBOXES, content };
+      for (const writing_style of STYLES) {
+        const product = { ...LEDGER, writing_style };
+        for (const message of drafts(source, product)) {
+          expect(message, message).not.toMatch(/"[^"\s]+"/);
+          expect(message, message).not.toMatch(/\b(about|mentioned|regarding) "?invoice\b/i);
+          expect(readabilityIssues(message, { product, source })).toEqual([]);
+          expect(checkDm(message, source, product).ok, message).toBe(true);
+        }
+      }
+    }
+  });
 });

@@ -287,6 +287,15 @@ function keyPhrase(text: string, keywords: string[], productWords: Set<string>):
   return { phrase: clauseCut(phrase, 70) ?? phrase, words, score: bestScore };
 }
 
+const LEADING = new Set([...DETS, 'your', 'every', 'each', 'this', 'that', 'some', 'any']);
+/**
+ * A phrase that says something by itself has two words or more besides its determiners: "invoice
+ * PDFs", "the invoice thing"; a lone keyword ("invoice", "every invoice") reads as a tag, not as
+ * what they wrote.
+ */
+const saysSomething = (phrase: string) =>
+  phrase.split(/\s+/).filter((w) => /\w/.test(w) && !LEADING.has(w.toLowerCase())).length >= 2;
+
 function referenceOf(source: TDmSource, product: ProductInput): Reference {
   const productWords = new Set(product.product_description.toLowerCase().match(/[a-z0-9-]+/g) ?? []);
   const title = source.source_type === 'post' ? source.title.trim() : '';
@@ -316,11 +325,13 @@ function referenceOf(source: TDmSource, product: ProductInput): Reference {
   // A comment or bio: its focus sentence, or a clean first part of it, to quote when nothing better.
   const firstWords = (s: string) => `${s.slice(0, s.lastIndexOf(' ', 70)).replace(/[\s,;:-]+$/, '')}…`;
   const cleanFocus = focus.replace(/[.!]+$/, '');
-  const sentence = title
+  const focusQuote = title
     ? null
     : quotable(cleanFocus)
       ? cleanFocus
       : (clauseCut(cleanFocus.replace(/"/g, ''), 80) ?? firstWords(cleanFocus.replace(/"/g, '')));
+  // Never a one-word quote ('you wrote "Invoices"').
+  const sentence = focusQuote && saysSomething(focusQuote) ? focusQuote : null;
   // A long title is quoted up to a clean boundary.
   const shortTitle = title && !title.includes('"') ? clauseCut(title, 80) : null;
   const titleQuote = title && quotable(title) ? title : shortTitle;
@@ -342,11 +353,18 @@ function referenceOf(source: TDmSource, product: ProductInput): Reference {
   const found =
     keyPhrase(focus, source.matched_keywords, productWords) ??
     keyPhrase(main, source.matched_keywords, productWords);
-  if (!found) return { phrase: null, asking, quote: titleQuote, sentence, weak: true, brief: null };
+  // A lone keyword ("about invoice") is no way to name what they wrote: their title or sentence is,
+  // when there is one.
+  const lone = found && !saysSomething(found.phrase) && (title ? titleQuote : sentence);
+  if (!found || lone) return { phrase: null, asking, quote: titleQuote, sentence, weak: true, brief: null };
   const weak = found.score < 1;
   // Their words, quoted, for a comment or profile: only a phrase that says something by itself.
   const mention =
-    !title && !weak && !/\b(i|me|my|our|we|us)\b/i.test(found.words) && found.words.length <= 50
+    !title &&
+    !weak &&
+    saysSomething(found.words) &&
+    !/\b(i|me|my|our|we|us)\b/i.test(found.words) &&
+    found.words.length <= 50
       ? found.words
       : null;
   return {
