@@ -152,11 +152,15 @@ export async function rescheduleDm(
   });
 }
 
-/** A DM of the batch that will not be queued, and why. */
+/**
+ * A DM of the batch that will not be queued, and why. A final one fails with its reason; one that is not
+ * (another DM to the same person is queued) stays unsent, as that other DM may still be taken back.
+ */
 export interface SkippedDm {
   dm: DmMessageRow;
   code: TSendOutcomeCode;
   reason: string;
+  final: boolean;
 }
 
 export type QueuePlan =
@@ -166,7 +170,10 @@ export type QueuePlan =
   | {
       kind: 'queued';
       queued: { dm: DmMessageRow; slot: PlannedSend }[];
+      /** DMs failed because their person may not be contacted. */
       skipped: SkippedDm[];
+      /** DMs left unsent because another DM to their person is queued. */
+      held: number;
       /** DMs left unsent because no working day within the planning horizon had room. */
       unplanned: number;
       accounts: RedditAccountRow[];
@@ -174,8 +181,9 @@ export type QueuePlan =
 
 /**
  * Send All: every approved DM of the project is queued in one transaction, paced over the project's
- * accounts (planSends). People the workspace may not contact (suppressed, answered, contacted, or
- * queued twice) are not queued: those DMs fail with the reason instead.
+ * accounts (planSends). People the workspace may not contact (suppressed, answered, contacted) are not
+ * queued: those DMs fail with the reason instead. A person another DM of the workspace is already queued
+ * to is not queued twice: that DM stays unsent.
  */
 /** What a sender (the agent) asks on top of each account's own pacing. */
 export interface SenderLimits {
@@ -251,8 +259,9 @@ export async function planProjectQueue(
     }
     if (ready.length === 0) return { kind: 'no_ready_account', problems };
 
-    const skipped = await recipientsToSkip(tx, dms);
-    const skippedIds = new Set(skipped.map((s) => s.dm.id));
+    const notQueued = await recipientsToSkip(tx, dms);
+    const skippedIds = new Set(notQueued.map((s) => s.dm.id));
+    const skipped = notQueued.filter((s) => s.final);
     for (const s of skipped) {
       await updateDm(
         tx,
@@ -288,7 +297,14 @@ export async function planProjectQueue(
       );
       if (row) queued.push({ dm: row, slot });
     }
-    return { kind: 'queued', queued, skipped, unplanned: toQueue.length - queued.length, accounts: ready };
+    return {
+      kind: 'queued',
+      queued,
+      skipped,
+      held: notQueued.length - skipped.length,
+      unplanned: toQueue.length - queued.length,
+      accounts: ready,
+    };
   });
 }
 
@@ -340,20 +356,28 @@ async function recipientsToSkip(tx: DbOrTx, dms: DmMessageRow[]): Promise<Skippe
         dm,
         code: 'suppressed',
         reason: `${who} ${onTheList(suppression)}`,
+        final: true,
       });
     } else if (dm.repliedAt || mine.some((o) => o.repliedAt)) {
-      skipped.push({ dm, code: 'replied', reason: `${who} already answered a DM from this workspace` });
+      skipped.push({
+        dm,
+        code: 'replied',
+        reason: `${who} already answered a DM from this workspace`,
+        final: true,
+      });
     } else if (mine.some((o) => o.state !== 'queued')) {
       skipped.push({
         dm,
         code: 'already_contacted',
         reason: `${who} was already contacted from this workspace`,
+        final: true,
       });
     } else if (seen.has(dm.recipientKey) || mine.length > 0) {
       skipped.push({
         dm,
         code: 'already_contacted',
         reason: `Another DM to ${who} from this workspace is already queued`,
+        final: false,
       });
     }
     seen.add(dm.recipientKey);

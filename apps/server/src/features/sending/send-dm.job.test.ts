@@ -9,7 +9,7 @@ import { dayKey, seededRandom } from './pacing';
 import { sendDmJob, SendLaterError } from './send-dm.job';
 import { rescheduleDm } from './scheduling';
 import { addDoNotContact } from '../suppressions/suppressions.service';
-import { queueProjectDms } from './sending.service';
+import { cancelQueuedDms, queueProjectDms } from './sending.service';
 import {
   buildDm as buildDmWritten,
   buildSendingProject,
@@ -411,19 +411,35 @@ describe('Send All, paced on the simulator', () => {
       payload: { project_id: project.id },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ queued: 1, skipped: 2 });
-    expect(res.json().message).toMatch(/2 DMs not queued: the recipient may not be contacted/);
-    // Of two DMs to one person, one is queued (whichever comes first), the other fails.
+    expect(res.json()).toMatchObject({ queued: 1, skipped: 1 });
+    expect(res.json().message).toMatch(/1 DM not queued: the recipient may not be contacted/);
+    expect(res.json().message).toMatch(
+      /1 DM stays unsent: another DM to the same person is already queued in this workspace\./,
+    );
+    // Of two DMs to one person, one is queued (whichever comes first), the other stays unsent: the
+    // queued one may yet be taken back.
     const pair = [await dmById(rig.db, ok.id), await dmById(rig.db, dup.id)];
-    expect(pair.map((d) => d.state).sort()).toEqual(['failed', 'queued']);
-    expect(pair.find((d) => d.state === 'failed')).toMatchObject({
-      outcomeCode: 'already_contacted',
-      outcomeReason: `Another DM to u/${pair.find((d) => d.state === 'failed')!.recipientUsername} from this workspace is already queued`,
-    });
+    expect(pair.map((d) => d.state).sort()).toEqual(['approved', 'queued']);
     expect(await dmById(rig.db, again.id)).toMatchObject({
       state: 'failed',
       outcomeCode: 'already_contacted',
     });
+  });
+
+  it('keeps a DM unsent while another project has its person queued, and queues it once that is taken back', async () => {
+    const alpha = await buildSendingProject(rig);
+    const beta = await buildSendingProject(rig, alpha.owner);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, alpha);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, beta, { username: 'growth_marketer' });
+    const to = person();
+    await buildDm(rig.db, alpha, { recipient: to });
+    const waiting = await buildDm(rig.db, beta, { recipient: to });
+    expect((await queueProjectDms(rig.ctx, alpha.id, { random: seededRandom(1) })).queued).toBe(1);
+    const held = await queueProjectDms(rig.ctx, beta.id, { random: seededRandom(2) });
+    expect(held).toMatchObject({ queued: 0, skipped: 0 });
+    expect(await dmById(rig.db, waiting.id)).toMatchObject({ state: 'approved', outcomeCode: null });
+    await cancelQueuedDms(rig.ctx, alpha.id);
+    expect((await queueProjectDms(rig.ctx, beta.id, { random: seededRandom(3) })).queued).toBe(1);
   });
 
   it('does not send a queued DM to someone put on the do-not-contact list after it was queued', async () => {

@@ -247,6 +247,7 @@ export async function queueProjectDms(
       first,
       last,
       plan.skipped.length,
+      plan.held,
       plan.unplanned,
       ctx.config.dms.expiryDays,
     ),
@@ -284,6 +285,7 @@ function bulkMessage(
   first: number | null,
   last: number | null,
   skipped: number,
+  held: number,
   unplanned: number,
   expiryDays: number,
 ): string {
@@ -300,6 +302,13 @@ function bulkMessage(
   if (skipped > 0) {
     parts.push(
       `${plural(skipped, 'DM')} not queued: the recipient may not be contacted (see the sending status).`,
+    );
+  }
+  if (held > 0) {
+    parts.push(
+      held === 1
+        ? '1 DM stays unsent: another DM to the same person is already queued in this workspace.'
+        : `${plural(held, 'DM')} stay unsent: another DM to the same person is already queued in this workspace.`,
     );
   }
   if (unplanned > 0) {
