@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
+import { onTestFinished, vi } from 'vitest';
 import type { z } from 'zod';
 import {
   DAY_COLUMN_VALUES,
@@ -22,6 +23,22 @@ import { testQueryClient } from '../../test/render-app';
 import { makeToken } from '../../test/tokens';
 
 export const PROJECT_ID = '0d9a3c52-6f4e-4b1a-9c3d-5e6f7a8b9c0d';
+
+/**
+ * For the rest of the test, the browser's clock reads `iso` (and runs on from there) in time zone `zone`:
+ * only `Date` is faked, timers stay real.
+ */
+export function browserClockAt(zone: string, iso: string) {
+  const before = process.env.TZ;
+  process.env.TZ = zone;
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(new Date(iso));
+  onTestFinished(() => {
+    vi.useRealTimers();
+    if (before === undefined) delete process.env.TZ;
+    else process.env.TZ = before;
+  });
+}
 
 /** One component on its own, signed in with `roles`. */
 export function renderAs(roles: string[], ui: ReactElement) {

@@ -5,12 +5,12 @@ import { useQuery } from '@tanstack/react-query';
 import { statisticsEndpoints } from '@threadreach/contract';
 import { accountKeys } from '../../accounts';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
-import { PROJECT_ID, monthlyAnswer, rangeAnswer, renderAs } from '../statistics.test-support';
+import { PROJECT_ID, browserClockAt, monthlyAnswer, rangeAnswer, renderAs } from '../statistics.test-support';
 import { MonthlyStatisticsPanel } from './monthly-statistics-panel';
 
 const user = userEvent.setup({ delay: null });
 const now = new Date();
-const thisYear = now.getFullYear();
+const thisYear = now.getUTCFullYear();
 
 const card = (list: string, name: string) =>
   within(screen.getByRole('list', { name: list })).getByRole('listitem', { name }).textContent;
@@ -38,7 +38,7 @@ describe('monthly statistics panel', { timeout: 20_000 }, () => {
     renderAs(['USER'], <MonthlyStatisticsPanel projectId={PROJECT_ID} />);
     await screen.findByRole('list', { name: 'Monthly statistics' });
     expect(monthly.calls[0]!.params).toEqual({ projectId: PROJECT_ID });
-    expect(monthly.calls[0]!.query).toEqual({ year: thisYear, month: now.getMonth() + 1 });
+    expect(monthly.calls[0]!.query).toEqual({ year: thisYear, month: now.getUTCMonth() + 1 });
     expect(card('Monthly statistics', 'Messages Sent')).toContain('3');
     expect(card('Monthly statistics', 'Messages Generated')).toContain('6');
     expect(card('Monthly statistics', 'Posts Found')).toContain('5');
@@ -61,6 +61,21 @@ describe('monthly statistics panel', { timeout: 20_000 }, () => {
     // No Reset Daily Limits or Refresh All Tokens for a customer.
     expect(screen.queryByRole('button', { name: 'Reset Daily Limits' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Refresh All Tokens' })).toBeNull();
+  });
+
+  it('opens on the UTC month the figures count, also where the local calendar is a day behind', async () => {
+    // 23:45 on New Year's Eve in Los Angeles: already 1 January 2027 in UTC.
+    browserClockAt('America/Los_Angeles', '2027-01-01T07:45:00Z');
+    const monthly = mockMonthly();
+    renderAs(['USER'], <MonthlyStatisticsPanel projectId={PROJECT_ID} />);
+    await screen.findByRole('list', { name: 'Monthly statistics' });
+    expect(monthly.calls[0]!.query).toEqual({ year: 2027, month: 1 });
+    expect((screen.getByLabelText('Year') as HTMLSelectElement).value).toBe('2027');
+    expect((screen.getByLabelText('Month') as HTMLSelectElement).value).toBe('1');
+    const years = within(screen.getByLabelText('Year'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(years).toEqual(['Select year', '2027', '2026', '2025', '2024', '2023']);
   });
 
   it('asks for a year before loading anything', async () => {

@@ -27,7 +27,7 @@ import {
   useRefreshAllTokens,
   useResetDailyLimits,
 } from '../hooks/use-statistics';
-import { MONTH_NAMES, formatDay, yearChoices } from '../stats-dates';
+import { MONTH_NAMES, currentMonth, formatDay, yearChoices } from '../stats-dates';
 import { LazyStatisticsChart } from './lazy-statistics-chart';
 import { SummaryCards, type TSummaryCard } from './summary-cards';
 
@@ -129,8 +129,9 @@ function AdminActions({ projectId }: { projectId: string }) {
 export function MonthlyStatisticsPanel({ projectId }: { projectId: string }) {
   const { isAdmin } = useAuth();
   const now = useMemo(() => new Date(), []);
-  const [year, setYear] = useState(String(now.getFullYear()));
-  const [month, setMonth] = useState(String(now.getMonth() + 1));
+  // The figures count UTC days, so this month is the UTC one.
+  const [year, setYear] = useState(() => String(currentMonth(now).year));
+  const [month, setMonth] = useState(() => String(currentMonth(now).month));
   const [showCalendar, setShowCalendar] = useState(false);
   const [draft, setDraft] = useState({ start: '', end: '' });
   const [range, setRange] = useState<TDateRangeQuery | null>(null);

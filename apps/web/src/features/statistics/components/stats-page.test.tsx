@@ -10,7 +10,7 @@ import { setToken } from '../../../lib/token-storage';
 import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
 import { ACCESS_DENIED_TEXT } from '../../auth';
 import { QUICK_RANGES, currentWeek } from '../stats-dates';
-import { byDay, byProject, dayStats, projectStats } from '../statistics.test-support';
+import { browserClockAt, byDay, byProject, dayStats, projectStats } from '../statistics.test-support';
 
 /** The page's chunk loads lazily: the first render of a file can take a while on a busy machine. */
 const LOAD = { timeout: 5000 };
@@ -261,6 +261,30 @@ describe('/stats', { timeout: 20_000 }, () => {
         }),
       );
       expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe(range.end);
+    }
+  });
+
+  it('counts this week and the quick ranges to the UTC day the server counts, not the local one', async () => {
+    // Saturday 28 November at 23:45 in Los Angeles is Sunday 29 November 07:45 UTC.
+    browserClockAt('America/Los_Angeles', '2026-11-29T07:45:00Z');
+    signIn(['ADMIN']);
+    const stats = mockEndpoint(statisticsEndpoints.allProjects, byProject([]));
+    renderApp('/stats');
+    await table('Statistics by project');
+    const asked = () => {
+      const { start_date, end_date } = stats.calls.at(-1)!.query;
+      return { start_date, end_date };
+    };
+    expect(asked()).toEqual({ start_date: '2026-11-23', end_date: '2026-11-29' });
+    expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe('2026-11-29');
+    const expected: Record<string, [string, string]> = {
+      'Last 7 Days': ['2026-11-23', '2026-11-29'],
+      'Last 30 Days': ['2026-10-31', '2026-11-29'],
+      'This Month': ['2026-11-01', '2026-11-29'],
+    };
+    for (const [label, [start, end]] of Object.entries(expected)) {
+      await user.click(screen.getByRole('button', { name: label }));
+      await waitFor(() => expect(asked()).toEqual({ start_date: start, end_date: end }));
     }
   });
 
