@@ -84,6 +84,11 @@ const ZSystemLogsFilter = z.object({
     .optional(),
   start_time: ZInstant('start_time').optional(),
   end_time: ZInstant('end_time').optional(),
+  /**
+   * Where a period ends instead of now: the `as_of` of the first page, sent with the pages after it so
+   * that lines logged meanwhile do not shift them. Ignored with a custom range.
+   */
+  as_of: ZInstant('as_of').optional(),
 });
 
 /** A custom range needs both ends, in order, at most LOG_RANGE_MAX_DAYS long. */
@@ -163,5 +168,7 @@ export const ZSystemLogsResponse = z.object({
    * own count, stopped at the cap too. Without a text search counts are exact and this is false.
    */
   counts_capped: z.boolean(),
+  /** Where the window ended: now, the request's `as_of`, or the custom range's end. */
+  as_of: ZIsoDateTime,
 });
 export type TSystemLogsResponse = z.infer<typeof ZSystemLogsResponse>;

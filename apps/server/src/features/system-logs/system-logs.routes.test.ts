@@ -170,6 +170,27 @@ describe('GET /api/v1/system/logs', () => {
     });
   });
 
+  it('keeps a period to the window of its first page when the next pages send its as_of', async () => {
+    const first = await logs('?period=1h');
+    expect(first.body.as_of).toBe(new Date(NOW).toISOString());
+    // Three minutes earlier, the last hour ends before the two newest lines and reaches back to 61 min.
+    const asOf = new Date(NOW - 3 * MIN).toISOString();
+    const pinned = await logs(`?period=1h&as_of=${asOf}`);
+    expect(pinned.body.as_of).toBe(asOf);
+    expect(pinned.body.logs.map((l) => l.message)).toEqual([
+      'llm call retried',
+      'cache warm',
+      'keywords generated in 100% of cases',
+      'out of memory',
+    ]);
+    expect(pinned.body.stats.total).toBe(4);
+    const bad = await logs('?as_of=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toBe(
+      'as_of must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T09:30:00Z',
+    );
+  });
+
   it('pages through a custom range 100 at a time', async () => {
     const range = `start_time=${at(3 * 24 * 60).toISOString()}&end_time=${at(24 * 60).toISOString()}`;
     const first = await logs(`?${range}&logger_file=uvicorn.access`);

@@ -28,16 +28,20 @@ const HOUR_MS = 3_600_000;
 type TQuery = z.output<typeof ZSystemLogsQuery>;
 type TExportQuery = z.output<typeof ZSystemLogsExportQuery>;
 
-/** The query's window: its custom range, else its period (by default the last hour) back from now. */
+function periodWindow(period: keyof typeof LOG_PERIOD_MS, endMs: number) {
+  return { from: new Date(endMs - LOG_PERIOD_MS[period]), to: new Date(endMs) };
+}
+
+/**
+ * The query's window: its custom range, else its period (by default the last hour) back from its `as_of`
+ * or from now.
+ */
 export function filterOf(query: TExportQuery, nowMs: number): SystemLogFilter {
   const search = query.search?.trim();
   const window =
     query.start_time && query.end_time
       ? { from: new Date(query.start_time), to: new Date(query.end_time) }
-      : {
-          from: new Date(nowMs - LOG_PERIOD_MS[query.period ?? LOG_DEFAULT_PERIOD]),
-          to: new Date(nowMs),
-        };
+      : periodWindow(query.period ?? LOG_DEFAULT_PERIOD, query.as_of ? Date.parse(query.as_of) : nowMs);
   return {
     ...window,
     level: query.level,
@@ -74,6 +78,7 @@ export async function listSystemLogs(ctx: AppContext, query: TQuery): Promise<TS
     limit: query.limit,
     offset: query.offset,
     counts_capped: counted.capped,
+    as_of: filter.to.toISOString(),
   };
 }
 

@@ -31,10 +31,13 @@ function entry(i: number, overrides: Partial<TLogEntry> = {}): TLogEntry {
   };
 }
 
+/** Where the mocked server's window ends. */
+const AS_OF = '2030-01-31T09:30:05.000Z';
+
 function answer(logs: TLogEntry[], total = logs.length, limit = 100, offset = 0): TSystemLogsResponse {
   const stats = { total, DEBUG: 0, INFO: 0, WARNING: 0, ERROR: 0, CRITICAL: 0 };
   for (const l of logs) stats[l.level]++;
-  return { logs, stats, total, limit, offset, counts_capped: false };
+  return { logs, stats, total, limit, offset, counts_capped: false, as_of: AS_OF };
 }
 
 /** Answers pages out of `rows`, as the server would. */
@@ -155,14 +158,24 @@ describe('/logs', () => {
       const previous = screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement;
       expect(previous.disabled).toBe(true);
       expect(next.disabled).toBe(false);
+      expect(list.calls.at(-1)!.query.as_of).toBeUndefined();
       await user.click(next);
       expect(await screen.findByText('line 104')).toBeTruthy();
-      expect(list.calls.at(-1)!.query.offset).toBe(100);
+      // The next page keeps to the first page's window: lines logged meanwhile do not shift it.
+      expect(list.calls.at(-1)!.query).toMatchObject({ offset: 100, as_of: AS_OF });
       expect(next.disabled).toBe(true);
       expect(previous.disabled).toBe(false);
+      await user.click(previous);
+      await waitFor(() => expect(list.calls.at(-1)!.query).toMatchObject({ offset: 0, as_of: AS_OF }));
+      // Refresh shows the newest lines as of now.
+      await user.click(screen.getByRole('button', { name: 'Refresh' }));
+      await waitFor(() => expect(list.calls.at(-1)!.query.as_of).toBeUndefined());
+      await user.click(next);
+      expect(await screen.findByText('line 104')).toBeTruthy();
       await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
       expect(await screen.findByText('line 0')).toBeTruthy();
       expect(list.calls.at(-1)!.query.offset).toBe(0);
+      expect(list.calls.at(-1)!.query.as_of).toBeUndefined();
     },
   );
 

@@ -88,7 +88,11 @@ function SystemLogs() {
   const [offset, setOffset] = useState(0);
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [invalidRange, setInvalidRange] = useState<string | null>(null);
-  const query = queryOf(applied, offset);
+  // Where the first page's window ended: the pages after it keep to it, so lines logged meanwhile do not
+  // push rows already shown onto the next page. Auto-refresh follows the newest lines instead.
+  const [asOf, setAsOf] = useState<string | null>(null);
+  const pinned = autoRefresh ? null : asOf;
+  const query = { ...queryOf(applied, offset), ...(pinned ? { as_of: pinned } : {}) };
   const logs = useSystemLogs(query, autoRefresh);
 
   const set = <K extends keyof TLogFilters>(key: K, value: TLogFilters[K]) =>
@@ -103,6 +107,16 @@ function SystemLogs() {
     if (offset === 0 && JSON.stringify(queryOf(draft, 0)) === JSON.stringify(query)) void logs.refetch();
     setApplied(draft);
     setOffset(0);
+    setAsOf(null);
+  };
+  // The newest lines as of now, on the same page.
+  const refresh = () => {
+    if (pinned) setAsOf(null);
+    else void logs.refetch();
+  };
+  const turnPage = (to: number) => {
+    if (!asOf && logs.data) setAsOf(logs.data.as_of);
+    setOffset(Math.max(0, to));
   };
 
   const rows = logs.data?.logs ?? [];
@@ -112,7 +126,8 @@ function SystemLogs() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      saveFile(await exportSystemLogsCsv(filterQueryOf(applied)), systemLogsCsvFileName(Date.now()));
+      const shown = { ...filterQueryOf(applied), ...(pinned ? { as_of: pinned } : {}) };
+      saveFile(await exportSystemLogsCsv(shown), systemLogsCsvFileName(Date.now()));
     } catch (error) {
       notifications.show({ color: 'red', message: `${LOGS_EXPORT_ERROR}: ${errorMessage(error, '')}` });
     } finally {
@@ -179,7 +194,7 @@ function SystemLogs() {
 
         <Group justify="space-between">
           <Group>
-            <Button variant="default" onClick={() => void logs.refetch()} loading={logs.isFetching}>
+            <Button variant="default" onClick={refresh} loading={logs.isFetching}>
               Refresh
             </Button>
             <Checkbox
@@ -251,18 +266,14 @@ function SystemLogs() {
               : ''}
           </Text>
           <Group>
-            <Button
-              variant="default"
-              disabled={offset === 0}
-              onClick={() => setOffset((o) => Math.max(0, o - limit))}
-            >
+            <Button variant="default" disabled={offset === 0} onClick={() => turnPage(offset - limit)}>
               Previous
             </Button>
             {/* A full page means there may be more. */}
             <Button
               variant="default"
               disabled={rows.length < limit || logs.isPlaceholderData}
-              onClick={() => setOffset((o) => o + limit)}
+              onClick={() => turnPage(offset + limit)}
             >
               Next
             </Button>
