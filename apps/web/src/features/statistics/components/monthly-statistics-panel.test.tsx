@@ -6,6 +6,7 @@ import { statisticsEndpoints } from '@threadreach/contract';
 import { accountKeys } from '../../accounts';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { PROJECT_ID, browserClockAt, monthlyAnswer, rangeAnswer, renderAs } from '../statistics.test-support';
+import { MONTH_NAMES } from '../stats-dates';
 import { MonthlyStatisticsPanel } from './monthly-statistics-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -121,6 +122,51 @@ describe('monthly statistics panel', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Hide Calendar' }));
     expect(await screen.findByRole('list', { name: 'Monthly statistics' })).toBeTruthy();
     expect(screen.queryByLabelText('Range Start')).toBeNull();
+  });
+
+  it('Hide Calendar takes its unfinished-range message away with it', async () => {
+    mockMonthly();
+    renderAs(['USER'], <MonthlyStatisticsPanel projectId={PROJECT_ID} />);
+    await screen.findByRole('list', { name: 'Monthly statistics' });
+    await user.click(screen.getByRole('button', { name: 'Show Calendar' }));
+    await user.click(screen.getByRole('button', { name: 'Load Range' }));
+    expect(screen.getByText('Please select both start and end dates.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Hide Calendar' }));
+    expect(screen.queryByLabelText('Range Start')).toBeNull();
+    expect(screen.queryByText('Please select both start and end dates.')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("choosing a year or a month over a custom range shows that month's figures", async () => {
+    const monthly = mockMonthly();
+    mockEndpoint(statisticsEndpoints.dateRange, rangeAnswer({ messages_sent: 77 }));
+    renderAs(['USER'], <MonthlyStatisticsPanel projectId={PROJECT_ID} />);
+    await screen.findByRole('list', { name: 'Monthly statistics' });
+    const loadRange = async () => {
+      await user.click(screen.getByRole('button', { name: 'Load Range' }));
+      await screen.findByRole('list', { name: 'Date range statistics' });
+      expect(card('Date range statistics', 'Messages Sent')).toContain('77');
+    };
+    await user.click(screen.getByRole('button', { name: 'Show Calendar' }));
+    await user.type(screen.getByLabelText('Range Start'), '2030-01-05');
+    await user.type(screen.getByLabelText('Range End'), '2030-01-11');
+    await loadRange();
+
+    // A month other than the one shown at first.
+    const other = ((now.getUTCMonth() + 1) % 12) + 1;
+    const otherName = MONTH_NAMES[other - 1]!;
+    await user.selectOptions(screen.getByLabelText('Month'), otherName);
+    await waitFor(() => expect(monthly.calls.at(-1)!.query).toEqual({ year: thisYear, month: other }));
+    expect(await screen.findByRole('list', { name: 'Monthly statistics' })).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Date range statistics' })).toBeNull();
+    expect(screen.getByText(`${otherName} ${thisYear}`)).toBeTruthy();
+    expect(card('Monthly statistics', 'Messages Sent')).toContain('3');
+
+    await loadRange();
+    await user.selectOptions(screen.getByLabelText('Year'), String(thisYear - 1));
+    await waitFor(() => expect(monthly.calls.at(-1)!.query).toEqual({ year: thisYear - 1, month: other }));
+    expect(await screen.findByText(`${otherName} ${thisYear - 1}`)).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Date range statistics' })).toBeNull();
   });
 
   it('names what failed to load', async () => {

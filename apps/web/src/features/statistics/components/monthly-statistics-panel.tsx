@@ -152,9 +152,21 @@ export function MonthlyStatisticsPanel({ projectId }: { projectId: string }) {
     if (checked.success) setRange(query);
   };
   const toggleCalendar = () => {
-    // Hiding the calendar goes back to the month.
-    if (showCalendar) setRange(null);
+    // Hiding the calendar goes back to the month, without a complaint about its hidden inputs.
+    if (showCalendar) {
+      setRange(null);
+      setRangeProblem(null);
+    }
     setShowCalendar(!showCalendar);
+  };
+  // Choosing a year or a month shows that month's figures instead of a custom range.
+  const chooseYear = (value: string) => {
+    setYear(value);
+    setRange(null);
+  };
+  const chooseMonth = (value: string) => {
+    setMonth(value);
+    setRange(null);
   };
 
   const monthName = month ? `${MONTH_NAMES[Number(month) - 1]} ` : 'All of ';
@@ -210,7 +222,7 @@ export function MonthlyStatisticsPanel({ projectId }: { projectId: string }) {
           <NativeSelect
             label="Year"
             value={year}
-            onChange={(e) => setYear(e.currentTarget.value)}
+            onChange={(e) => chooseYear(e.currentTarget.value)}
             data={[
               { value: '', label: 'Select year' },
               ...yearChoices(now).map((y) => ({ value: String(y), label: String(y) })),
@@ -219,7 +231,7 @@ export function MonthlyStatisticsPanel({ projectId }: { projectId: string }) {
           <NativeSelect
             label="Month"
             value={month}
-            onChange={(e) => setMonth(e.currentTarget.value)}
+            onChange={(e) => chooseMonth(e.currentTarget.value)}
             data={[
               { value: '', label: 'All Months' },
               ...MONTH_NAMES.map((name, i) => ({ value: String(i + 1), label: name })),
