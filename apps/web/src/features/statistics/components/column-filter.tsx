@@ -23,6 +23,11 @@ export function ColumnFilter({ label, values, selected, onChange, format = (v) =
       // A table can scroll its header out of view; the dropdown stays with the open filter regardless.
       hideDetached={false}
       transitionProps={{ duration: 0 }}
+      // By keyboard: opening moves focus to the first value, Tab stays among the values, and Escape
+      // closes the dropdown back onto its button.
+      trapFocus
+      returnFocus
+      closeOnEscape
     >
       <Popover.Target>
         <ActionIcon
