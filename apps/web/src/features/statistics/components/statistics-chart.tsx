@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { LineChart } from '@mantine/charts';
+import { LineChart, type LineChartProps } from '@mantine/charts';
 import { Box } from '@mantine/core';
 import type { TStatisticsPoint } from '@threadreach/contract';
 import { shortLabel } from '../stats-dates';
@@ -17,6 +17,12 @@ const SERIES = [
   { name: 'leads', label: 'Leads found', color: 'orange.6' },
 ];
 
+/**
+ * Recharts gives its svg any ARIA attribute the chart gets, though its props type lists only `title` and
+ * `desc` (a `<title>` would also pop up as the browser's own tooltip over the chart's).
+ */
+const svgNamed = (label: string) => ({ 'aria-label': label }) as LineChartProps['lineChartProps'];
+
 /** DMs sent, replies and leads per day (or per month of a year). Loaded on its own: charts are heavy. */
 export function StatisticsChart({ series, granularity, label }: TStatisticsChartProps) {
   const data = series.map((p) => ({ ...p, label: shortLabel(p.date, granularity) }));
@@ -31,6 +37,8 @@ export function StatisticsChart({ series, granularity, label }: TStatisticsChart
         withLegend
         withDots={series.length <= 31}
         tickLine="x"
+        // Recharts makes the svg a keyboard stop (arrow keys move the tooltip): it needs the chart's name too.
+        lineChartProps={svgNamed(label)}
       />
     </Box>
   );
