@@ -194,6 +194,67 @@ describe('/credentials', () => {
     expect(await screen.findByText('Failed to toggle credential: Credential not found')).toBeTruthy();
   });
 
+  describe('a credential deleted elsewhere (the server answers 404)', () => {
+    /** The list holds search_bot until it is gone; each action on it then answers 404. */
+    function goneElsewhere() {
+      let rows = [SEARCH];
+      const list = mockEndpoint(
+        credentialsEndpoints.list,
+        listOf(() => rows),
+      );
+      const gone = () => {
+        rows = [];
+        return errorReply(404, 'Credential not found', 'not_found');
+      };
+      mockEndpoint(credentialsEndpoints.setEnabled, gone);
+      mockEndpoint(credentialsEndpoints.update, gone);
+      const remove = mockEndpoint(credentialsEndpoints.delete, gone);
+      return { list, remove };
+    }
+
+    it('Disable says so and the row leaves the list', async () => {
+      signIn(['ADMIN']);
+      const { list } = goneElsewhere();
+      renderApp('/credentials');
+      await screen.findByText('search_bot');
+      const loads = list.calls.length;
+      await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
+      expect(await screen.findByText('Failed to toggle credential: Credential not found')).toBeTruthy();
+      await waitFor(() => expect(screen.queryByRole('table', { name: 'Credentials' })).toBeNull());
+      expect(list.calls.length).toBeGreaterThan(loads);
+      expect(screen.getByText('No credentials found.')).toBeTruthy();
+    });
+
+    it('Edit, Save says so and the row leaves the list', async () => {
+      signIn(['ADMIN']);
+      goneElsewhere();
+      renderApp('/credentials');
+      await screen.findByText('search_bot');
+      await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Edit' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Edit Credential' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      expect(
+        await within(dialog).findByText('Failed to update credential: Credential not found'),
+      ).toBeTruthy();
+      await waitFor(() => expect(screen.queryByRole('table', { name: 'Credentials' })).toBeNull());
+    });
+
+    it('Delete closes its dialog, says so, and the row leaves the list', async () => {
+      signIn(['ADMIN']);
+      const { remove } = goneElsewhere();
+      renderApp('/credentials');
+      await screen.findByText('search_bot');
+      await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Delete' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete Credential' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      expect(await screen.findByText('Failed to delete credential: Credential not found')).toBeTruthy();
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete Credential' })).toBeNull());
+      await waitFor(() => expect(screen.queryByRole('table', { name: 'Credentials' })).toBeNull());
+      expect(screen.getByRole('tab', { name: 'Credentials (0)' })).toBeTruthy();
+      expect(remove.calls).toHaveLength(1);
+    });
+  });
+
   it('says, before deleting a send credential, how many connected accounts it signs out', async () => {
     signIn(['ADMIN']);
     const inUse = { ...SEND, enabled: true, usage_stats: { ...SEND.usage_stats, connected_accounts: 3 } };

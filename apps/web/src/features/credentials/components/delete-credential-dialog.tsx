@@ -7,7 +7,7 @@ import {
   failureMessage,
   signedOutAccountsText,
 } from '../credential-messages';
-import { useDeleteCredential } from '../hooks/use-credentials';
+import { isCredentialGone, useDeleteCredential } from '../hooks/use-credentials';
 
 interface TDeleteCredentialDialogProps {
   opened: boolean;
@@ -35,6 +35,16 @@ export function DeleteCredentialDialog({
     remove.mutate(credential.id, {
       onSuccess: () => {
         notifications.show({ color: 'green', message: 'Credential deleted' });
+        onDeleted(credential);
+        close();
+      },
+      onError: (error) => {
+        if (!isCredentialGone(error)) return;
+        // Already deleted elsewhere: nothing is left to confirm; say so beside the reloaded list.
+        notifications.show({
+          color: 'orange',
+          message: failureMessage(CREDENTIAL_MESSAGES.deleteFailed, error),
+        });
         onDeleted(credential);
         close();
       },

@@ -17,6 +17,7 @@ import {
   updateCredential,
   type TCredentialListParams,
 } from '../api/credentials.api';
+import { ApiError } from '../../../lib/api-error';
 
 /** Rows per page of the credentials table and of the proxy table. */
 export const CREDENTIALS_PAGE_SIZE = 20;
@@ -70,6 +71,22 @@ function useInvalidateAll() {
     ]);
 }
 
+/** The server answered that the credential is not there: deleted elsewhere since the list was loaded. */
+export function isCredentialGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/**
+ * After a change the server refused with 404: the credential is gone, so the lists (still showing it),
+ * its details and the proxy pool are out of date. Other failures change nothing.
+ */
+function useReloadIfGone() {
+  const invalidate = useInvalidateAll();
+  return async (error: unknown) => {
+    if (isCredentialGone(error)) await invalidate();
+  };
+}
+
 export function useCreateCredential() {
   const invalidate = useInvalidateAll();
   return useMutation({
@@ -80,29 +97,35 @@ export function useCreateCredential() {
 
 export function useUpdateCredential() {
   const invalidate = useInvalidateAll();
+  const reloadIfGone = useReloadIfGone();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: TUpdateCredentialRequest }) => updateCredential(id, body),
     onSuccess: invalidate,
+    onError: reloadIfGone,
   });
 }
 
 export function useDeleteCredential() {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateAll();
+  const reloadIfGone = useReloadIfGone();
   return useMutation({
     mutationFn: (id: string) => deleteCredential(id),
     onSuccess: async (_data, id) => {
       queryClient.removeQueries({ queryKey: credentialKeys.detail(id) });
       await invalidate();
     },
+    onError: reloadIfGone,
   });
 }
 
 export function useToggleCredential() {
   const invalidate = useInvalidateAll();
+  const reloadIfGone = useReloadIfGone();
   return useMutation({
     mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) => setCredentialEnabled(id, enabled),
     onSuccess: invalidate,
+    onError: reloadIfGone,
   });
 }
 
@@ -114,6 +137,7 @@ export function useTestConnection(id: string) {
 
 export function useReplaceProxy(id: string) {
   const queryClient = useQueryClient();
+  const reloadIfGone = useReloadIfGone();
   return useMutation({
     mutationFn: () => replaceCredentialProxy(id),
     onSuccess: async (detailed: TCredentialDetailed) => {
@@ -123,5 +147,6 @@ export function useReplaceProxy(id: string) {
         queryClient.invalidateQueries({ queryKey: proxyPoolKeys.all }),
       ]);
     },
+    onError: reloadIfGone,
   });
 }
