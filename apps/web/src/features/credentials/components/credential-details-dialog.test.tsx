@@ -21,6 +21,28 @@ function factOf(scope: HTMLElement, label: string): string {
 }
 
 describe('Credential Details', () => {
+  it('wraps long unbroken values inside the dialog instead of running past its edge', async () => {
+    const longName = 'a'.repeat(100);
+    const longDescription = 'x'.repeat(300);
+    mockEndpoint(
+      credentialsEndpoints.detailed,
+      buildDetailed({
+        id: ID,
+        account_name: longName,
+        description: longDescription,
+        proxy_masked: `http://${'u'.repeat(120)}:****@proxy.example:8080`,
+      }),
+    );
+    const dialog = await openDetails();
+    const basic = await within(dialog).findByRole('region', { name: 'Basic Information' });
+    expect(factOf(basic, 'Account Name')).toBe(longName);
+    expect(factOf(basic, 'Description')).toBe(longDescription);
+    // jsdom lays nothing out: what matters is that every value may break anywhere.
+    const cells = within(dialog).getAllByRole('cell');
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) expect(getComputedStyle(cell).overflowWrap).toBe('anywhere');
+  });
+
   it('shows basic information, proxy configuration, metrics and proxy health', async () => {
     mockEndpoint(
       credentialsEndpoints.detailed,

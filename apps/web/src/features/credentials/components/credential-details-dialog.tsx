@@ -49,7 +49,8 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
             <Table.Th w={200} scope="row">
               {label}
             </Table.Th>
-            <Table.Td>{value}</Table.Td>
+            {/* A 100-character account name or a description without spaces wraps inside the dialog. */}
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
