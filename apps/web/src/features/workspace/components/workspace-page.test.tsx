@@ -618,12 +618,48 @@ describe('connected accounts', () => {
 
   it('back from Reddit: selects the project, says the account is connected and clears the address', async () => {
     setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
+    const accounts = mockEndpoint(
+      accountsEndpoints.list,
+      accountList([buildConnectedAccount({ project_id: P2, reddit_username: 'demo_founder' })]),
+    );
     renderApp(`/?auth=success&username=demo_founder&project_id=${P2}&keep=1`);
     expect(await screen.findByText('Reddit account u/demo_founder connected')).toBeTruthy();
+    expect(accounts.calls.some((c) => c.params.projectId === P2)).toBe(true);
     expect((await screen.findByTestId('current-project-name')).textContent).toBe('Beta');
     await waitFor(() => expect(testLocation()).toBe('/?keep=1'));
     expect(localStorage.getItem('selectedProjectId')).toBe(P2);
   });
+
+  it('a made-up return link names no account the project does not have', { timeout: 15_000 }, async () => {
+    setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
+    const accounts = mockEndpoint(
+      accountsEndpoints.list,
+      accountList([buildConnectedAccount({ project_id: P2, reddit_username: 'demo_founder' })]),
+    );
+    renderApp(`/?auth=success&username=not_connected&project_id=${P2}`);
+    await waitFor(() => expect(testLocation()).toBe('/'));
+    const panel = await screen.findByRole('region', { name: 'Connected Reddit accounts' });
+    expect(await within(panel).findByText('u/demo_founder')).toBeTruthy();
+    // Given time to say anything, it says nothing of a connection.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/not_connected/)).toBeNull();
+    expect(screen.queryByText(/Reddit account .*connected/)).toBeNull();
+    // The name was looked for in the project's list, beside the panel's own reading of it.
+    expect(accounts.calls.filter((c) => c.params.projectId === P2).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it(
+    "back from Reddit when the project's accounts cannot be read: says connected without the unchecked name",
+    { timeout: 15_000 },
+    async () => {
+      setup({ projects: [project(P1, 'Alpha')] });
+      mockEndpoint(accountsEndpoints.list, errorReply(503, 'Database unavailable', 'unavailable'));
+      renderApp(`/?auth=success&username=someone_else&project_id=${P1}`);
+      expect(await screen.findByText('Reddit account connected')).toBeTruthy();
+      expect(screen.queryByText(/someone_else/)).toBeNull();
+      await waitFor(() => expect(testLocation()).toBe('/'));
+    },
+  );
 
   it('back from Reddit with an error: says why and clears the address', async () => {
     setup({ projects: [project(P1, 'Alpha')] });
