@@ -181,14 +181,14 @@ export type TGenerateDmsForSelectedRequest = z.input<typeof ZGenerateDmsForSelec
  * The comment as the Comments tab lists it, plus project_id. Only its id is read: the DM is written from
  * the stored comment.
  */
-export const ZGenerateDmFromCommentRequest = z.object({
+export const ZGenerateDmFromCommentRequest = z.looseObject({
   project_id: ZProjectId,
   id: z.uuid({ error: 'Comment not found' }),
 });
 export type TGenerateDmFromCommentRequest = z.input<typeof ZGenerateDmFromCommentRequest>;
 
 /** The profile as the Users tab lists it, plus project_id; only its id is read. */
-export const ZGenerateDmFromProfileRequest = z.object({
+export const ZGenerateDmFromProfileRequest = z.looseObject({
   project_id: ZProjectId,
   id: z.uuid({ error: 'Profile not found' }),
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -121,6 +121,12 @@ export interface TEndpoint {
 
 /** Declares an endpoint, keeping its literal types for the server and the web client. */
 export function endpoint<const E extends TEndpoint>(definition: E): E {
+  // A body field the API does not know is refused, not dropped: a misspelt setting would "save" nothing.
+  // A body declared loose (a listed item sent back whole, as the spec has it) keeps its other fields.
+  const body = definition.body;
+  if (body instanceof z.ZodObject && body.def.catchall === undefined) {
+    return { ...definition, body: body.strict() };
+  }
   return definition;
 }
 

@@ -29,6 +29,12 @@ interface Issue {
 }
 
 function describeIssue(where: string, issue: Issue): string {
+  const unknown = /^Unrecognized keys?: (.+)$/.exec(issue.message);
+  if (unknown) {
+    const place = [where, ...issue.path.map(String)].filter(Boolean).join('.') || 'request';
+    const plural = unknown[1]!.includes(',') ? 's' : '';
+    return `Unknown field${plural} in the ${place}: ${unknown[1]}`;
+  }
   // Messages written for people already name their field; zod's generic ones need the path.
   if (!issue.message.startsWith('Invalid') && !issue.message.startsWith('Too ') && issue.path.length) {
     return issue.message;

@@ -105,6 +105,22 @@ describe('NUL and control characters', () => {
 });
 
 describe('JSON bodies', () => {
+  it('refuse a field the route does not know with 400 naming it, and change nothing', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const res = await fetch(`${t.url}/api/v1/projects/${project.id}`, {
+      method: 'PUT',
+      headers: { ...project.owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'New', descripton: 'typo', colour: 'red' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      detail: 'Unknown fields in the body: "descripton", "colour"',
+      code: 'validation_error',
+    });
+    const after = await fetch(`${t.url}/api/v1/projects/${project.id}`, { headers: project.owner.auth });
+    expect(((await after.json()) as { description: string | null }).description).not.toBe('New');
+  });
+
   async function post(body: string) {
     const project = await buildProject(t.ctx.db, t.config);
     const res = await fetch(`${t.url}/api/v1/projects/${project.id}/log-behavior`, {
