@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { TPageQuery, TSendOutcomeCode } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
-import { dmMessages } from '../dms/dms.table';
+import { dmMessages, unqueuedChanges } from '../dms/dms.table';
 import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
 
 export type NewRedditAccount = typeof redditAccounts.$inferInsert;
@@ -95,7 +95,8 @@ export const ACCOUNT_REMOVED = 'account_removed' satisfies TSendOutcomeCode;
 
 /**
  * Deletes the project's account. Its DMs of unknown outcome lose their account with it, and with it the
- * sent messages that would settle them: they stay unknown (the person stays contacted) and say why.
+ * sent messages that would settle them: they stay unknown (the person stays contacted) and say why. Its
+ * queued DMs go back to the unsent ones.
  */
 export async function deleteProjectAccount(
   db: DbOrTx,
@@ -116,6 +117,17 @@ export async function deleteProjectAccount(
         updatedAt: now,
       })
       .where(and(eq(dmMessages.accountId, accountId), eq(dmMessages.state, 'unknown')));
+    // Its queued DMs go back to the unsent ones at once: planned on it, they would wait for nothing.
+    await tx
+      .update(dmMessages)
+      .set(
+        unqueuedChanges(
+          ACCOUNT_REMOVED,
+          `Not sent: u/${found.redditUsername} was removed before it went. Send All queues it again.`,
+          now,
+        ),
+      )
+      .where(and(eq(dmMessages.accountId, accountId), eq(dmMessages.state, 'queued')));
     const [row] = await tx.delete(redditAccounts).where(account).returning();
     return row ?? null;
   });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { TDmSourceType } from '@threadreach/contract';
+import type { TDmSourceType, TSendOutcomeCode } from '@threadreach/contract';
 import { redditAccounts } from '../accounts/accounts.table';
 import { leads, profiles } from '../leads/leads.table';
 import { projects } from '../projects/projects.table';
@@ -23,6 +23,23 @@ export const DM_STATES = [
 export type DmState = (typeof DM_STATES)[number];
 /** States in which the recipient counts as contacted: the workspace-wide unique index covers them. */
 export const CONTACTED_DM_STATES = ['sending', 'sent', 'unknown'] as const satisfies readonly DmState[];
+
+/** What a DM taken back from the queue becomes: unsent (approved) again, off its account and plan, with why. */
+export function unqueuedChanges(code: TSendOutcomeCode | null, reason: string, now: Date) {
+  return {
+    state: 'approved',
+    accountId: null,
+    scheduledFor: null,
+    delayFloorMin: null,
+    delayFloorMax: null,
+    dailyCap: null,
+    claimedAt: null,
+    senderKey: null,
+    outcomeCode: code,
+    outcomeReason: reason,
+    updatedAt: now,
+  } as const;
+}
 
 export const dmMessages = pgTable(
   'dm_messages',

@@ -6,5 +6,5 @@ export { sendQueuedDm, type QueuedSendResult } from './send-queued';
 export { reconcileAccount, sweepSends } from './reconcile.service';
 export { SEND_STEPS, type SendStep, type OnSendStep } from './send-attempt';
 export { formatInstant } from './account-readiness';
-export { unqueuedChanges } from './scheduling';
+export { unqueuedChanges } from '../dms/dms.table';
 export { unqueueProjectDms } from './claim.repository';

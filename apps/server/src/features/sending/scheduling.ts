@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
 import { agentMaySend, intentOfDms, leadTimesOfDms } from '../dms';
-import type { DmMessageRow } from '../dms/dms.table';
+import { unqueuedChanges, type DmMessageRow } from '../dms/dms.table';
 import { onTheList } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
 import {
@@ -78,23 +78,6 @@ export type Rescheduled =
   | { kind: 'unassigned'; problem: NotReady }
   /** The DM is not queued any more. */
   | { kind: 'gone' };
-
-/** What a DM taken back from the queue becomes: unsent (approved) again, off its account and plan, with why. */
-export function unqueuedChanges(code: TSendOutcomeCode | null, reason: string, now: Date) {
-  return {
-    state: 'approved',
-    accountId: null,
-    scheduledFor: null,
-    delayFloorMin: null,
-    delayFloorMax: null,
-    dailyCap: null,
-    claimedAt: null,
-    senderKey: null,
-    outcomeCode: code,
-    outcomeReason: reason,
-    updatedAt: now,
-  } as const;
-}
 
 /** A queued DM back among the unsent ones, with the reason it was not sent; false if it was not queued. */
 export async function unqueueDm(

@@ -2,6 +2,7 @@ import { SENDING_TEXTS } from '@threadreach/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCapacity, redditAccounts, zonedParts, type RedditAccountRow } from '../accounts';
+import { removeAccount } from '../accounts/accounts.service';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { buildLead } from '../leads/leads.test-support';
 import { users } from '../users/users.table';
@@ -424,6 +425,26 @@ describe('Send All, paced on the simulator', () => {
       state: 'failed',
       outcomeCode: 'already_contacted',
     });
+  });
+
+  it('takes the queued DMs of a removed account back to the unsent ones, for Send All to queue again', async () => {
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project);
+    const dms = [await buildDm(rig.db, project, { recipient: person() })];
+    dms.push(await buildDm(rig.db, project, { recipient: person() }));
+    expect((await queueProjectDms(rig.ctx, project.id, { random: seededRandom(1) })).queued).toBe(2);
+    await removeAccount(rig.ctx, project.id, account.id);
+    for (const dm of dms) {
+      expect(await dmById(rig.db, dm.id)).toMatchObject({
+        state: 'approved',
+        accountId: null,
+        scheduledFor: null,
+        outcomeCode: 'account_removed',
+        outcomeReason: 'Not sent: u/demo_founder was removed before it went. Send All queues it again.',
+      });
+    }
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, { username: 'growth_marketer' });
+    expect((await queueProjectDms(rig.ctx, project.id, { random: seededRandom(2) })).queued).toBe(2);
   });
 
   it('keeps a DM unsent while another project has its person queued, and queues it once that is taken back', async () => {

@@ -25,13 +25,8 @@ import { queueReconcile } from './reconcile-dms.job';
 import { attemptSend, type OnSendStep } from './send-attempt';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
-import {
-  planProjectQueue,
-  rescheduleDm,
-  unqueuedChanges,
-  type AgentPick,
-  type SenderLimits,
-} from './scheduling';
+import { unqueuedChanges } from '../dms/dms.table';
+import { planProjectQueue, rescheduleDm, type AgentPick, type SenderLimits } from './scheduling';
 
 /** The first look at a DM of unknown outcome: Reddit's sent box has it by then if it went. */
 const FIRST_RECONCILE_AFTER_MS = 60_000;
