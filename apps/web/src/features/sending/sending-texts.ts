@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_MIN_AGE_DAYS,
   plural,
   SENDING_TEXTS,
   type TSendDmResponse,
@@ -15,13 +16,20 @@ export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All 
 /**
  * Send All DMs asks this before it queues the approved DMs: how many, once the DM list has loaded, and,
  * when the accounts cannot take them all today, how many those in their working hours now still can
- * (`roomToday`; the rest wait for later days).
+ * (`roomToday`; the rest wait for later days), or that every account is still too young to send.
  */
-export function sendAllQuestion(ready: number | null, roomToday: number | null = null): string {
+export function sendAllQuestion(
+  ready: number | null,
+  roomToday: number | null = null,
+  tooYoung = false,
+): string {
   // Generated DMs start approved (spec), so 'approved' would name a review the customer never did.
   const dms = ready === null ? 'every DM not sent yet' : `${plural(ready, 'DM')} not sent yet`;
   const limits =
     "They leave one at a time from your Reddit accounts, within each account's working hours and daily limit";
+  if (tooYoung) {
+    return `Send ${dms}? ${limits}: none of your accounts can send yet, as a Reddit account must be at least ${ACCOUNT_MIN_AGE_DAYS} days old to send DMs.`;
+  }
   if (roomToday === null || (ready !== null && ready <= roomToday)) return `Send ${dms}? ${limits}.`;
   const today =
     roomToday === 0

@@ -1,5 +1,5 @@
 import { Group, Paper, Stack, Title } from '@mantine/core';
-import { OUTSIDE_WORKING_HOURS_REASON } from '@threadreach/contract';
+import { ACCOUNT_MIN_AGE_DAYS, OUTSIDE_WORKING_HOURS_REASON } from '@threadreach/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { accountKeys, useAccounts } from '../../accounts';
 import { AgentModePanel, agentKeys, useLogBehavior } from '../../agent';
@@ -38,6 +38,8 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           .filter((a) => a.capacity.reason !== OUTSIDE_WORKING_HOURS_REASON)
           .reduce((sum, a) => sum + a.remaining_today, 0)
       : null;
+  const tooYoung =
+    signedIn.length > 0 && signedIn.every((a) => (a.account_age_days ?? 0) < ACCOUNT_MIN_AGE_DAYS);
   const reload = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
   // A DM written or deleted changes the campaign's counts, and which leads say their author has one.
   const dmsCounted = () => {
@@ -88,6 +90,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
               unsavedEdits={unsavedEdits}
               readyToSend={readyToSend}
               roomToday={roomToday}
+              tooYoung={tooYoung}
               onSettled={afterSending}
             />
           )}

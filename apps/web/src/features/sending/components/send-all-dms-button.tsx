@@ -14,6 +14,8 @@ export interface TSendAllDmsButtonProps extends TSendingOptions {
   readyToSend?: number | null;
   /** What the project's accounts can still send today, null until known: the question says so when short. */
   roomToday?: number | null;
+  /** Every signed-in account is younger than Reddit's minimum age to send: the question says so. */
+  tooYoung?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export function SendAllDmsButton({
   unsavedEdits = 0,
   readyToSend = null,
   roomToday = null,
+  tooYoung = false,
   onSettled,
 }: TSendAllDmsButtonProps) {
   const sendAll = useSendAllDms(projectId, { onSettled });
@@ -50,7 +53,7 @@ export function SendAllDmsButton({
     return (
       <AskFirst
         label="Send All DMs"
-        question={sendAllQuestion(readyToSend, roomToday)}
+        question={sendAllQuestion(readyToSend, roomToday, tooYoung)}
         confirmLabel="Send all"
         declineLabel="Not now"
         color="teal"

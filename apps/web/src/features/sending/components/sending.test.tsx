@@ -187,6 +187,18 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     expect(await screen.findByText(/none of your accounts can send now/)).toBeTruthy();
   });
 
+  it('says in its question when every account is too young to send yet', async () => {
+    renderStep4([buildDm({ recipient_username: 'amy' })], sendingStatus(), [
+      buildConnectedAccount({ remaining_today: 0, account_age_days: 2 }),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
+    expect(
+      await screen.findByText(
+        /none of your accounts can send yet, as a Reddit account must be at least 7 days old to send DMs\.$/,
+      ),
+    ).toBeTruthy();
+  });
+
   it('asks first, saying how many DMs will go; Not now sends nothing', async () => {
     renderStep4([
       buildDm({ recipient_username: 'amy' }),
