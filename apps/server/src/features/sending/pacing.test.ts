@@ -30,6 +30,7 @@ function account(
     capacityAt: (at) => dailyCapacity({ accountCreatedAt: created, dailyMessageLimit: limit }, at),
     booked: new Map(),
     lastAt: null,
+    queuedAt: [],
     notBefore: null,
     ...rest,
   };
@@ -177,6 +178,33 @@ describe('pacing', () => {
     const notBefore = Date.UTC(2026, 0, 9, 18);
     const [waited] = planSends([account({ id: 'A', notBefore })], 1, FRIDAY, seededRandom(3));
     expect(waited!.at).toBe(notBefore);
+  });
+
+  it('uses the room of a day before sends queued later, keeping the least delay from each of them', () => {
+    // Queued on Monday and Tuesday afternoon only; Friday (today) and the mornings have room.
+    const monday = Date.UTC(2026, 0, 12, 19);
+    const queuedAt = [monday, monday + 900_000, Date.UTC(2026, 0, 13, 19)];
+    const booked = new Map([
+      [dayKey(monday, 'America/New_York'), 2],
+      [dayKey(queuedAt[2]!, 'America/New_York'), 1],
+    ]);
+    const plan = planSends([account({ id: 'A', queuedAt, booked })], 30, FRIDAY, seededRandom(5));
+    expect(plan).toHaveLength(30);
+    // Today first (opening at 09:00 in New York), not after Tuesday's send.
+    expect(plan[0]!.at).toBe(Date.UTC(2026, 0, 9, 14));
+    for (const send of plan) {
+      for (const q of queuedAt) expect(Math.abs(send.at - q)).toBeGreaterThanOrEqual(600_000);
+    }
+    // Each day holds at most its limit of 10, the queued ones counted.
+    const perDay = new Map<number, number>(booked);
+    for (const send of plan) {
+      const key = dayKey(send.at, 'America/New_York');
+      perDay.set(key, (perDay.get(key) ?? 0) + 1);
+    }
+    expect(Math.max(...perDay.values())).toBe(10);
+    expect(plan.filter((p) => p.at < Date.UTC(2026, 0, 10))).toHaveLength(10);
+    // Monday's morning too, before its queued afternoon.
+    expect(plan.filter((p) => p.at > Date.UTC(2026, 0, 12) && p.at < monday).length).toBeGreaterThan(0);
   });
 
   it('leaves out what finds no room, and plans nothing without accounts', () => {

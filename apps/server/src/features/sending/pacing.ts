@@ -15,8 +15,13 @@ export interface PacingAccount {
   capacityAt(atMs: number): number;
   /** Sends already claimed or queued, by the start of their local day (see `dayKey`). */
   booked: Map<number, number>;
-  /** The latest send claimed or queued: the next one keeps a delay after it. */
+  /** The latest send claimed: the next one keeps a delay after it. */
   lastAt: number | null;
+  /**
+   * Sends already queued, in time order: new ones go into the room between them, each at least the
+   * account's least delay from every one of them, instead of after the last.
+   */
+  queuedAt: readonly number[];
   /** Reddit asked the account to wait until then. */
   notBefore: number | null;
 }
@@ -130,9 +135,21 @@ export function splitProportionally(count: number, free: readonly number[]): num
  * When `count` sends go: day by day (each account's own working days), the sends of a day are split over
  * the accounts in proportion to what each has free that day (its warm-up cap less what is booked);
  * each account's sends keep a random delay within its range, inside its working hours, and after
- * anything Reddit asked it to wait. What does not fit a day rolls to the next working day. Sends
+ * anything Reddit asked it to wait; they fill the room between sends already queued rather than wait
+ * for the last of them (a day with room is used, whatever is queued after it). What does not fit a day rolls to the next working day. Sends
  * that find no room within MAX_ROUNDS working days are left out of the answer.
  */
+/** The first instant from `at` on that keeps the account's least delay from each of its queued sends. */
+function clearOfQueued(account: PacingAccount, at: number): number {
+  const gap = Math.min(account.delayRangeMin, account.delayRangeMax) * 1000;
+  let t = at;
+  for (const q of account.queuedAt) {
+    if (q - t >= gap) break;
+    if (t - q < gap) t = q + gap;
+  }
+  return t;
+}
+
 export function planSends(
   accounts: readonly PacingAccount[],
   count: number,
@@ -156,12 +173,12 @@ export function planSends(
     const shares = splitProportionally(remaining, free);
     live.forEach((s, i) => {
       const window = s.window!;
-      let at = Math.max(window.start, s.cursor);
+      let at = clearOfQueued(s.account, Math.max(window.start, s.cursor));
       for (let n = 0; n < shares[i]! && at < window.end; n++) {
         planned.push({ accountId: s.account.id, at });
         s.booked.set(window.dayStart, (s.booked.get(window.dayStart) ?? 0) + 1);
         remaining--;
-        at += drawDelayMs(s.account, random);
+        at = clearOfQueued(s.account, at + drawDelayMs(s.account, random));
       }
       s.cursor = Math.max(at, s.cursor);
       s.window = nextWorkingWindow(s.account, Math.max(s.cursor, window.end));

@@ -37,7 +37,7 @@ export function planningProblem(account: RedditAccountRow, nowMs: number): NotRe
 
 /**
  * An account as pacing sees it: its settings, its warm-up cap by day, what it already claimed today
- * and has queued by day, its last send, and any wait Reddit asked for. `exceptDmId` is a DM being
+ * and has queued by day, its last send, its queued sends, and any wait Reddit asked for. `exceptDmId` is a DM being
  * planned again, left out of what is booked.
  */
 export async function pacingAccount(
@@ -56,7 +56,6 @@ export async function pacingAccount(
     booked.set(key, (booked.get(key) ?? 0) + 1);
   }
   const last = (await lastClaimAt(db, account))?.getTime() ?? null;
-  const lastAt = Math.max(last ?? -Infinity, ...queued);
   return {
     id: account.id,
     timezone: account.timezone,
@@ -67,7 +66,8 @@ export async function pacingAccount(
     delayRangeMax: account.delayRangeMax,
     capacityAt: (atMs) => dailyCapacity(account, atMs),
     booked,
-    lastAt: Number.isFinite(lastAt) ? lastAt : null,
+    lastAt: last,
+    queuedAt: queued.sort((a, b) => a - b),
     notBefore: account.nextSendAt?.getTime() ?? null,
   };
 }
@@ -91,7 +91,7 @@ export async function unqueueDm(
 }
 
 /**
- * Plans a queued DM again, at the end of an account's chain of paced sends: on `accountId` when given
+ * Plans a queued DM again, at an account's first free slot among its paced sends: on `accountId` when given
  * (a full day, outside hours, a wait), otherwise on the project's account with the most room, leaving
  * out `excludeAccountIds` (it cannot send). With no account to take it, the DM returns to the unsent
  * DMs with the reason, for a later Send or Send All.

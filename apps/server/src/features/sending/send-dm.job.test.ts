@@ -192,7 +192,7 @@ describe('Send All, paced on the simulator', () => {
     expect(after.filter((d) => d.state === 'sent')).toHaveLength(2);
     const moved = after.filter((d) => d.state === 'queued');
     expect(moved).toHaveLength(3);
-    // Each goes at the end of the account's chain: two fit Wednesday, the third Thursday.
+    // Each goes at the account's first free slot: two fit Wednesday, the third Thursday.
     expect(moved.map((d) => zonedParts(d.scheduledFor!.getTime(), ZONE).day).sort()).toEqual([21, 21, 22]);
     await runQueued(project.id, random);
     const done = await dmsOf(rig.db, project.id);
@@ -262,7 +262,7 @@ describe('Send All, paced on the simulator', () => {
     const [first] = (await dmsOf(rig.db, project.id)).sort(
       (x, y) => x.scheduledFor!.getTime() - y.scheduledFor!.getTime(),
     );
-    // Planned again (as a full day or a wait from Reddit would), it goes after the others, as spaced.
+    // Planned again, it keeps the floor from the others, wherever it goes.
     const again = await rescheduleDm(
       rig.ctx,
       { projectId: project.id, dmId: first!.id },
@@ -272,7 +272,7 @@ describe('Send All, paced on the simulator', () => {
     const times = (await dmsOf(rig.db, project.id))
       .map((d) => d.scheduledFor!.getTime())
       .sort((x, y) => x - y);
-    expect(times.at(-1)).toBe(again.kind === 'scheduled' ? again.at : null);
+    expect(times).toContain(again.kind === 'scheduled' ? again.at : null);
     for (let i = 1; i < times.length; i++) {
       expect((times[i]! - times[i - 1]!) / 1000).toBeGreaterThanOrEqual(600);
     }
@@ -317,8 +317,19 @@ describe('Send All, paced on the simulator', () => {
     const dayOf = (d: DmMessageRow) => zonedParts(d.scheduledFor!.getTime(), ZONE).day;
     const [wednesday, thursday] = (await dmsOf(rig.db, project.id)).sort((x, y) => dayOf(x) - dayOf(y));
     expect([dayOf(wednesday!), dayOf(thursday!)]).toEqual([28, 29]);
-    // Planned again, it goes after Thursday's: on Friday, as Thursday has its one (the account alone
-    // would take it on Thursday).
+    // Wednesday's one went out meanwhile through Send (a claim of the account today): planned again, the
+    // DM goes on Friday, as Wednesday and Thursday have their one (the account alone would take it today).
+    const sentToday = await buildDm(rig.db, project, { recipient: person() });
+    await rig.db
+      .update(dmMessages)
+      .set({
+        state: 'sent',
+        accountId: account.id,
+        claimedAt: new Date(rig.clock.t),
+        sentAt: new Date(rig.clock.t),
+        senderKey: account.redditUsername.toLowerCase(),
+      })
+      .where(eq(dmMessages.id, sentToday.id));
     const again = await rescheduleDm(
       rig.ctx,
       { projectId: project.id, dmId: wednesday!.id },
@@ -425,6 +436,28 @@ describe('Send All, paced on the simulator', () => {
       state: 'failed',
       outcomeCode: 'already_contacted',
     });
+  });
+
+  it('plans new sends into the room of days before a send queued later, not after it', async () => {
+    const project = await buildSendingProject(rig);
+    const account = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...WEEKDAYS_IN_NEW_YORK,
+      workingDays: [1, 2, 3, 4, 5, 6, 7],
+      workingHoursStart: 0,
+      workingHoursEnd: 0,
+    });
+    // One DM already queued on this account four days from now.
+    const ahead = await buildDm(rig.db, project, { recipient: person() });
+    const aheadAt = new Date(rig.clock.t + 4 * 24 * HOUR);
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'queued', accountId: account.id, scheduledFor: aheadAt })
+      .where(eq(dmMessages.id, ahead.id));
+    for (let i = 0; i < 3; i++) await buildDm(rig.db, project, { recipient: person() });
+    const plan = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(4) });
+    expect(plan.queued).toBe(3);
+    // Today has room: they go now, a minute or two apart, not after the send four days ahead.
+    expect(Date.parse(plan.last_at!)).toBeLessThan(rig.clock.t + HOUR);
   });
 
   it('takes the queued DMs of a removed account back to the unsent ones, for Send All to queue again', async () => {
