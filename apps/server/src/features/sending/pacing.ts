@@ -131,14 +131,6 @@ export function splitProportionally(count: number, free: readonly number[]): num
   return shares;
 }
 
-/**
- * When `count` sends go: day by day (each account's own working days), the sends of a day are split over
- * the accounts in proportion to what each has free that day (its warm-up cap less what is booked);
- * each account's sends keep a random delay within its range, inside its working hours, and after
- * anything Reddit asked it to wait; they fill the room between sends already queued rather than wait
- * for the last of them (a day with room is used, whatever is queued after it). What does not fit a day rolls to the next working day. Sends
- * that find no room within MAX_ROUNDS working days are left out of the answer.
- */
 /** The first instant from `at` on that keeps the account's least delay from each of its queued sends. */
 function clearOfQueued(account: PacingAccount, at: number): number {
   const gap = Math.min(account.delayRangeMin, account.delayRangeMax) * 1000;
@@ -150,6 +142,15 @@ function clearOfQueued(account: PacingAccount, at: number): number {
   return t;
 }
 
+/**
+ * When `count` sends go: day by day (each account's own working days), the sends of a day are split over
+ * the accounts in proportion to what each has free that day (its warm-up cap less what is booked);
+ * each account's sends keep a random delay within its range, inside its working hours, and after
+ * anything Reddit asked it to wait; they fill the room between sends already queued rather than wait
+ * for the last of them (a day with room is used, whatever is queued after it). What does not fit a day
+ * rolls to the next working day. Sends that find no room within MAX_ROUNDS working days are left out of
+ * the answer.
+ */
 export function planSends(
   accounts: readonly PacingAccount[],
   count: number,

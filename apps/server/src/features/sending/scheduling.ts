@@ -37,8 +37,8 @@ export function planningProblem(account: RedditAccountRow, nowMs: number): NotRe
 
 /**
  * An account as pacing sees it: its settings, its warm-up cap by day, what it already claimed today
- * and has queued by day, its last send, its queued sends, and any wait Reddit asked for. `exceptDmId` is a DM being
- * planned again, left out of what is booked.
+ * and has queued by day, its last send, its queued sends, and any wait Reddit asked for. `exceptDmId`
+ * is a DM being planned again, left out of what is booked.
  */
 export async function pacingAccount(
   db: DbOrTx,
