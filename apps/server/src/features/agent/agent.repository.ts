@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, max, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, max, or, sql } from 'drizzle-orm';
 import type { TAgentLogType, TBehaviorAction } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
@@ -293,12 +293,18 @@ export async function composeRefusalsSince(
   return { count: row?.n ?? 0, lastReason: last?.reason ?? null };
 }
 
+/** DMs the agent sent since `since`: those it queued (with its limits), not the customer's own. */
 export async function countSentSince(db: DbOrTx, projectId: string, since: Date): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(dmMessages)
     .where(
-      and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'sent'), gte(dmMessages.sentAt, since)),
+      and(
+        eq(dmMessages.projectId, projectId),
+        eq(dmMessages.state, 'sent'),
+        gte(dmMessages.sentAt, since),
+        isNotNull(dmMessages.dailyCap),
+      ),
     );
   return row?.n ?? 0;
 }

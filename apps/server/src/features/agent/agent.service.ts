@@ -4,6 +4,7 @@ import {
   AGENT_FIRST_RUN_DELAY_SECONDS,
   AGENT_TEXTS,
   LEARNING_MIN_EXAMPLES,
+  plural,
   type TAgentLogType,
   type TAgentMode,
   type TAgentPatternsResponse,
@@ -138,14 +139,21 @@ export async function toggleAgentMode(
   }
   const cancelled = await stopAgent(ctx, projectId, 'The agent was stopped before this DM went');
   const row = await saveSettings(ctx.db, projectId, { mode: 'assistant' }, now(ctx));
-  await writeAgentLog(ctx, projectId, 'other', true, `Agent stopped; ${cancelled} queued sends taken back`, {
-    sends_cancelled: cancelled,
-  });
+  await writeAgentLog(
+    ctx,
+    projectId,
+    'other',
+    true,
+    `Agent stopped; ${plural(cancelled, 'queued send')} taken back`,
+    {
+      sends_cancelled: cancelled,
+    },
+  );
   return {
     mode: 'assistant',
     message:
       cancelled > 0
-        ? `Assistant mode: the agent stopped and ${cancelled} queued DMs will not be sent.`
+        ? `Assistant mode: the agent stopped and ${plural(cancelled, 'queued DM')} will not be sent.`
         : 'Assistant mode: the agent stopped.',
     sends_cancelled: cancelled,
     settings: presentSettings(projectId, row, ctx.clock.now()),
