@@ -12,10 +12,25 @@ export type TErrorResponse = z.infer<typeof ZErrorResponse>;
 export const PAGE_LIMIT_DEFAULT = 100;
 export const PAGE_LIMIT_MAX = 500;
 
+/** A page's `limit` query parameter: 1 to `max`, `fallback` when left out. */
+export function ZLimit(max: number, fallback: number) {
+  const error = `limit must be a whole number from 1 to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(1, { error }).max(max, { error }).default(fallback);
+}
+
+/** A page's `offset` query parameter: 0 or more, up to `max`. */
+export function ZOffset(max = Number.MAX_SAFE_INTEGER) {
+  const error =
+    max === Number.MAX_SAFE_INTEGER
+      ? 'offset must be a whole number, 0 or more'
+      : `offset must be a whole number from 0 to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(0, { error }).max(max, { error }).default(0);
+}
+
 /** Query of every paginated list. */
 export const ZPageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: ZLimit(PAGE_LIMIT_MAX, PAGE_LIMIT_DEFAULT),
+  offset: ZOffset(),
 });
 export type TPageQuery = z.infer<typeof ZPageQuery>;
 

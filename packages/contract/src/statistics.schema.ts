@@ -4,6 +4,8 @@ import {
   PAGE_LIMIT_MAX,
   QUERY_YEARS,
   QUERY_YEARS_TEXT,
+  ZLimit,
+  ZOffset,
   ZText,
   inQueryYears,
 } from './common.schema';
@@ -130,17 +132,8 @@ export const ZDailyStatisticsQuery = z
      */
     filter: z.union([z.string(), z.array(z.string())], { error: 'filter must be column:value' }).optional(),
     /** Rows per page: projects, or days in the by-day view. */
-    limit: z.coerce
-      .number({ error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
-      .int({ error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
-      .min(1, { error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
-      .max(PAGE_LIMIT_MAX, { error: `limit must be a number from 1 to ${PAGE_LIMIT_MAX}` })
-      .default(PAGE_LIMIT_DEFAULT),
-    offset: z.coerce
-      .number({ error: 'offset must be a whole number, 0 or more' })
-      .int({ error: 'offset must be a whole number, 0 or more' })
-      .min(0, { error: 'offset must be a whole number, 0 or more' })
-      .default(0),
+    limit: ZLimit(PAGE_LIMIT_MAX, PAGE_LIMIT_DEFAULT),
+    offset: ZOffset(),
   })
   .superRefine(checkRange)
   .superRefine((q, ctx) => {

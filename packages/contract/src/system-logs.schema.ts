@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QUERY_YEARS_TEXT, ZIsoDateTime, ZText, inQueryYears } from './common.schema';
+import { QUERY_YEARS_TEXT, ZIsoDateTime, ZLimit, ZOffset, ZText, inQueryYears } from './common.schema';
 
 /** Levels as /logs shows them; pino's trace counts as DEBUG and fatal as CRITICAL. */
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
@@ -120,8 +120,8 @@ function checkRange(
 }
 
 export const ZSystemLogsQuery = ZSystemLogsFilter.extend({
-  limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(LOG_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: ZLimit(LOG_PAGE_MAX, LOG_PAGE_SIZE),
+  offset: ZOffset(1_000_000),
 }).superRefine(checkRange);
 export type TSystemLogsQuery = z.input<typeof ZSystemLogsQuery>;
 

@@ -82,7 +82,10 @@ describe('projects', () => {
     expect(page.json().items).toHaveLength(1);
     const bad = await t.app.inject({ url: '/api/v1/projects?limit=0', headers: user.auth });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().code).toBe('validation_error');
+    expect(bad.json()).toMatchObject({
+      code: 'validation_error',
+      detail: 'limit must be a whole number from 1 to 500',
+    });
   });
 
   it('asks for a subscription (402) when profiles_limit is 0', async () => {

@@ -262,8 +262,8 @@ describe('GET /all-projects/daily-statistics', () => {
     ],
     [`${WEEK}&filter=sent`, "filter 'sent' must be column:value, e.g. sent:0"],
     [`${WEEK}&${'filter=sent:1&'.repeat(1001)}`, 'At most 1000 filter values at once'],
-    [`${WEEK}&limit=0`, 'limit must be a number from 1 to 500'],
-    [`${WEEK}&limit=501`, 'limit must be a number from 1 to 500'],
+    [`${WEEK}&limit=0`, 'limit must be a whole number from 1 to 500'],
+    [`${WEEK}&limit=501`, 'limit must be a whole number from 1 to 500'],
     [`${WEEK}&offset=-1`, 'offset must be a whole number, 0 or more'],
   ])('refuses %s with 400 and why', async (query, detail) => {
     const { status, body } = await allProjects(query);
