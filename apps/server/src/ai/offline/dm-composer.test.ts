@@ -332,4 +332,42 @@ describe('composeDm on drafts from the demo', () => {
       }
     }
   });
+
+  it('names a comment by a whole phrase of theirs, never a fragment across their verb ("about day to the invoice")', () => {
+    // Each comment, and the fragment the old composer named it by: a noun cut from its words before
+    // ("a whole day") and joined to the verb's "to"/"on"/"in"/"with" after it.
+    const broken: [string, string][] = [
+      ['Every month I lose a whole day to the invoice.', 'day to the invoice'],
+      ['I waste hours on receipts every quarter.', 'hours on receipts'],
+      ['I lost two clients to late invoices this year.', 'clients to late invoices'],
+      ['Our team spends too much time on expense reports.', 'time on expense reports'],
+      ['I put every receipt in a folder on my desk.', 'receipt in a folder'],
+      ['Been doing my own books for three years with a spreadsheet.', 'years with a spreadsheet'],
+    ];
+    const named = (message: string) =>
+      /\b(?:about|mentioned|mentioning|regarding) "?([^".]+)/i.exec(message)?.[1]?.replace(/ in r\/\w+$/, '');
+    for (const [content, fragment] of broken) {
+      const source: TDmSource = { ...INBOXES, content, matched_keywords: ['invoice', 'receipts'] };
+      for (const writing_style of STYLES) {
+        const product = { ...LEDGER, writing_style };
+        for (const message of drafts(source, product)) {
+          // Their whole sentence may be quoted; the phrase naming it is never the fragment.
+          expect(named(message) ?? '', message).not.toContain(fragment);
+          // Never a bare singular noun with its article or number left behind ("about day", "about tax audit").
+          expect(named(message) ?? '', message).not.toMatch(/^(day|hours|clients|time|receipt|years)\b/);
+          expect(readabilityIssues(message, { product, source })).toEqual([]);
+          expect(checkDm(message, source, product).ok, message).toBe(true);
+        }
+      }
+    }
+    // A phrase whose "for" or "of" belongs to the noun is still named whole.
+    const whole: [string, string][] = [
+      ['I send reminders for overdue invoices by hand.', 'reminders for overdue invoices'],
+      ['Tax season always turns into a nightmare of missing receipts.', 'a nightmare of missing receipts'],
+    ];
+    for (const [content, phrase] of whole) {
+      const source: TDmSource = { ...INBOXES, content, matched_keywords: ['invoice', 'receipts'] };
+      expect(drafts(source, LEDGER).join(' ')).toContain(phrase);
+    }
+  });
 });

@@ -129,6 +129,15 @@ const TASK =
 const NOT_A_TASK =
   /^(does|do|did|is|are|was|were|has|have|had|will|would|can|could|works?|actually|really|just)$/i;
 const EXTENDERS = new Set(['for', 'with', 'without', 'on', 'in', 'to', 'of']);
+/** Prepositions that belong to the noun before them wherever it stands: "reminders for", "a nightmare of". */
+const NOUN_PREPOSITIONS = new Set(['for', 'of']);
+/**
+ * Verbs whose object keeps a "with", "to", "on" or "in" after it ("I need a CRM with Stripe sync");
+ * after any other verb it belongs to the verb: "lose a whole day to the invoice", "spend hours on".
+ */
+const HOLDING_VERBS = new Set(['have', 'need', 'want', 'use', 'recommend', 'find', 'know', 'like', 'love']);
+/** Words before a noun that only measure it and say nothing with it ("too much time"). */
+const MEASURES = new Set(['much', 'more', 'less', 'enough', 'such', 'most', 'least']);
 const DETS = new Set(['a', 'an', 'the', 'my', 'our']);
 const ARTICLES = new Set(['a', 'an', 'the']);
 const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it']);
@@ -218,10 +227,22 @@ function keyPhrase(text: string, keywords: string[], productWords: Set<string>):
     end: p.start + p.tokens.length,
     words: p.tokens,
   }));
+  /**
+   * The preposition after the phrase starting at `start` belongs to the phrase: "for" and "of" do,
+   * the others only after a subject ("Problems with Stripe ...") or a verb's object that holds them.
+   */
+  const attaches = (start: number, preposition: string) => {
+    if (NOUN_PREPOSITIONS.has(preposition)) return true;
+    const sentence = tokens[start]!.sentence;
+    for (let i = start - 1; i >= 0 && tokens[i]!.sentence === sentence; i--) {
+      if (tokens[i]!.tag === 'VERB') return HOLDING_VERBS.has(tokens[i]!.lemma);
+    }
+    return true;
+  };
   for (const p of phrases) {
     const end = p.start + p.tokens.length;
     const next = tokens[end];
-    if (!next || !EXTENDERS.has(next.lower)) continue;
+    if (!next || !EXTENDERS.has(next.lower) || !attaches(p.start, next.lower)) continue;
     // "for a two-person SaaS": the preposition, at most an article, then the tail.
     const tail = phrases.find(
       (q) =>
@@ -265,16 +286,21 @@ function keyPhrase(text: string, keywords: string[], productWords: Set<string>):
     }
   }
   if (!best) return null;
-  let start = best.start;
-  if (
-    start > 0 &&
-    DETS.has(tokens[start - 1]!.lower) &&
-    tokens[start - 1]!.sentence === tokens[start]!.sentence
-  )
-    start--;
+  const before = (i: number) =>
+    i > 0 && tokens[i - 1]!.sentence === tokens[i]!.sentence ? tokens[i - 1]! : undefined;
+  // The words the phrase finder leaves out before the noun stay with it: "a whole day", "the third
+  // tax audit", "two clients", never "day" or "tax audit" alone.
+  let modified = best.start;
+  for (let k = 0; k < 2; k++) {
+    const t = before(modified);
+    if (!t || !['ADJ', 'NUM'].includes(t.tag) || t.pos !== t.tag || MEASURES.has(t.lower)) break;
+    modified--;
+  }
+  let start = modified;
+  if (DETS.has(before(start)?.lower ?? '')) start--;
   const phrase = spanText(tokens, start, tokens.slice(start, best.end));
   // Quoted with its article ("a small B2B startup"), never with "my" or "our".
-  const quoteStart = start < best.start && ARTICLES.has(tokens[start]!.lower) ? start : best.start;
+  const quoteStart = start < modified && ARTICLES.has(tokens[start]!.lower) ? start : modified;
   const firstWord = tokens[quoteStart]!;
   const lastWord = tokens[best.end - 1]!;
   let words = text.slice(firstWord.offset, lastWord.offset + lastWord.text.length);
