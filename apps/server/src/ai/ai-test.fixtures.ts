@@ -123,6 +123,12 @@ export const SIGNED_OFF = [
   'Hey Raj, read your question about bookkeeping as a freelancer. I made LedgerLeaf to keep receipts and invoices in one place. Try it free at ledgerleaf.app. Cheers, Sam',
 ].map(example);
 
+/** The same edits with the sign-off written on lines of its own: "...ledgerleaf.app.\n\nCheers,\nSam". */
+export const SIGNED_OFF_OWN_LINE = SIGNED_OFF.map((e) => ({
+  ...e,
+  final_message: e.final_message.replace(/ Cheers, Sam$/, '\n\nCheers,\nSam'),
+}));
+
 /** A pino logger configured like the app's, writing JSON lines into memory. */
 export function captureLog() {
   const chunks: string[] = [];

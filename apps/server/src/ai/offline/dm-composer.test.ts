@@ -8,6 +8,7 @@ import {
   PRODUCT,
   PROFILE,
   SIGNED_OFF,
+  SIGNED_OFF_OWN_LINE,
 } from '../ai-test.fixtures';
 import type { ProductInput, WriteDmInput } from '../ai.provider';
 import { checkDm, findSpamPhrases, readabilityIssues } from '../dm-checks';
@@ -299,6 +300,26 @@ describe('composeDm on drafts from the demo', () => {
     expect([...drafts(RECEIPTS, LEDGER, older), ...drafts(INBOXES, LEDGER, older)].join(' ')).toMatch(
       /\bby the way\b/i,
     );
+  });
+
+  it('closes with the sign-off the customer taught ("Cheers, Sam"), once, at the end, instead of its own line', () => {
+    for (const examples of [SIGNED_OFF, SIGNED_OFF_OWN_LINE]) {
+      const patterns = learnPatterns(examples);
+      for (const writing_style of STYLES) {
+        const product = { ...LEDGER, writing_style };
+        for (const source of [RECEIPTS, INBOXES]) {
+          for (const message of drafts(source, product, patterns)) {
+            expect(message, message).toMatch(/\. Cheers, Sam$/);
+            expect(message.match(/cheers/gi), message).toHaveLength(1);
+            expect(message, message).not.toMatch(
+              /hope (it|that) helps|good luck|thank you for your time|regards/i,
+            );
+            expect(readabilityIssues(message, { product, source })).toEqual([]);
+            expect(checkDm(message, source, product).ok, message).toBe(true);
+          }
+        }
+      }
+    }
   });
 
   it('shortens the product at a whole clause: never "a bookkeeping app that turns invoices."', () => {

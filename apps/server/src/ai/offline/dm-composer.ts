@@ -738,6 +738,8 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
   const withTransition = (s: string) => (transition ? `${upperFirst(transition)}, ${lowerFirst(s)}` : s);
   const closingLine = rotate(CLOSING[register]);
   const closing = calm ? closingLine.replace(/!$/, '.') : closingLine;
+  // The customer's own sign-off ("Cheers, Sam") closes every draft, as they write it, in place of ours.
+  const ownSignOff = targets.signOffText ?? null;
   const bridge = rotate(BRIDGE[register]);
   const maker = rotate(
     ctx.founder && register === 'formal' ? [...MAKER[register], FOUNDER_MAKER] : MAKER[register],
@@ -759,7 +761,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
         pitch: upperFirst(named),
         detail: null,
         cta,
-        closing: null,
+        closing: ownSignOff,
       };
     }
     return {
@@ -767,7 +769,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
       pitch: finish(upperFirst(withTransition(pitchOf(product, register, maker, budget)))),
       detail: null,
       cta,
-      closing: null,
+      closing: ownSignOff,
     };
   };
 
@@ -792,8 +794,10 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
   if (!short && count() < targets.sentences && room(bridge)) {
     parts = { ...parts, detail: parts.detail ? `${parts.detail} ${bridge}` : bridge };
   }
-  if ((targets.signOff || count() < targets.sentences) && room(closing)) parts = { ...parts, closing };
-  else if (targets.signOff) {
+  // (The customer's own sign-off is there already.)
+  if (!ownSignOff && (targets.signOff || count() < targets.sentences) && room(closing))
+    parts = { ...parts, closing };
+  else if (!ownSignOff && targets.signOff) {
     // The patterns sign off: the shortest closing line that still fits.
     const shortest = [...CLOSING[register]].sort((a, b) => a.length - b.length)[0]!;
     if (room(shortest)) parts = { ...parts, closing: calm ? shortest.replace(/!$/, '.') : shortest };
@@ -802,6 +806,7 @@ function compose(ctx: Context, register: Register, offset: number, quote: boolea
   let text = render(parts);
   if (register === 'casual') text = contract(text);
   // The hard limit: whatever the targets, never more than 400 characters.
+  if (text.length > DM_MAX_LENGTH) text = render({ ...parts, detail: null, closing: ownSignOff });
   if (text.length > DM_MAX_LENGTH) text = render({ ...parts, detail: null, closing: null });
   if (text.length > DM_MAX_LENGTH) text = render(build(35, false, false));
   if (text.length > DM_MAX_LENGTH) text = `${opening(false, false)} ${cta}`;

@@ -4,7 +4,7 @@ import {
   type TLearningPatterns,
   type TSentenceType,
 } from '@threadreach/contract';
-import { isSignOff } from './learn-patterns';
+import { isSignOff, signOffOf } from './learn-patterns';
 import { BREVITY_TARGETS, brevityOf, ENTHUSIASM_OF_LEVEL, round2 } from './text-metrics';
 
 /** How a DM should read: what the composer aims for and what the LLM prompt asks for. */
@@ -28,6 +28,11 @@ export interface WritingTargets {
   openWithQuestion: boolean;
   /** Ends with a short closing line after the call to action. */
   signOff: boolean;
+  /**
+   * The customer's own sign-off, learned from the edits that mostly close with it ("Cheers, Sam"):
+   * the closing line then, word for word, instead of one of ours. (Older targets may lack it.)
+   */
+  signOffText?: string | null;
   transitions: string[];
 }
 
@@ -91,15 +96,17 @@ export function targetsFromWritingStyle(style: string): WritingTargets {
     greetings: greetingsForStyle(style),
     openWithQuestion: false,
     signOff: brevity === 'detailed' || formality >= 0.7,
+    signOffText: null,
     transitions: [],
   };
 }
 
+function patternOf(patterns: TLearningPatterns, position: string, type: TSentenceType) {
+  return patterns.structure.sentence_patterns.find((p) => p.position === position && p.type === type);
+}
+
 function frequency(patterns: TLearningPatterns, position: string, type: TSentenceType): number {
-  return (
-    patterns.structure.sentence_patterns.find((p) => p.position === position && p.type === type)?.frequency ??
-    0
-  );
+  return patternOf(patterns, position, type)?.frequency ?? 0;
 }
 
 /**
@@ -136,6 +143,8 @@ export function applyPatterns(base: WritingTargets, patterns: TLearningPatterns 
     greetings,
     openWithQuestion: frequency(patterns, 'opening', 'question') >= 0.5,
     signOff: frequency(patterns, 'closing', 'sign_off') >= 0.5,
+    // The sign-off they used in most edits, named in its pattern ("Cheers, Sam").
+    signOffText: signOffOf(patternOf(patterns, 'closing', 'sign_off')?.description ?? ''),
     // Patterns learned before sign-offs were told apart may hold "cheers" as a transition.
     transitions: style.transition_phrases.filter((t) => !isSignOff(t)),
   };
@@ -159,7 +168,8 @@ export function describeTargets(t: WritingTargets): string[] {
       : 'Do not open with a greeting; start with what they wrote.',
   ];
   if (t.openWithQuestion) lines.push('Open with a question about their situation.');
-  if (t.signOff) lines.push('End with a short sign-off line.');
+  if (t.signOffText) lines.push(`End with the customer's own sign-off, word for word: "${t.signOffText}".`);
+  else if (t.signOff) lines.push('End with a short sign-off line.');
   if (t.transitions.length)
     lines.push(`Transitions this customer likes: ${t.transitions.map((x) => `"${x}"`).join(', ')}.`);
   return lines;

@@ -1,7 +1,8 @@
 import { ZLearningPatterns } from '@threadreach/contract';
 import { describe, expect, it } from 'vitest';
-import { BRIEF_INFORMAL, DETAILED_FORMAL, SIGNED_OFF } from '../ai-test.fixtures';
+import { BRIEF_INFORMAL, DETAILED_FORMAL, SIGNED_OFF, SIGNED_OFF_OWN_LINE } from '../ai-test.fixtures';
 import { AiError } from '../ai.provider';
+import { applyPatterns, targetsFromWritingStyle } from './apply-patterns';
 import { classifySentence, learnPatterns } from './learn-patterns';
 import { formalityScore, splitSentences } from './text-metrics';
 
@@ -57,6 +58,34 @@ describe('learnPatterns', () => {
     );
     expect(p.style.transition_phrases).not.toContain('cheers');
     expect(p.style.transition_phrases).toEqual([]);
+  });
+
+  it('learns the sign-off the customer closes most edits with, also written on its own line ("Cheers,\\nSam")', () => {
+    for (const examples of [SIGNED_OFF, SIGNED_OFF_OWN_LINE]) {
+      const p = learnPatterns(examples);
+      expect(ZLearningPatterns.parse(p)).toEqual(p);
+      const closing = p.structure.sentence_patterns.filter((s) => s.position === 'closing');
+      expect(closing).toEqual([expect.objectContaining({ type: 'sign_off', frequency: 1 })]);
+      expect(closing[0]!.description).toBe('Closes with the sign-off "Cheers, Sam"');
+      // "Cheers," is no sign-off in the body, nor "Sam" a closing statement: the same as on one line.
+      expect(p.structure.sentence_patterns).toEqual(learnPatterns(SIGNED_OFF).structure.sentence_patterns);
+      expect(p.structure.avg_sentence_count).toBe(4);
+      expect(p.style.transition_phrases).toEqual([]);
+      expect(applyPatterns(targetsFromWritingStyle('Friendly and short.'), p).signOffText).toBe(
+        'Cheers, Sam',
+      );
+    }
+  });
+
+  it('names no sign-off when the edits close differently', () => {
+    const mixed = SIGNED_OFF.map((e, i) => ({
+      ...e,
+      final_message: e.final_message.replace(/Cheers, Sam$/, ['Cheers, Sam', 'Thanks, Sam', 'Best, Sam'][i]!),
+    }));
+    const p = learnPatterns(mixed);
+    const closing = p.structure.sentence_patterns.find((s) => s.position === 'closing')!;
+    expect(closing).toMatchObject({ type: 'sign_off', frequency: 1, description: 'Closes with a sign-off' });
+    expect(applyPatterns(targetsFromWritingStyle('Friendly and short.'), p).signOffText).toBeNull();
   });
 
   it('is deterministic', () => {

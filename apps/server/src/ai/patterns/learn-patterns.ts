@@ -54,6 +54,48 @@ export function classifySentence(sentence: string): TSentenceType[] {
   return types;
 }
 
+/** A name signing a message, on its own line after the sign-off: "Sam", "- Sam", "Sam K." */
+const SIGNATURE = /^[-–—~]?\s*[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}[.!]?$/;
+
+/**
+ * A message's sentences, with a sign-off written on lines of its own ("Cheers,\nSam") as one: the
+ * sign-off that closes it, not "Cheers," in the body and "Sam" as a closing statement.
+ */
+function sentencesOf(message: string): string[] {
+  const sentences = splitSentences(message);
+  const [signOff, name] = sentences.slice(-2);
+  if (sentences.length < 3 || !signOff || !name || !SIGNATURE.test(name)) return sentences;
+  const joined = `${signOff} ${name}`;
+  return isSignOff(signOff) && isSignOff(joined) ? [...sentences.slice(0, -2), joined] : sentences;
+}
+
+/**
+ * The sign-off the customer closes more than half of their messages with ("Cheers, Sam"), as they
+ * last wrote it; null when they close differently or not at all.
+ */
+function usualSignOff(sentenceLists: string[][]): string | null {
+  const counts = new Map<string, { text: string; n: number }>();
+  for (const sentences of sentenceLists) {
+    const last = sentences.at(-1);
+    if (sentences.length < 2 || !last || !isSignOff(last)) continue;
+    const key = last.toLowerCase().replace(/[.!]+$/, '');
+    counts.set(key, { text: last, n: (counts.get(key)?.n ?? 0) + 1 });
+  }
+  const usual = [...counts.values()].sort((a, b) => b.n - a.n)[0];
+  return usual && usual.n * 2 > sentenceLists.length ? usual.text : null;
+}
+
+/** The description of a learned closing sign-off: the customer's own words when they have one. */
+export function signOffDescription(text: string): string {
+  return `${POSITION_TEXT.closing} the sign-off "${text}"`;
+}
+
+/** The sign-off a learned "closing: sign_off" pattern names ("Cheers, Sam"), or null. */
+export function signOffOf(description: string): string | null {
+  const text = /^Closes with the sign-off "(.+)"$/.exec(description)?.[1];
+  return text && isSignOff(text) ? text : null;
+}
+
 function positionOf(index: number, count: number): TSentencePosition {
   if (index === 0) return 'opening';
   return index === count - 1 ? 'closing' : 'body';
@@ -158,7 +200,7 @@ export function learnPatterns(examples: Pick<TMessageExample, 'final_message'>[]
   }
   const n = messages.length;
   const lengths = messages.map((m) => m.length);
-  const sentenceLists = messages.map(splitSentences);
+  const sentenceLists = messages.map(sentencesOf);
   const sentenceCounts = sentenceLists.map((s) => s.length);
 
   // Which (position, type) pairs appear, counted once per message.
@@ -171,13 +213,18 @@ export function learnPatterns(examples: Pick<TMessageExample, 'final_message'>[]
     for (const p of pairs) seen.set(p, (seen.get(p) ?? 0) + 1);
   }
   const order: TSentencePosition[] = ['opening', 'body', 'closing'];
+  // The sign-off they keep using is said in its pattern's description: drafts close with it.
+  const signOff = usualSignOff(sentenceLists);
   const sentencePatterns = [...seen.entries()]
     .map(([key, count]) => {
       const [position, type] = key.split(':') as [TSentencePosition, TSentenceType];
       return {
         position,
         type,
-        description: `${POSITION_TEXT[position]} ${TYPE_TEXT[type]}`,
+        description:
+          signOff && key === 'closing:sign_off'
+            ? signOffDescription(signOff)
+            : `${POSITION_TEXT[position]} ${TYPE_TEXT[type]}`,
         frequency: round2(count / n),
       };
     })
