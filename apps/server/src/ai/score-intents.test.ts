@@ -190,7 +190,8 @@ describe('intent scoring against a local OpenAI-compatible server', () => {
     );
     const items = [ASKING, SELLING];
     expect(await service.scoreIntents({ product: PRODUCT, items })).toEqual(rules(items));
-    expect(fake.requests).toHaveLength(1);
+    // Not asked again; on a busy machine the 100 ms may end before the fake has even read the request.
+    expect(fake.requests.length).toBeLessThanOrEqual(1);
     expect(lines().find((l) => l.msg === 'score_intents scored by the rules instead')).toMatchObject({
       code: 'timeout',
     });
