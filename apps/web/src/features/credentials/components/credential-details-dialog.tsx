@@ -134,7 +134,9 @@ export function ConnectionTestResult({ result }: { result: TConnectionTestResult
     >
       <Stack gap={2}>
         <Text size="sm">{`Response time: ${result.response_time_ms} ms`}</Text>
-        {result.error && <Text size="sm">{`Error: ${result.error}`}</Text>}
+        {result.error && (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{`Error: ${result.error}`}</Text>
+        )}
       </Stack>
     </Alert>
   );

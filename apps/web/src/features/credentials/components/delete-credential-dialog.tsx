@@ -70,7 +70,7 @@ export function DeleteCredentialDialog({
           <Alert color="orange">{signedOutAccountsText(credential.usage_stats.connected_accounts)}</Alert>
         )}
         {credential && (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {credential.account_name}
           </Text>
         )}
