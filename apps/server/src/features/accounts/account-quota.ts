@@ -1,6 +1,6 @@
 import { and, count, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
+import { CONTACTED_DM_STATES, dmClaimsKept, dmMessages } from '../dms/dms.table';
 import { redditAccounts, type RedditAccountRow } from './accounts.table';
 import { startOfZonedDay } from './zoned-time';
 
@@ -74,22 +74,39 @@ export function claimedBySameRedditAccount(
 /**
  * Sends claimed today that count against the quota: those being sent, sent, or of unknown outcome.
  * Counted from the DMs themselves, so the figure cannot drift from what happened; every connection of the
- * Reddit account in the workspace counts, removed ones too.
+ * Reddit account in the workspace counts, removed ones too, and so do the kept claims of deleted projects.
  */
 export async function usedToday(
   db: DbOrTx,
   account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername' | 'timezone' | 'quotaResetAt'>,
   nowMs: number,
 ): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(dmMessages)
-    .where(
-      and(
-        claimedBySameRedditAccount(account),
-        gte(dmMessages.claimedAt, quotaWindowStart(account, nowMs)),
-        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
+  const since = quotaWindowStart(account, nowMs);
+  const [[row], [kept]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(dmMessages)
+      .where(
+        and(
+          claimedBySameRedditAccount(account),
+          gte(dmMessages.claimedAt, since),
+          inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
+        ),
       ),
-    );
-  return row?.n ?? 0;
+    db
+      .select({ n: count() })
+      .from(dmClaimsKept)
+      .where(and(keptOfSameRedditAccount(account), gte(dmClaimsKept.claimedAt, since))),
+  ]);
+  return (row?.n ?? 0) + (kept?.n ?? 0);
+}
+
+/** Claims kept from the same Reddit account's DMs in deleted projects of the workspace (dmClaimsKept). */
+export function keptOfSameRedditAccount(
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+): SQL {
+  return and(
+    eq(dmClaimsKept.ownerUserId, account.ownerUserId),
+    eq(dmClaimsKept.senderKey, account.redditUsername.toLowerCase()),
+  )!;
 }

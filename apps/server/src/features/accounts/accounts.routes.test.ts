@@ -620,6 +620,27 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     expect((await lastClaimAt(t.ctx.db, again))?.getTime()).toBe(clock.t - 60_000);
   });
 
+  it("keeps counting a deleted project's sends toward its Reddit account's day in another project", async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const account = await rowOf((await accountsOf(project)).items[0]!.id);
+    await t.ctx.db
+      .insert(dmMessages)
+      .values([claimedDm(project, account, 'sent'), claimedDm(project, account, 'failed')]);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/projects/${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(deleted.statusCode).toBe(204);
+    const other = await buildProject(t.ctx.db, t.config, { owner: project.owner });
+    await connect(other);
+    const again = await rowOf((await accountsOf(other)).items[0]!.id);
+    // The sent one counts (a failed send reached nobody), and the pace keeps from it.
+    expect(await usedToday(t.ctx.db, again, clock.now())).toBe(1);
+    expect((await lastClaimAt(t.ctx.db, again))?.getTime()).toBe(clock.t - 60_000);
+  });
+
   it('removes the account even when Reddit fails to revoke', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     await connect(project);

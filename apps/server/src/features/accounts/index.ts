@@ -29,6 +29,7 @@ export {
   dailyCapacity,
   quotaWindowStart,
   claimedBySameRedditAccount,
+  keptOfSameRedditAccount,
   ofSameRedditAccount,
   usedToday,
 } from './account-quota';

@@ -133,6 +133,22 @@ export const dmMessages = pgTable(
       .where(sql`${t.state} = 'expired'`),
   ],
 );
+
+/**
+ * Claims of DMs that went with their deleted project, kept for two days: the sending Reddit account's day
+ * and pace still count them, so deleting a project gives its accounts no fresh quota elsewhere.
+ */
+export const dmClaimsKept = pgTable(
+  'dm_claims_kept',
+  {
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    senderKey: text('sender_key').notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('dm_claims_kept_sender_idx').on(t.ownerUserId, t.senderKey, t.claimedAt)],
+);
 export type DmMessageRow = typeof dmMessages.$inferSelect;
 
 /** A DM the customer edited and saved: agent mode learns how they write from these (spec section 3). */

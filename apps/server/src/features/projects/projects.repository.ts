@@ -1,9 +1,9 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, lt, sql } from 'drizzle-orm';
 import type { TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
-import { CONTACTED_DM_STATES, dmMessages, type DmState } from '../dms/dms.table';
+import { CONTACTED_DM_STATES, dmClaimsKept, dmMessages, type DmState } from '../dms/dms.table';
 import { users } from '../users/users.table';
 import { projects, type ProjectRow } from './projects.table';
 
@@ -156,15 +156,31 @@ export async function deleteProjectRow(db: Db, id: string, userId: string): Prom
  * Deletes every DM of a project, each after any send claim in flight on it, and returns the recipients of
  * those that reached someone (or may have: sending, unknown).
  */
-export async function deleteProjectDms(db: Db, projectId: string): Promise<string[]> {
-  const rows = await db
-    .delete(dmMessages)
-    .where(eq(dmMessages.projectId, projectId))
-    .returning({ recipient: dmMessages.recipientUsername, state: dmMessages.state });
-  return rows
-    .filter((r) => (CONTACTED_DM_STATES as readonly DmState[]).includes(r.state))
-    .map((r) => r.recipient);
+export async function deleteProjectDms(db: Db, projectId: string, now: Date): Promise<string[]> {
+  const rows = await db.delete(dmMessages).where(eq(dmMessages.projectId, projectId)).returning({
+    recipient: dmMessages.recipientUsername,
+    state: dmMessages.state,
+    ownerUserId: dmMessages.ownerUserId,
+    senderKey: dmMessages.senderKey,
+    claimedAt: dmMessages.claimedAt,
+  });
+  const contacted = rows.filter((r) => (CONTACTED_DM_STATES as readonly DmState[]).includes(r.state));
+  // Today's sends of its accounts keep counting toward their Reddit accounts' day (any time zone's).
+  const since = now.getTime() - CLAIMS_KEPT_MS;
+  const kept = contacted.filter((r) => r.senderKey && r.claimedAt && r.claimedAt.getTime() > since);
+  if (kept.length > 0) {
+    await db.delete(dmClaimsKept).where(lt(dmClaimsKept.claimedAt, new Date(since)));
+    await db
+      .insert(dmClaimsKept)
+      .values(
+        kept.map((r) => ({ ownerUserId: r.ownerUserId, senderKey: r.senderKey!, claimedAt: r.claimedAt! })),
+      );
+  }
+  return contacted.map((r) => r.recipient);
 }
+
+/** How long the claims of a deleted project's DMs keep counting: a day in any time zone, and then some. */
+const CLAIMS_KEPT_MS = 2 * 86_400_000;
 
 /** Deletes a project's connected accounts, returning what revoking their grants at Reddit needs. */
 export async function deleteProjectAccounts(

@@ -159,7 +159,7 @@ export async function updateProject(
  */
 export async function deleteProject(ctx: AppContext, project: ProjectWithOwner): Promise<void> {
   const accounts = await ctx.db.transaction(async (tx) => {
-    const contacted = await deleteProjectDms(tx, project.id);
+    const contacted = await deleteProjectDms(tx, project.id, new Date(ctx.clock.now()));
     const note = `Contacted from the deleted project "${project.name}"`;
     await suppressContacted(tx, project.userId, contacted, note, new Date(ctx.clock.now()));
     const removed = await deleteProjectAccounts(tx, project.id);

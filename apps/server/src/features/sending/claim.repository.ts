@@ -17,9 +17,20 @@ import {
 } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { ACCOUNT_REMOVED, claimedBySameRedditAccount, ofSameRedditAccount } from '../accounts';
+import {
+  ACCOUNT_REMOVED,
+  claimedBySameRedditAccount,
+  keptOfSameRedditAccount,
+  ofSameRedditAccount,
+} from '../accounts';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
-import { CONTACTED_DM_STATES, dmMessages, type DmMessageRow, type DmState } from '../dms/dms.table';
+import {
+  CONTACTED_DM_STATES,
+  dmClaimsKept,
+  dmMessages,
+  type DmMessageRow,
+  type DmState,
+} from '../dms/dms.table';
 import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
 
 /**
@@ -130,11 +141,18 @@ export async function lastClaimAt(
   db: DbOrTx,
   account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
 ): Promise<Date | null> {
-  const [row] = await db
-    .select({ at: max(dmMessages.claimedAt) })
-    .from(dmMessages)
-    .where(claimedBySameRedditAccount(account));
-  return row?.at ?? null;
+  const [[row], [kept]] = await Promise.all([
+    db
+      .select({ at: max(dmMessages.claimedAt) })
+      .from(dmMessages)
+      .where(claimedBySameRedditAccount(account)),
+    db
+      .select({ at: max(dmClaimsKept.claimedAt) })
+      .from(dmClaimsKept)
+      .where(keptOfSameRedditAccount(account)),
+  ]);
+  const times = [row?.at, kept?.at].filter((at) => at != null).map((at) => new Date(at).getTime());
+  return times.length ? new Date(Math.max(...times)) : null;
 }
 
 /** When the Reddit account's queued DMs go, except one (the DM being planned again). */
