@@ -121,13 +121,18 @@ export interface TEndpoint {
 
 /** Declares an endpoint, keeping its literal types for the server and the web client. */
 export function endpoint<const E extends TEndpoint>(definition: E): E {
-  // A body field the API does not know is refused, not dropped: a misspelt setting would "save" nothing.
-  // A body declared loose (a listed item sent back whole, as the spec has it) keeps its other fields.
-  const body = definition.body;
-  if (body instanceof z.ZodObject && body.def.catchall === undefined) {
-    return { ...definition, body: body.strict() };
-  }
-  return definition;
+  return definition.body ? { ...definition, body: strictBody(definition.body) } : definition;
+}
+
+/**
+ * A body field the API does not know is refused, not dropped: a misspelt setting would "save" nothing.
+ * A body declared loose (a listed item sent back whole, as the spec has it) keeps its other fields.
+ */
+function strictBody(body: z.ZodType): z.ZodType {
+  if (body instanceof z.ZodObject) return body.def.catchall === undefined ? body.strict() : body;
+  if (body instanceof z.ZodOptional) return strictBody(body.unwrap() as z.ZodType).optional();
+  if (body instanceof z.ZodNullable) return strictBody(body.unwrap() as z.ZodType).nullable();
+  return body;
 }
 
 type TSchemaOut<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -34,11 +34,25 @@ export const ZProductInfoFields = z.object({
 });
 export type TProductInfoFields = z.infer<typeof ZProductInfoFields>;
 
-/** POST saves and, by default, regenerates keywords; PUT saves only. */
-export const ZSaveProductInfoRequest = ZProductInfoFields.extend({
+/**
+ * The product info as the spec's entity has it, project_id included; the path names the project, so a
+ * project_id sent here is not read.
+ */
+const ZProductInfoBody = ZProductInfoFields.extend({ project_id: z.string().max(100).optional() });
+
+/** POST saves and, by default, regenerates keywords. */
+export const ZSaveProductInfoRequest = ZProductInfoBody.extend({
   regenerate_keywords: z.boolean().default(true),
 });
 export type TSaveProductInfoRequest = z.input<typeof ZSaveProductInfoRequest>;
+
+/** PUT saves only: the spec's other write method, sent with regenerate_keywords false. */
+export const ZUpdateProductInfoRequest = ZProductInfoBody.extend({
+  regenerate_keywords: z
+    .literal(false, { error: 'PUT saves only: regenerate_keywords must be false' })
+    .optional(),
+});
+export type TUpdateProductInfoRequest = z.input<typeof ZUpdateProductInfoRequest>;
 
 export const ZProductInfo = z
   .object({

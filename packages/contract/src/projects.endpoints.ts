@@ -1,8 +1,8 @@
 import { endpoint, scope } from './endpoint';
 import {
   ZProductInfo,
-  ZProductInfoFields,
   ZSaveProductInfoRequest,
+  ZUpdateProductInfoRequest,
   ZSaveProductInfoResponse,
 } from './product-info.schema';
 import {
@@ -94,7 +94,7 @@ export const productInfoEndpoints = {
     tags: productInfoTags,
     scope: scope.project('write'),
     params: ZProjectParams,
-    body: ZProductInfoFields,
+    body: ZUpdateProductInfoRequest,
     responses: { 200: ZSaveProductInfoResponse },
   }),
 };

@@ -28,8 +28,11 @@ interface Issue {
   message: string;
 }
 
+/** zod's refusal of fields an object does not declare. */
+const UNKNOWN_KEYS = /^Unrecognized keys?: (.+)$/;
+
 function describeIssue(where: string, issue: Issue): string {
-  const unknown = /^Unrecognized keys?: (.+)$/.exec(issue.message);
+  const unknown = UNKNOWN_KEYS.exec(issue.message);
   if (unknown) {
     const place = [where, ...issue.path.map(String)].filter(Boolean).join('.') || 'request';
     const plural = unknown[1]!.includes(',') ? 's' : '';
@@ -70,10 +73,14 @@ export function registerErrorHandling(app: FastifyInstance) {
         path: (v.instancePath || '').split('/').filter(Boolean),
         message: v.message ?? 'Invalid value',
       }));
+      const described = issues.map((i) => describeIssue(where, i));
       return reply.status(400).send({
-        detail: issues.map((i) => describeIssue(where, i)).join('; '),
+        detail: described.join('; '),
         code: 'validation_error',
-        errors: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+        errors: issues.map((i, n) => ({
+          path: i.path.join('.'),
+          message: UNKNOWN_KEYS.test(i.message) ? described[n] : i.message,
+        })),
       });
     }
     if (isResponseSerializationError(error)) {

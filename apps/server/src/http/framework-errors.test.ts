@@ -119,6 +119,40 @@ describe('JSON bodies', () => {
     });
     const after = await fetch(`${t.url}/api/v1/projects/${project.id}`, { headers: project.owner.auth });
     expect(((await after.json()) as { description: string | null }).description).not.toBe('New');
+    // An optional body too.
+    const toggle = await fetch(`${t.url}/api/v1/projects/${project.id}/agent-settings/toggle-mode`, {
+      method: 'POST',
+      headers: { ...project.owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ extra: 1 }),
+    });
+    expect(toggle.status).toBe(400);
+    expect(await toggle.json()).toMatchObject({
+      detail: 'Unknown field in the body: "extra"',
+      errors: [{ path: '', message: 'Unknown field in the body: "extra"' }],
+    });
+  });
+
+  it("take the product info as the spec's entity has it: project_id, and regenerate_keywords false on PUT", async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const info = {
+      product_description: 'A tool that finds people on Reddit who ask for what you sell, every day.',
+      ideal_client_profile: 'Founders of small software companies who sell to businesses.',
+      call_to_action: 'Reply for a trial.',
+      writing_style: 'Friendly.',
+      project_id: project.id,
+    };
+    const put = (body: object) =>
+      fetch(`${t.url}/api/v1/projects/${project.id}/product-info`, {
+        method: 'PUT',
+        headers: { ...project.owner.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await put({ ...info, regenerate_keywords: false })).status).toBe(200);
+    const regenerate = await put({ ...info, regenerate_keywords: true });
+    expect(regenerate.status).toBe(400);
+    expect(await regenerate.json()).toMatchObject({
+      detail: 'PUT saves only: regenerate_keywords must be false',
+    });
   });
 
   async function post(body: string) {
