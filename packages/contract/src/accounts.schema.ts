@@ -195,9 +195,13 @@ export const ZAccountSettings = z
   .meta({ id: 'AccountSettings' });
 export type TAccountSettings = z.infer<typeof ZAccountSettings>;
 
-/** The settings to change; fields left out keep their value, and min must not exceed max afterwards. */
+/**
+ * The settings to change; fields left out keep their value, and min must not exceed max afterwards. The
+ * settings as GET answers them may be sent back whole: their account_id is not read.
+ */
 export const ZUpdateAccountSettingsRequest = z
   .object({
+    account_id: z.string().max(100).optional(),
     delay_range_min: settingsFields.delay_range_min.optional(),
     delay_range_max: settingsFields.delay_range_max.optional(),
     working_days: settingsFields.working_days.optional(),

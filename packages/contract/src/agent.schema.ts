@@ -141,9 +141,25 @@ export const ZAgentSettings = z
   .meta({ id: 'AgentSettings' });
 export type TAgentSettings = z.infer<typeof ZAgentSettings>;
 
+/**
+ * What GET agent-settings answers besides the settings: a client may send the settings back whole, and
+ * these are not read (the mode changes with toggle-mode, the schedule with learning and Stop Agent).
+ */
+const readBackOnly = {
+  project_id: z.string().max(100).optional(),
+  mode: ZAgentMode.optional(),
+  learning_stage_completed: z.boolean().optional(),
+  is_active: z.boolean().optional(),
+  is_running: z.boolean().optional(),
+  paused_reason: z.string().max(2000).nullable().optional(),
+  next_run_at: z.string().max(100).nullable().optional(),
+  last_run_at: z.string().max(100).nullable().optional(),
+};
+
 /** POST agent-settings: the settings to change; fields left out keep their value. */
 export const ZUpdateAgentSettingsRequest = z
   .object({
+    ...readBackOnly,
     daily_dm_limit_per_profile: editable.daily_dm_limit_per_profile.optional(),
     delay_range_min: editable.delay_range_min.optional(),
     delay_range_max: editable.delay_range_max.optional(),

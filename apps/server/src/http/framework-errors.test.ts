@@ -132,6 +132,23 @@ describe('JSON bodies', () => {
     });
   });
 
+  it('take the agent settings sent back whole as GET answered them, changing only the settings', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `${t.url}/api/v1/projects/${project.id}/agent-settings`;
+    const current = (await (await fetch(url, { headers: project.owner.auth })).json()) as Record<
+      string,
+      unknown
+    >;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...project.owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...current, daily_dm_limit_per_profile: 3, mode: 'agent' }),
+    });
+    expect(res.status).toBe(200);
+    // The mode changes with toggle-mode only.
+    expect(await res.json()).toMatchObject({ daily_dm_limit_per_profile: 3, mode: current.mode });
+  });
+
   it("take the product info as the spec's entity has it: project_id, and regenerate_keywords false on PUT", async () => {
     const project = await buildProject(t.ctx.db, t.config);
     const info = {
