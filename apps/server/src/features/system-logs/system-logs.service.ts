@@ -28,20 +28,29 @@ const HOUR_MS = 3_600_000;
 type TQuery = z.output<typeof ZSystemLogsQuery>;
 type TExportQuery = z.output<typeof ZSystemLogsExportQuery>;
 
+/**
+ * A period ends this long before now: a line reaches the table up to about a second after it was logged
+ * (its batch's wait), so a window ending now would gain lines inside it after its first page was read.
+ */
+export const LOG_SETTLE_MS = 3000;
+
 function periodWindow(period: keyof typeof LOG_PERIOD_MS, endMs: number) {
   return { from: new Date(endMs - LOG_PERIOD_MS[period]), to: new Date(endMs) };
 }
 
 /**
  * The query's window: its custom range, else its period (by default the last hour) back from its `as_of`
- * or from now.
+ * or from a few seconds ago (LOG_SETTLE_MS).
  */
 export function filterOf(query: TExportQuery, nowMs: number): SystemLogFilter {
   const search = query.search?.trim();
   const window =
     query.start_time && query.end_time
       ? { from: new Date(query.start_time), to: new Date(query.end_time) }
-      : periodWindow(query.period ?? LOG_DEFAULT_PERIOD, query.as_of ? Date.parse(query.as_of) : nowMs);
+      : periodWindow(
+          query.period ?? LOG_DEFAULT_PERIOD,
+          query.as_of ? Date.parse(query.as_of) : nowMs - LOG_SETTLE_MS,
+        );
   return {
     ...window,
     level: query.level,
