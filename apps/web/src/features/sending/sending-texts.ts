@@ -10,26 +10,22 @@ import {
 } from '@threadreach/contract';
 import { ApiError } from '../../lib/api-error';
 
+/** Why Send All DMs waits while every signed-in account is younger than Reddit's minimum to send. */
+export const ALL_ACCOUNTS_TOO_YOUNG = `Your Reddit accounts must be at least ${ACCOUNT_MIN_AGE_DAYS} days old to send DMs: Send All DMs waits until one is`;
+
 /** Send All DMs sends the saved texts, so it waits for the edits shown as Unsaved. */
 export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All DMs sends the saved texts';
 
 /**
  * Send All DMs asks this before it queues the approved DMs: how many, once the DM list has loaded, and,
  * when the accounts cannot take them all today, how many those in their working hours now still can
- * (`roomToday`; the rest wait for later days), or that every account is still too young to send.
+ * (`roomToday`; the rest wait for later days).
  */
-export function sendAllQuestion(
-  ready: number | null,
-  roomToday: number | null = null,
-  tooYoung = false,
-): string {
+export function sendAllQuestion(ready: number | null, roomToday: number | null = null): string {
   // Generated DMs start approved (spec), so 'approved' would name a review the customer never did.
   const dms = ready === null ? 'every DM not sent yet' : `${plural(ready, 'DM')} not sent yet`;
   const limits =
     "They leave one at a time from your Reddit accounts, within each account's working hours and daily limit";
-  if (tooYoung) {
-    return `Send ${dms}? ${limits}: none of your accounts can send yet, as a Reddit account must be at least ${ACCOUNT_MIN_AGE_DAYS} days old to send DMs.`;
-  }
   if (roomToday === null || (ready !== null && ready <= roomToday)) return `Send ${dms}? ${limits}.`;
   const today =
     roomToday === 0

@@ -38,7 +38,9 @@ export function useRemoveAccount(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (accountId: string) => removeAccount(projectId, accountId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.list(projectId) }),
+    // Its queued DMs went back to the unsent ones and its sends stop: the sending status, the DM list and
+    // the agent shown all change with it, so everything on screen is asked for again.
+    onSuccess: () => queryClient.invalidateQueries(),
   });
 }
 

@@ -3,7 +3,12 @@ import { notifications } from '@mantine/notifications';
 import { AskFirst } from '../../../components/ui/ask-first';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
 import { useSendAllDms, type TSendingOptions } from '../hooks/use-sending';
-import { bulkFailureText, SAVE_BEFORE_SENDING_ALL, sendAllQuestion } from '../sending-texts';
+import {
+  ALL_ACCOUNTS_TOO_YOUNG,
+  bulkFailureText,
+  SAVE_BEFORE_SENDING_ALL,
+  sendAllQuestion,
+} from '../sending-texts';
 
 export interface TSendAllDmsButtonProps extends TSendingOptions {
   projectId: string;
@@ -14,7 +19,7 @@ export interface TSendAllDmsButtonProps extends TSendingOptions {
   readyToSend?: number | null;
   /** What the project's accounts can still send today, null until known: the question says so when short. */
   roomToday?: number | null;
-  /** Every signed-in account is younger than Reddit's minimum age to send: the question says so. */
+  /** Every signed-in account is younger than Reddit's minimum age to send: nothing can be queued yet. */
   tooYoung?: boolean;
 }
 
@@ -48,12 +53,18 @@ export function SendAllDmsButton({
         settle();
       }),
     );
-  const blocked = !readOnly && unsavedEdits > 0 ? SAVE_BEFORE_SENDING_ALL : null;
+  const blocked = readOnly
+    ? null
+    : unsavedEdits > 0
+      ? SAVE_BEFORE_SENDING_ALL
+      : tooYoung
+        ? ALL_ACCOUNTS_TOO_YOUNG
+        : null;
   if (!readOnly && blocked === null && readyToSend !== 0) {
     return (
       <AskFirst
         label="Send All DMs"
-        question={sendAllQuestion(readyToSend, roomToday, tooYoung)}
+        question={sendAllQuestion(readyToSend, roomToday)}
         confirmLabel="Send all"
         declineLabel="Not now"
         color="teal"

@@ -34,7 +34,12 @@ import {
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
-import { SAVE_BEFORE_SENDING_ALL, sendAllQuestion, stopSendingQuestion } from '../sending-texts';
+import {
+  ALL_ACCOUNTS_TOO_YOUNG,
+  SAVE_BEFORE_SENDING_ALL,
+  sendAllQuestion,
+  stopSendingQuestion,
+} from '../sending-texts';
 import { SendingStatusPanel } from './sending-status-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -187,16 +192,15 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     expect(await screen.findByText(/none of your accounts can send now/)).toBeTruthy();
   });
 
-  it('says in its question when every account is too young to send yet', async () => {
+  it('waits, saying why, while every account is too young to send', async () => {
     renderStep4([buildDm({ recipient_username: 'amy' })], sendingStatus(), [
       buildConnectedAccount({ remaining_today: 0, account_age_days: 2 }),
     ]);
-    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
-    expect(
-      await screen.findByText(
-        /none of your accounts can send yet, as a Reddit account must be at least 7 days old to send DMs\.$/,
-      ),
-    ).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Send All DMs' }).hasAttribute('disabled')).toBe(true),
+    );
+    await user.hover(screen.getByRole('button', { name: 'Send All DMs' }).parentElement!);
+    expect(await screen.findByRole('tooltip', { name: ALL_ACCOUNTS_TOO_YOUNG })).toBeTruthy();
   });
 
   it('asks first, saying how many DMs will go; Not now sends nothing', async () => {
