@@ -251,19 +251,29 @@ export async function countByAccount(
   const inRange = (time: AnyPgColumn) => and(gte(time, range.from), lt(time, range.to));
   const sentHere = and(eq(dmMessages.state, 'sent'), inRange(dmMessages.sentAt));
   const failedHere = and(failedToSend, inRange(dmMessages.failedAt));
-  return db
-    .select({
-      projectId: redditAccounts.projectId,
-      accountId: redditAccounts.id,
-      username: redditAccounts.redditUsername,
-      sent: sql<number>`(count(${dmMessages.id}) filter (where ${dmMessages.state} = 'sent'))::int`,
-      failed: sql<number>`(count(${dmMessages.id}) filter (where ${failedToSend}))::int`,
-    })
-    .from(redditAccounts)
-    .leftJoin(dmMessages, and(eq(dmMessages.accountId, redditAccounts.id), or(sentHere, failedHere)))
-    .where(inArray(redditAccounts.projectId, projectIds))
-    .groupBy(redditAccounts.projectId, redditAccounts.id, redditAccounts.redditUsername)
-    .orderBy(asc(redditAccounts.redditUsername));
+  return (
+    db
+      .select({
+        projectId: redditAccounts.projectId,
+        accountId: redditAccounts.id,
+        username: redditAccounts.redditUsername,
+        sent: sql<number>`(count(${dmMessages.id}) filter (where ${dmMessages.state} = 'sent'))::int`,
+        failed: sql<number>`(count(${dmMessages.id}) filter (where ${failedToSend}))::int`,
+      })
+      .from(redditAccounts)
+      // By the Reddit account that sent them, not its connection: removed and connected again, its sends stay.
+      .leftJoin(
+        dmMessages,
+        and(
+          eq(dmMessages.projectId, redditAccounts.projectId),
+          eq(dmMessages.senderKey, sql`lower(${redditAccounts.redditUsername})`),
+          or(sentHere, failedHere),
+        ),
+      )
+      .where(inArray(redditAccounts.projectId, projectIds))
+      .groupBy(redditAccounts.projectId, redditAccounts.id, redditAccounts.redditUsername)
+      .orderBy(asc(redditAccounts.redditUsername))
+  );
 }
 
 // ---- the project's accounts, for the admin actions ----------------------------------------------------

@@ -239,6 +239,21 @@ describe('GET /all-projects/daily-statistics', () => {
     expect(twoProjects.body.total).toBe(2);
   });
 
+  it("counts an account's sends from before it was removed and connected again", async () => {
+    const p = await buildProject(t.ctx.db, t.config, { name: 'Reconnected' });
+    const first = await buildAccount(t.ctx.db, p, { redditUsername: 'Back_Again' });
+    await buildDm(t.ctx.db, p, 'sent', at(16), { accountId: first.id });
+    await t.ctx.db.delete(redditAccounts).where(eq(redditAccounts.id, first.id));
+    const again = await buildAccount(t.ctx.db, p, { redditUsername: 'back_again' });
+    const { body } = await allProjects(
+      'start_date=2026-01-16&end_date=2026-01-16&filter=project:Reconnected',
+    );
+    if (body.group_by !== 'project') throw new Error('grouped by project');
+    expect(body.data[0]!.accounts).toEqual([
+      { account_id: again.id, username: 'back_again', dms_sent: 1, dms_failed: 0 },
+    ]);
+  });
+
   it('is for moderators and admins', async () => {
     expect((await allProjects(WEEK, moderator)).status).toBe(200);
     const customer = await allProjects(WEEK, a.owner);
