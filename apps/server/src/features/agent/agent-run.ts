@@ -117,7 +117,8 @@ export async function runAgent(
     );
     if (refusals.count >= COMPOSE_REFUSALS_TO_PAUSE) {
       const reason =
-        `Paused: Reddit refused ${refusals.count} DMs from this project's accounts since the last run` +
+        `Paused: Reddit refused ${refusals.count} DMs from this project's accounts ` +
+        `${lastRun !== null && lastRun > leaseAt.getTime() - DAY_MS ? 'since the last run' : 'in the last day'}` +
         `${refusals.lastReason ? ` (last: ${refusals.lastReason})` : ''}. ` +
         'Check the accounts, then complete learning again to restart the agent.';
       await pauseAgent(ctx, projectId, reason);

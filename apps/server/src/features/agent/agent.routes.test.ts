@@ -346,7 +346,10 @@ describe('execute and status', () => {
     expect(run.statusCode, run.body).toBe(200);
     const result = run.json().operation_result;
     expect(result.status).toBe('skipped');
-    expect(result.reason).toMatch(/^Paused: Reddit refused 3 DMs/);
+    // Its first run: there was no run before to count from.
+    expect(result.reason).toMatch(
+      /^Paused: Reddit refused 3 DMs from this project's accounts in the last day/,
+    );
 
     const status = (await get(project, 'agent-status')).json<TAgentStatus>();
     expect(status.paused_reason).toBe(result.reason);
