@@ -229,7 +229,7 @@ describe('/stats', { timeout: 20_000 }, () => {
     await user.click(
       within(await screen.findByRole('group', { name: 'Project values' })).getByLabelText('Project 120'),
     );
-    await waitFor(() => expect(screen.getByText('1–1 of 1 projects')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('1–1 of 1 project')).toBeTruthy());
     expect(stats.calls.at(-1)!.query).toMatchObject({ offset: 0 });
   });
 

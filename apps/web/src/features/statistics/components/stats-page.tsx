@@ -16,6 +16,7 @@ import {
 import {
   ZDailyStatisticsQuery,
   groupByDay,
+  plural,
   statsFilterParam,
   type TDailyStatisticsQuery,
   type TDailyStatisticsResponse,
@@ -102,12 +103,12 @@ function StatsPager({
 }) {
   if (data.total === 0) return <Text c="dimmed">{STATS_EMPTY_TEXT}</Text>;
   const pages = Math.ceil(data.total / data.limit);
-  const what = data.group_by === 'project' ? 'projects' : 'days';
+  const what = plural(data.total, data.group_by === 'project' ? 'project' : 'day');
   const first = Math.min(data.offset + 1, data.total);
   const last = Math.min(data.offset + data.limit, data.total);
   return (
     <Group justify="space-between">
-      <Text size="sm" c="dimmed">{`${first}–${last} of ${data.total} ${what}`}</Text>
+      <Text size="sm" c="dimmed">{`${first}–${last} of ${what}`}</Text>
       {pages > 1 && (
         <nav aria-label="Statistics pages">
           <Pagination
