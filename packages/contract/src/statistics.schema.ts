@@ -106,10 +106,15 @@ export function statsFilterParam(filters: TStatsFilters): string[] {
   return Object.entries(filters).flatMap(([column, values]) => values.map((v) => `${column}:${v}`));
 }
 
+/** The `filter` parameter as a list: left out, given once (a string) or repeated (a list). */
+export function statsFilterItems(param: string | readonly string[] | undefined): readonly string[] {
+  return param === undefined ? [] : typeof param === 'string' ? [param] : param;
+}
+
 /** The chosen values of a `filter` parameter by column (a value may hold ':' itself). */
-export function parseStatsFilter(param: readonly string[]): TStatsFilters {
+export function parseStatsFilter(param: string | readonly string[] | undefined): TStatsFilters {
   const filters: TStatsFilters = {};
-  for (const item of param) {
+  for (const item of statsFilterItems(param)) {
     const at = item.indexOf(':');
     const column = item.slice(0, at);
     (filters[column] ??= []).push(item.slice(at + 1));
@@ -137,7 +142,7 @@ export const ZDailyStatisticsQuery = z
   })
   .superRefine(checkRange)
   .superRefine((q, ctx) => {
-    const items = q.filter === undefined ? [] : typeof q.filter === 'string' ? [q.filter] : q.filter;
+    const items = statsFilterItems(q.filter);
     if (items.length > STATS_FILTER_VALUES_MAX) {
       ctx.addIssue({
         code: 'custom',

@@ -125,9 +125,7 @@ export async function allProjectsStatistics(
   query: TDailyQuery,
 ): Promise<TDailyStatisticsResponse> {
   const range = dayRange(query.start_date, query.end_date);
-  const filters = parseStatsFilter(
-    query.filter === undefined ? [] : typeof query.filter === 'string' ? [query.filter] : query.filter,
-  );
+  const filters = parseStatsFilter(query.filter);
   const rows = await countByDay(ctx.db, range);
   const all = total(rows);
   const common = { start_date: query.start_date, end_date: query.end_date, series: dailySeries(rows, range) };

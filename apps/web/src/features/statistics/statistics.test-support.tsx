@@ -97,9 +97,7 @@ type TQuery = z.output<typeof ZDailyStatisticsQuery>;
 
 /** The server's page of rows for a query: its column filters, then its page (contract's own rules). */
 function page<R>(rows: R[], columns: Parameters<typeof applyStatsFilters<R>>[1], query?: TQuery) {
-  const filters = parseStatsFilter(
-    query?.filter === undefined ? [] : typeof query.filter === 'string' ? [query.filter] : query.filter,
-  );
+  const filters = parseStatsFilter(query?.filter);
   const shown = applyStatsFilters(rows, columns, filters);
   const limit = query?.limit ?? 100;
   const offset = query?.offset ?? 0;
