@@ -202,7 +202,8 @@ export type TStatisticsPoint = z.infer<typeof ZStatisticsPoint>;
 
 export const ZTopSubreddit = z.object({ subreddit: z.string(), posts: ZCount, dms_sent: ZCount });
 export const ZAccountStatistics = z.object({
-  account_id: z.string(),
+  /** Null for a Reddit account removed from the project after it sent or failed a DM in the range. */
+  account_id: z.string().nullable(),
   username: z.string(),
   dms_sent: ZCount,
   dms_failed: ZCount,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
@@ -235,13 +235,18 @@ export async function countBySubreddit(
 
 export interface AccountCount {
   projectId: string;
-  accountId: string;
+  /** Null for a Reddit account removed from the project since it sent. */
+  accountId: string | null;
   username: string;
   sent: number;
   failed: number;
 }
 
-/** Every connected account of the projects, with the DMs it sent and failed in the range. */
+/**
+ * Every connected account of the projects, with the DMs it sent and failed in the range, then every
+ * Reddit account removed since that sent or failed one there in the range, so the breakdown adds up to
+ * the project's totals.
+ */
 export async function countByAccount(
   db: DbOrTx,
   projectIds: string[],
@@ -251,14 +256,16 @@ export async function countByAccount(
   const inRange = (time: AnyPgColumn) => and(gte(time, range.from), lt(time, range.to));
   const sentHere = and(eq(dmMessages.state, 'sent'), inRange(dmMessages.sentAt));
   const failedHere = and(failedToSend, inRange(dmMessages.failedAt));
-  return (
+  const sent = sql<number>`(count(${dmMessages.id}) filter (where ${dmMessages.state} = 'sent'))::int`;
+  const failed = sql<number>`(count(${dmMessages.id}) filter (where ${failedToSend}))::int`;
+  const [connected, removed] = await Promise.all([
     db
       .select({
         projectId: redditAccounts.projectId,
         accountId: redditAccounts.id,
         username: redditAccounts.redditUsername,
-        sent: sql<number>`(count(${dmMessages.id}) filter (where ${dmMessages.state} = 'sent'))::int`,
-        failed: sql<number>`(count(${dmMessages.id}) filter (where ${failedToSend}))::int`,
+        sent,
+        failed,
       })
       .from(redditAccounts)
       // By the Reddit account that sent them, not its connection: removed and connected again, its sends stay.
@@ -272,8 +279,30 @@ export async function countByAccount(
       )
       .where(inArray(redditAccounts.projectId, projectIds))
       .groupBy(redditAccounts.projectId, redditAccounts.id, redditAccounts.redditUsername)
-      .orderBy(asc(redditAccounts.redditUsername))
-  );
+      .orderBy(asc(redditAccounts.redditUsername)),
+    db
+      .select({
+        projectId: dmMessages.projectId,
+        accountId: sql<null>`null`,
+        username: sql<string>`${dmMessages.senderKey}`,
+        sent,
+        failed,
+      })
+      .from(dmMessages)
+      .where(
+        and(
+          inArray(dmMessages.projectId, projectIds),
+          isNotNull(dmMessages.senderKey),
+          or(sentHere, failedHere),
+          sql`not exists (select 1 from ${redditAccounts}
+            where ${redditAccounts.projectId} = ${dmMessages.projectId}
+              and lower(${redditAccounts.redditUsername}) = ${dmMessages.senderKey})`,
+        ),
+      )
+      .groupBy(dmMessages.projectId, dmMessages.senderKey)
+      .orderBy(asc(dmMessages.senderKey)),
+  ]);
+  return [...connected, ...removed];
 }
 
 // ---- the project's accounts, for the admin actions ----------------------------------------------------

@@ -254,6 +254,24 @@ describe('GET /all-projects/daily-statistics', () => {
     ]);
   });
 
+  it('lists an account removed since it sent, so the accounts add up to the totals', async () => {
+    const p = await buildProject(t.ctx.db, t.config, { name: 'Removed' });
+    const kept = await buildAccount(t.ctx.db, p, { redditUsername: 'still_here' });
+    const gone = await buildAccount(t.ctx.db, p, { redditUsername: 'Long_Gone' });
+    await buildDm(t.ctx.db, p, 'sent', at(17), { accountId: gone.id });
+    await buildDm(t.ctx.db, p, 'sent', at(17, 9), { accountId: gone.id });
+    await buildDm(t.ctx.db, p, 'failed', at(17, 10), { accountId: gone.id });
+    await buildDm(t.ctx.db, p, 'sent', at(18), { accountId: gone.id });
+    await t.ctx.db.delete(redditAccounts).where(eq(redditAccounts.id, gone.id));
+    const { body } = await allProjects('start_date=2026-01-17&end_date=2026-01-17&filter=project:Removed');
+    if (body.group_by !== 'project') throw new Error('grouped by project');
+    expect(body.data[0]).toMatchObject({ accounts_connected: 1, sent: 2, failed: 1 });
+    expect(body.data[0]!.accounts).toEqual([
+      { account_id: kept.id, username: 'still_here', dms_sent: 0, dms_failed: 0 },
+      { account_id: null, username: 'long_gone', dms_sent: 2, dms_failed: 1 },
+    ]);
+  });
+
   it('is for moderators and admins', async () => {
     expect((await allProjects(WEEK, moderator)).status).toBe(200);
     const customer = await allProjects(WEEK, a.owner);

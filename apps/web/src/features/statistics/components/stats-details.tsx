@@ -56,7 +56,11 @@ export function ProjectDetails({ project }: { project: TProjectStatistics }) {
           <SmallTable
             label={`Accounts of ${project.project_name}`}
             head={['Username', 'DMs Sent', 'Failed']}
-            rows={project.accounts.map((a) => [`u/${a.username}`, a.dms_sent, a.dms_failed])}
+            rows={project.accounts.map((a) => [
+              a.account_id === null ? `u/${a.username} (removed)` : `u/${a.username}`,
+              a.dms_sent,
+              a.dms_failed,
+            ])}
           />
         )}
       </Stack>

@@ -35,6 +35,7 @@ const PROJECTS = [
     accounts: [
       { account_id: 'a-1', username: 'alpha_one', dms_sent: 5, dms_failed: 0 },
       { account_id: 'a-2', username: 'alpha_two', dms_sent: 0, dms_failed: 1 },
+      { account_id: null, username: 'alpha_gone', dms_sent: 2, dms_failed: 0 },
     ],
   }),
   projectStats({ project_id: 'p-2', project_name: 'Beta', total_posts_searched: 3 }),
@@ -136,6 +137,7 @@ describe('/stats', { timeout: 20_000 }, () => {
     expect(within(subs).getAllByRole('row')[1]!.textContent).toBe('r/saas83');
     const accounts = screen.getByRole('table', { name: 'Accounts of Alpha' });
     expect(within(accounts).getAllByRole('row')[2]!.textContent).toBe('u/alpha_two01');
+    expect(within(accounts).getAllByRole('row')[3]!.textContent).toBe('u/alpha_gone (removed)20');
     await user.click(within(t).getByRole('button', { name: 'Hide details of Alpha' }));
     expect(screen.queryByRole('table', { name: 'Top subreddits of Alpha' })).toBeNull();
 
