@@ -12,10 +12,21 @@ export type TErrorResponse = z.infer<typeof ZErrorResponse>;
 export const PAGE_LIMIT_DEFAULT = 100;
 export const PAGE_LIMIT_MAX = 500;
 
+/**
+ * A whole number from `min` to `max` in a query parameter: decimal digits only, so '', ' 1', '0x10' and
+ * '1e3' are refused with `error` rather than read as 0, 1, 16 and 1000. A number is taken as it is.
+ */
+export function ZQueryInt(min: number, max: number, error: string, missing = error) {
+  const why = { error: (issue: { input?: unknown }) => (issue.input === undefined ? missing : error) };
+  return z
+    .union([z.number(why), z.string(why).regex(/^-?\d{1,16}$/, why)], why)
+    .transform(Number)
+    .pipe(z.number().int({ error }).min(min, { error }).max(max, { error }));
+}
+
 /** A page's `limit` query parameter: 1 to `max`, `fallback` when left out. */
 export function ZLimit(max: number, fallback: number) {
-  const error = `limit must be a whole number from 1 to ${max}`;
-  return z.coerce.number({ error }).int({ error }).min(1, { error }).max(max, { error }).default(fallback);
+  return ZQueryInt(1, max, `limit must be a whole number from 1 to ${max}`).default(fallback);
 }
 
 /** A page's `offset` query parameter: 0 or more, up to `max`. */
@@ -24,7 +35,7 @@ export function ZOffset(max = Number.MAX_SAFE_INTEGER) {
     max === Number.MAX_SAFE_INTEGER
       ? 'offset must be a whole number, 0 or more'
       : `offset must be a whole number from 0 to ${max}`;
-  return z.coerce.number({ error }).int({ error }).min(0, { error }).max(max, { error }).default(0);
+  return ZQueryInt(0, max, error).default(0);
 }
 
 /** Query of every paginated list. */

@@ -116,7 +116,7 @@ const ONCE = { error: 'Each DM may appear once' };
 export const ZUpdateDmMessagesRequest = z.object({
   messages: z
     .array(z.object({ id: ZDmId, message_content: ZDmText }))
-    .min(1)
+    .min(1, { error: 'Name at least one DM' })
     .max(DM_BATCH_MAX)
     .refine(distinctIds, ONCE),
 });
@@ -125,7 +125,7 @@ export type TUpdateDmMessagesRequest = z.input<typeof ZUpdateDmMessagesRequest>;
 export const ZApproveDmMessagesRequest = z.object({
   items: z
     .array(z.object({ id: ZDmId, message_content: ZDmText, approved: z.boolean() }))
-    .min(1)
+    .min(1, { error: 'Name at least one DM' })
     .max(DM_BATCH_MAX)
     .refine(distinctIds, ONCE),
 });
@@ -172,7 +172,7 @@ export const ZGenerateDmsForSelectedRequest = z.object({
   /** Ids of the project's posts (as GET /posts lists them). */
   post_ids: z
     .array(z.uuid({ error: 'Post not found' }))
-    .min(1)
+    .min(1, { error: 'Select at least one post' })
     .max(DM_SELECTED_MAX, { error: `At most ${DM_SELECTED_MAX} posts at a time` }),
 });
 export type TGenerateDmsForSelectedRequest = z.input<typeof ZGenerateDmsForSelectedRequest>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
+import { ZIsoDateTime, ZPage, ZPageQuery, ZQueryInt, ZText } from './common.schema';
 
 /** The tabs show at most this many matched keywords per lead (spec section 9). */
 export const MATCHED_KEYWORDS_SHOWN = 5;
@@ -77,7 +77,7 @@ export type TProfile = z.infer<typeof ZProfile>;
 
 /** Lists of leads: newest first, optionally only those scoring at least `min_score`. */
 export const ZLeadListQuery = ZPageQuery.extend({
-  min_score: z.coerce.number().int().min(0).max(100).default(0),
+  min_score: ZQueryInt(0, 100, 'min_score must be a whole number from 0 to 100').default(0),
 });
 export const ZPostListQuery = ZLeadListQuery.extend({ project_id: z.uuid({ error: 'Project not found' }) });
 

@@ -6,6 +6,7 @@ import {
   QUERY_YEARS_TEXT,
   ZLimit,
   ZOffset,
+  ZQueryInt,
   ZText,
   inQueryYears,
 } from './common.schema';
@@ -168,18 +169,14 @@ export const ZDailyStatisticsQuery = z
 export type TDailyStatisticsQuery = z.input<typeof ZDailyStatisticsQuery>;
 
 export const ZMonthlyStatisticsQuery = z.object({
-  year: z.coerce
-    .number({ error: 'year is required, e.g. 2030' })
-    .int({ error: 'year must be a whole number' })
-    .min(STATS_YEAR_MIN, { error: `year must be between ${STATS_YEAR_MIN} and ${STATS_YEAR_MAX}` })
-    .max(STATS_YEAR_MAX, { error: `year must be between ${STATS_YEAR_MIN} and ${STATS_YEAR_MAX}` }),
+  year: ZQueryInt(
+    STATS_YEAR_MIN,
+    STATS_YEAR_MAX,
+    `year must be a whole number between ${STATS_YEAR_MIN} and ${STATS_YEAR_MAX}`,
+    'year is required, e.g. 2030',
+  ),
   /** 1-12; left out for the whole year ('All Months'). */
-  month: z.coerce
-    .number({ error: 'month must be a number from 1 to 12' })
-    .int({ error: 'month must be a number from 1 to 12' })
-    .min(1, { error: 'month must be a number from 1 to 12' })
-    .max(12, { error: 'month must be a number from 1 to 12' })
-    .optional(),
+  month: ZQueryInt(1, 12, 'month must be a number from 1 to 12').optional(),
 });
 export type TMonthlyStatisticsQuery = z.input<typeof ZMonthlyStatisticsQuery>;
 

@@ -75,7 +75,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       }));
       const described = issues.map((i) => describeIssue(where, i));
       return reply.status(400).send({
-        detail: described.join('; '),
+        // One reason once, however many values gave it (working_days [0, 8, 8]).
+        detail: [...new Set(described)].join('; '),
         code: 'validation_error',
         errors: issues.map((i, n) => ({
           path: i.path.join('.'),

@@ -122,6 +122,11 @@ describe('agent settings', () => {
       expect(res.json().detail).toMatch(/^Error updating agent settings: /);
     }
     expect((await get(project, 'agent-settings')).json<TAgentSettings>().delay_range_min).toBe(30);
+    // One reason once, however many days gave it.
+    const days = await post(project, 'agent-settings', { working_days: [0, 8, 9] });
+    expect(days.json().detail).toBe(
+      'Error updating agent settings: working_days must be a whole number from 1 to 7',
+    );
   });
 
   it('lets a read-only account read but not change the mode or settings', async () => {

@@ -373,6 +373,30 @@ describe('editing DMs', () => {
     expect(emojiOver.json()).toMatchObject({ detail: DM_TOO_LONG, code: 'validation_error' });
   });
 
+  it('says a batch naming no DM or post is empty (400), not that something is missing', async () => {
+    const project = await newProject();
+    for (const [path, body, detail] of [
+      ['/api/v1/update-dm-messages', { messages: [] }, 'Name at least one DM'],
+      ['/api/v1/approve-dm-messages', { items: [] }, 'Name at least one DM'],
+      [
+        '/api/v1/generate-dm-messages-for-selected',
+        { project_id: project.id, post_ids: [] },
+        'Select at least one post',
+      ],
+    ] as const) {
+      const res = await post(project, path, body);
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json(), path).toMatchObject({ detail, code: 'validation_error' });
+    }
+    // Another customer's project named beside no posts is still not there.
+    const theirs = await newProject();
+    const foreign = await post(project, '/api/v1/generate-dm-messages-for-selected', {
+      project_id: theirs.id,
+      post_ids: [],
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
   it('refuses to change a sent DM (409), and one foreign id makes the whole call 404', async () => {
     const project = await newProject();
     const other = await newProject();

@@ -109,6 +109,13 @@ export function registerProjectScope(app: FastifyInstance, db: Db, resources: re
       throw projectNotFound();
     }
     const rawIds = rawIdValue(request, scope.id);
+    // A list naming nothing reaches no resource: the body's own check says so, once a named project is.
+    if (Array.isArray(rawIds) && rawIds.length === 0) {
+      if (typeof namedProject !== 'string') return null;
+      return getAccessibleProject(db, requireUser(request), namedProject, scope.access, {
+        adminWrites: scope.adminWrites === true,
+      });
+    }
     if (rawIds === undefined && scope.optionalId && typeof namedProject === 'string') {
       return getAccessibleProject(db, requireUser(request), namedProject, scope.access);
     }

@@ -80,12 +80,18 @@ describe('projects', () => {
     const page = await t.app.inject({ url: '/api/v1/projects?limit=2&offset=2', headers: user.auth });
     expect(page.json()).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(page.json().items).toHaveLength(1);
-    const bad = await t.app.inject({ url: '/api/v1/projects?limit=0', headers: user.auth });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({
-      code: 'validation_error',
-      detail: 'limit must be a whole number from 1 to 500',
-    });
+    // Only decimal digits: an empty value is not 0, nor '0x10' 16, nor '1e2' 100.
+    for (const limit of ['0', '', '0x10', '1e2', '%201%20', '2.5', '1&limit=2']) {
+      const bad = await t.app.inject({ url: `/api/v1/projects?limit=${limit}`, headers: user.auth });
+      expect(bad.statusCode, limit).toBe(400);
+      expect(bad.json(), limit).toEqual({
+        code: 'validation_error',
+        detail: 'limit must be a whole number from 1 to 500',
+        errors: expect.any(Array),
+      });
+    }
+    const offset = await t.app.inject({ url: '/api/v1/projects?offset=0o1', headers: user.auth });
+    expect(offset.json()).toMatchObject({ detail: 'offset must be a whole number, 0 or more' });
   });
 
   it('asks for a subscription (402) when profiles_limit is 0', async () => {

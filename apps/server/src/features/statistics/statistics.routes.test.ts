@@ -374,8 +374,11 @@ describe("a project's monthly and date-range statistics", () => {
 
   it.each([
     ['', 'year is required, e.g. 2030'],
-    ['year=1999', 'year must be between 2000 and 2100'],
+    ['year=1999', 'year must be a whole number between 2000 and 2100'],
+    ['year=abc', 'year must be a whole number between 2000 and 2100'],
+    ['year=', 'year must be a whole number between 2000 and 2100'],
     ['year=2026&month=13', 'month must be a number from 1 to 12'],
+    ['year=2026&month=0x1', 'month must be a number from 1 to 12'],
   ])('refuses a monthly query %s with 400', async (query, detail) => {
     const { status, body } = await monthly(query);
     expect(status).toBe(400);
