@@ -303,6 +303,25 @@ describe('the agent-run chain on the simulator', () => {
     expect(intents.every((l) => l.intentScore >= 40)).toBe(true);
   }, 300_000);
 
+  it("queues no more than the accounts' own daily caps allow, when the agent's daily DMs per profile are higher", async () => {
+    const { ctx, clock } = rig;
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+    });
+    await connectAccount(ctx, rig.sim, rig.credential, project, {
+      username: 'demo_founder',
+      dailyMessageLimit: 3,
+    });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0, dailyDmLimitPerProfile: 30 });
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const dms = await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
+    // A day's sends is the account's 3, not the agent's 30: no more drafted, none queued for later days.
+    expect(dms.length).toBeGreaterThan(0);
+    expect(dms.length).toBeLessThanOrEqual(3);
+    expect(dms.filter((d) => d.state === 'queued').length).toBeLessThanOrEqual(3);
+  }, 300_000);
+
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {
     const { ctx, clock } = rig;
     const at = new Date(clock.t);

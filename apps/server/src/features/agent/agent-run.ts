@@ -7,7 +7,7 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
-import { isWithinWorkingHours, nextWorkingInstant } from '../accounts';
+import { MIN_SENDING_AGE_DAYS, dailyCapacity, isWithinWorkingHours, nextWorkingInstant } from '../accounts';
 import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
 import { ownerHasPlan } from '../projects';
@@ -18,10 +18,10 @@ import {
   composeRefusalsSince,
   countExamples,
   countAgentPendingDms,
-  countSendingAccounts,
   countSentSince,
   findPatterns,
   findProjectRow,
+  listSendingAccountLimits,
   releaseRunLease,
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
@@ -135,8 +135,8 @@ export async function runAgent(
 
     await search(ctx, projectId, result);
     options.onStep?.('after-search');
-    // Drafting and handing over are both sized by the signed-in accounts.
-    const accounts = await countSendingAccounts(ctx.db, projectId);
+    // Drafting and handing over are both sized by what the signed-in accounts may send in a day.
+    const accounts = await sendingDay(ctx, projectId, settings);
     await draft(ctx, projectId, settings, accounts, result);
     options.onStep?.('after-draft');
     await send(ctx, projectId, settings, accounts, result);
@@ -213,11 +213,36 @@ async function search(ctx: AppContext, projectId: string, result: TOperationResu
   );
 }
 
+/** The project's sending accounts, and how many DMs they may send in a day between them. */
+interface SendingDay {
+  accounts: number;
+  sends: number;
+}
+
+/**
+ * A day's sends: each account's own daily cap (its limit, lowered while it warms up) or the agent's daily
+ * DMs per profile, whichever is lower; an account too young to send counts with its first sending day.
+ */
+async function sendingDay(
+  ctx: AppContext,
+  projectId: string,
+  settings: AgentSettingsRow,
+): Promise<SendingDay> {
+  const nowMs = ctx.clock.now();
+  const accounts = await listSendingAccountLimits(ctx.db, projectId);
+  const sends = accounts.reduce((sum, account) => {
+    const created = account.accountCreatedAt?.getTime();
+    const firstDay = created === undefined ? nowMs : Math.max(nowMs, created + MIN_SENDING_AGE_DAYS * DAY_MS);
+    return sum + Math.min(settings.dailyDmLimitPerProfile, dailyCapacity(account, firstDay));
+  }, 0);
+  return { accounts: accounts.length, sends };
+}
+
 async function draft(
   ctx: AppContext,
   projectId: string,
   settings: AgentSettingsRow,
-  accounts: number,
+  { accounts, sends }: SendingDay,
   result: TOperationResult,
 ): Promise<void> {
   if (accounts === 0) {
@@ -227,7 +252,7 @@ async function draft(
   const waiting = await countAgentPendingDms(ctx.db, projectId, settings.minIntentScore);
   const pending = waiting.queued + waiting.approved;
   // No more drafts than the accounts may send in a day: the rest of the leads wait for the next run.
-  const room = Math.min(AGENT_DRAFTS_PER_RUN_MAX, settings.dailyDmLimitPerProfile * accounts - pending);
+  const room = Math.min(AGENT_DRAFTS_PER_RUN_MAX, sends - pending);
   if (room <= 0) {
     await writeAgentLog(
       ctx,
@@ -267,7 +292,7 @@ async function send(
   ctx: AppContext,
   projectId: string,
   settings: AgentSettingsRow,
-  accounts: number,
+  { accounts, sends }: SendingDay,
   result: TOperationResult,
 ): Promise<void> {
   const nowMs = ctx.clock.now();
@@ -287,7 +312,7 @@ async function send(
   // A day's sends at most stay queued, so Stop Agent takes back little, new settings apply by the next
   // day, and better leads found meanwhile go before older ones.
   const { queued: alreadyQueued } = await countAgentPendingDms(ctx.db, projectId, settings.minIntentScore);
-  const room = settings.dailyDmLimitPerProfile * accounts - alreadyQueued;
+  const room = sends - alreadyQueued;
   if (accounts > 0 && room <= 0) {
     await writeAgentLog(
       ctx,

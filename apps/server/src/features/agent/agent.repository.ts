@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, max, or, sql } from 'drizzle-orm';
 import type { TAgentLogType, TBehaviorAction } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
-import { redditAccounts } from '../accounts/accounts.table';
+import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { agentMaySend } from '../dms';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
@@ -329,9 +329,16 @@ export async function countAgentPendingDms(
 }
 
 /** Connected accounts of the project that are on and signed in. */
-export async function countSendingAccounts(db: DbOrTx, projectId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
+/** The project's signed-in accounts that send, with what sizes a day of their sends. */
+export async function listSendingAccountLimits(
+  db: DbOrTx,
+  projectId: string,
+): Promise<Pick<RedditAccountRow, 'accountCreatedAt' | 'dailyMessageLimit'>[]> {
+  return db
+    .select({
+      accountCreatedAt: redditAccounts.accountCreatedAt,
+      dailyMessageLimit: redditAccounts.dailyMessageLimit,
+    })
     .from(redditAccounts)
     .where(
       and(
@@ -341,7 +348,6 @@ export async function countSendingAccounts(db: DbOrTx, projectId: string): Promi
         isNull(redditAccounts.disabledReason),
       ),
     );
-  return row?.n ?? 0;
 }
 
 /** The project's DMs sent since `since`, newest first, with the account they went from. */
