@@ -4,7 +4,7 @@ import { ApiError, chooseErrorMessage } from './api-error';
 import { localPrefs } from './local-prefs';
 import { logger } from './logger';
 import { currentAddress, navigateTo, reloadPage } from './navigation';
-import { isTokenExpiringSoon } from './jwt';
+import { isTokenExpiringSoon, isTokenValid } from './jwt';
 import { getToken, removeToken, setToken } from './token-storage';
 
 /** Delay before the SSO-processing flag is cleared (spec section 9). */
@@ -93,6 +93,14 @@ function hasSessionHint(): boolean {
  */
 export function restoreSession(): Promise<boolean> {
   return hasSessionHint() ? refreshAccessToken() : Promise.resolve(false);
+}
+
+/**
+ * Whether this browser is signed in: a stored token that has not expired, or a session the refresh cookie
+ * restores.
+ */
+export async function hasSession(): Promise<boolean> {
+  return isTokenValid(getToken()) || restoreSession();
 }
 
 /**

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredStatus } from '../../../components/ui/centered-status';
 import { errorMessage } from '../../../lib/api-error';
+import { hasSession, setSsoProcessing } from '../../../lib/auth-session';
 import { navigateTo, safeRedirectPath } from '../../../lib/navigation';
 import { AUTH_MESSAGES, DEFAULT_SUBSCRIBE_PATH, completeSsoCallback } from '../api/auth.api';
 import { LoginScreen } from './login-screen';
@@ -29,7 +30,14 @@ export function AuthCallbackPage() {
         }
       },
       (error: unknown) => {
-        if (active) setFailure(errorMessage(error, AUTH_MESSAGES.v3Failed));
+        // The link was refused, so nothing was stored for a refresh to race: refreshes may run again.
+        setSsoProcessing(false);
+        // A link spent already (this page reloaded after signing in): whoever is signed in goes on.
+        void hasSession().then((signedIn) => {
+          if (!active) return;
+          if (signedIn) navigateTo(safeRedirectPath(redirectTo), { replace: true });
+          else setFailure(errorMessage(error, AUTH_MESSAGES.v3Failed));
+        });
       },
     );
     return () => {

@@ -332,6 +332,51 @@ describe('SSO callback', () => {
     expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
   });
 
+  describe('a link spent already, as when the page is reloaded after signing in', () => {
+    const spent = () =>
+      errorReply(
+        400,
+        'This sign-in link has expired or was already used. Please log in again.',
+        'sso_state_invalid',
+      );
+
+    it('goes on to / for whoever holds a token that has not expired', async () => {
+      setToken(makeToken());
+      mockSignedOutApp();
+      const callback = mockEndpoint(authEndpoints.callback, spent());
+      renderApp('/auth/callback?ver=v-spent-token');
+      expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
+      expect(testLocation()).toBe('/');
+      expect(callback.calls).toHaveLength(1);
+      expect(screen.queryByText(/expired or was already used/)).toBeNull();
+    });
+
+    it('goes on to / when the refresh cookie restores the session', async () => {
+      const token = makeToken();
+      leaveSessionHint();
+      mockSignedOutApp();
+      mockEndpoint(authEndpoints.callback, spent());
+      const refresh = mockEndpoint(authEndpoints.refreshWithToken, okBody(token, { redirect_url: '/' }));
+      renderApp('/auth/callback?ver=v-spent-cookie');
+      expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
+      expect(testLocation()).toBe('/');
+      expect(refresh.calls).toHaveLength(1);
+      expect(getToken()).toBe(token);
+    });
+
+    it('says so to someone with no session, whose token expired', async () => {
+      setToken(makeToken({ exp: Math.floor(Date.now() / 1000) - 60 }));
+      mockSignedOutApp();
+      mockEndpoint(authEndpoints.callback, spent());
+      renderApp('/auth/callback?ver=v-spent-none');
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'This sign-in link has expired or was already used. Please log in again.',
+      );
+      expect(screen.getByText('Authentication Required')).toBeTruthy();
+      expect(testLocation()).toBe('/auth/callback?ver=v-spent-none');
+    });
+  });
+
   it('needs the ver parameter', async () => {
     mockSignedOutApp();
     renderApp('/auth/callback');
