@@ -87,6 +87,18 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     ).toBeTruthy();
   });
 
+  it('says, while it learns, that the drafts saved to teach it are the first it sends', async () => {
+    mockAgentAtRest(learning);
+    renderPanel();
+    const panel = await screen.findByRole('region', { name: 'Learning' });
+    expect(panel.textContent).toContain(
+      'Edit the drafts below the way you would write them and save them. Once 3 edits are saved, complete learning: the agent then finds, writes and sends on its own every 2 hours.',
+    );
+    expect(panel.textContent).toContain(
+      'The drafts you save are the first the agent sends once learning is complete.',
+    );
+  });
+
   it("refuses Complete Learning below 3 saved edits with 'Not enough training data!' and the steps", async () => {
     mockAgentAtRest(learning);
     mockEndpoint(agentEndpoints.listMessageExamples, page([], 2, 1));

@@ -61,7 +61,8 @@ function LearningPanel({ projectId, readOnly }: TAgentModePanelProps) {
         <Text fw={600}>Learning how you write</Text>
         <Text size="sm" c="dimmed">
           Edit the drafts below the way you would write them and save them. Once {LEARNING_MIN_EXAMPLES} edits
-          are saved, complete learning: the agent then finds, writes and sends on its own every 2 hours.
+          are saved, complete learning: the agent then finds, writes and sends on its own every 2 hours. The
+          drafts you save are the first the agent sends once learning is complete.
         </Text>
         <Group gap="sm" align="center">
           <Progress
