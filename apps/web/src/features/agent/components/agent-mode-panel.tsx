@@ -5,7 +5,6 @@ import {
   Center,
   Group,
   Loader,
-  Modal,
   Paper,
   Progress,
   Stack,
@@ -22,12 +21,12 @@ import {
   useAgentPatterns,
   useAgentSettings,
   useCompleteLearning,
-  useRestartLearning,
   useSavedEditsCount,
   useToggleAgentMode,
 } from '../hooks/use-agent';
 import { AgentSettingsDialog } from './agent-settings-dialog';
 import { LearningPatternsViewer } from './learning-patterns-viewer';
+import { RestartLearningButton } from './restart-learning-button';
 
 export interface TAgentModePanelProps {
   projectId: string;
@@ -145,9 +144,7 @@ function AgentState({ settings }: { settings: TAgentSettings }) {
 export function AgentModePanel({ projectId, readOnly }: TAgentModePanelProps) {
   const settings = useAgentSettings(projectId);
   const toggle = useToggleAgentMode(projectId);
-  const restart = useRestartLearning(projectId);
   const [editing, setEditing] = useState(false);
-  const [confirmingRestart, setConfirmingRestart] = useState(false);
 
   if (settings.isPending) {
     return (
@@ -165,7 +162,6 @@ export function AgentModePanel({ projectId, readOnly }: TAgentModePanelProps) {
   }
   const current = settings.data;
   const agentMode = current.mode === 'agent';
-  const busy = toggle.isPending || restart.isPending;
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label="AI mode">
@@ -182,7 +178,7 @@ export function AgentModePanel({ projectId, readOnly }: TAgentModePanelProps) {
           <Switch
             label="AI Agent mode"
             checked={agentMode}
-            disabled={readOnly || busy}
+            disabled={readOnly || toggle.isPending}
             onChange={(e) => toggle.mutate(e.currentTarget.checked ? 'agent' : 'assistant')}
           />
         </Group>
@@ -209,20 +205,14 @@ export function AgentModePanel({ projectId, readOnly }: TAgentModePanelProps) {
         {agentMode && (
           <Group gap="xs">
             {current.learning_stage_completed && (
-              <Button
-                variant="default"
-                onClick={() => setConfirmingRestart(true)}
-                disabled={readOnly || busy}
-              >
-                Restart Learning
-              </Button>
+              <RestartLearningButton projectId={projectId} readOnly={readOnly} disabled={toggle.isPending} />
             )}
             <Button
               color="red"
               variant="light"
               onClick={() => toggle.mutate('assistant')}
               loading={toggle.isPending}
-              disabled={readOnly || restart.isPending}
+              disabled={readOnly}
             >
               Stop Agent
             </Button>
@@ -236,32 +226,6 @@ export function AgentModePanel({ projectId, readOnly }: TAgentModePanelProps) {
         readOnly={readOnly}
         onClose={() => setEditing(false)}
       />
-      <Modal
-        opened={confirmingRestart}
-        onClose={() => setConfirmingRestart(false)}
-        title="Restart learning?"
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        centered
-      >
-        <Stack gap="sm">
-          <Text size="sm">
-            The learned patterns are cleared and the agent stops until learning is completed again. Queued DMs
-            of the agent are not sent.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmingRestart(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={restart.isPending}
-              onClick={() => restart.mutate(undefined, { onSettled: () => setConfirmingRestart(false) })}
-            >
-              Restart Learning
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </Paper>
   );
 }

@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
-import { Box, Paper, Stack, Text } from '@mantine/core';
+import { Box, Group, Paper, Stack, Text } from '@mantine/core';
 import { isAgentRunning, useAgentSettings } from '../hooks/use-agent';
+import { RestartLearningButton } from './restart-learning-button';
 import { StopAgentButton } from './stop-agent-button';
 
 export interface TAgentOverlayProps {
   projectId: string;
-  /** Owners and admins may stop the agent. */
+  /** Owners and admins may stop the agent and restart its learning. */
   readOnly: boolean;
   /** Told whether the agent runs, so the page dims and disables what lies under the overlay. */
   onCover: (covered: boolean) => void;
@@ -13,8 +14,9 @@ export interface TAgentOverlayProps {
 
 /**
  * While the agent runs on its own, 'Agent is running autonomously' lies over what it works with (the
- * accounts, the project's content), with Stop Agent to take over again. It is drawn beside that content,
- * never around it, so loading it never remounts a form being filled in.
+ * accounts, the project's content), with Stop Agent to take over again and Restart Learning to teach it
+ * afresh. It is drawn beside that content, never around it, so loading it never remounts a form being
+ * filled in.
  */
 export function AgentOverlay({ projectId, readOnly, onCover }: TAgentOverlayProps) {
   const settings = useAgentSettings(projectId);
@@ -45,7 +47,10 @@ export function AgentOverlay({ projectId, readOnly, onCover }: TAgentOverlayProp
           <Text size="sm" c="dimmed" ta="center">
             It finds, writes and sends DMs on its schedule. Its activity is in step 5.
           </Text>
-          <StopAgentButton projectId={projectId} readOnly={readOnly} />
+          <Group gap="xs" justify="center">
+            <RestartLearningButton projectId={projectId} readOnly={readOnly} />
+            <StopAgentButton projectId={projectId} readOnly={readOnly} />
+          </Group>
         </Stack>
       </Paper>
     </Box>

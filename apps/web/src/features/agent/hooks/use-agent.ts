@@ -1,5 +1,11 @@
 import { useCallback } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import {
   AGENT_PATTERNS_REFRESH_MS,
@@ -39,6 +45,15 @@ export const agentKeys = {
   behavior: (projectId: string) => ['agent', projectId, 'behavior'] as const,
   examples: (projectId: string) => ['agent', projectId, 'examples'] as const,
 };
+
+/**
+ * The agent changes more than itself: its runs find leads, draft, queue and send DMs, and stopping it takes
+ * its queued DMs back. Every query of the project (each feature keys its own [feature, projectId, …]) is
+ * asked for again, so the leads, DMs, sending status, accounts' room and counts on screen agree.
+ */
+function reloadProject(queryClient: QueryClient, projectId: string) {
+  return queryClient.invalidateQueries({ predicate: (query) => query.queryKey[1] === projectId });
+}
 
 /** Activity log entries per page of step 5. */
 export const AGENT_LOGS_PAGE_SIZE = 20;
@@ -154,7 +169,8 @@ export function useRestartLearning(projectId: string) {
     },
     onError: (error) =>
       notifications.show({ color: 'red', message: errorMessage(error, 'Error restarting learning') }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: agentKeys.all(projectId) }),
+    // The patterns go, and so do the agent's queued DMs: the sending status, the DMs and the counts change.
+    onSettled: () => reloadProject(queryClient, projectId),
   });
 }
 

@@ -702,4 +702,34 @@ describe('agent running autonomously', () => {
     await userEvent.click(within(stillCovering).getByRole('button', { name: 'Stop Agent' }));
     await waitFor(() => expect(toggle.calls[0]?.body).toEqual({ mode: 'assistant' }));
   });
+
+  it('offers Restart Learning beside Stop Agent: after a confirmation the agent learns again and the page is uncovered and read again', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    const server = { current: runningAgentSettings({ project_id: P1 }) };
+    mockEndpoint(agentEndpoints.getSettings, () => server.current);
+    const restart = mockEndpoint(agentEndpoints.restart, () => {
+      server.current = buildAgentSettings({ project_id: P1, mode: 'agent' });
+      return {
+        message: 'Patterns cleared. Edit and save at least 3 DMs, then complete learning again.',
+        settings: server.current,
+      };
+    });
+    const accounts = mockEndpoint(accountsEndpoints.list, accountList([]));
+    renderApp('/');
+    const overlay = await screen.findByRole('region', { name: 'Agent is running autonomously' });
+    await screen.findByRole('region', { hidden: true, name: 'Connected Reddit accounts' });
+    await userEvent.click(within(overlay).getByRole('button', { name: 'Restart Learning' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restart learning?' });
+    expect(restart.calls).toHaveLength(0);
+    const reads = accounts.calls.length;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Restart Learning' }));
+    await waitFor(() => expect(restart.calls).toHaveLength(1));
+    expect(await screen.findByText(/Patterns cleared/)).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Agent is running autonomously' })).toBeNull(),
+    );
+    expect(screen.getByRole('form', { name: 'Product Information' }).closest('[inert]')).toBeNull();
+    // The agent's queued DMs went back to the unsent ones: what the accounts can still send is read again.
+    await waitFor(() => expect(accounts.calls.length).toBeGreaterThan(reads));
+  });
 });
