@@ -34,6 +34,9 @@ export type TSubscriptionPlan = z.infer<typeof ZSubscriptionPlan>;
 export const ZAvailablePlansResponse = z.array(ZSubscriptionPlan);
 export type TAvailablePlansResponse = z.infer<typeof ZAvailablePlansResponse>;
 
+/** The code of the 409 a checkout gets for a plan the customer already has, renewing. */
+export const ALREADY_SUBSCRIBED = 'already_subscribed';
+
 export const ZCreateCheckoutSessionRequest = z.object({
   price_id: ZText({ error: 'price_id is required' })
     .trim()
@@ -66,10 +69,22 @@ export type TSubscriptionStatus = z.infer<typeof ZSubscriptionStatus>;
 
 export const ZUserSubscriptionParams = z.object({ userId: z.uuid({ error: 'User not found' }) });
 
+/** One of a user's subscriptions, as the subscription lookup shows it. */
+export const ZHeldSubscription = z.object({
+  status: ZSubscriptionStatus,
+  price_id: z.string().nullable(),
+  profiles_limit: z.number().int(),
+  current_period_end: ZIsoDateTime.nullable(),
+  cancel_at_period_end: z.boolean(),
+});
+export type THeldSubscription = z.infer<typeof ZHeldSubscription>;
+
 /**
  * GET /users/{userId}/subscription (spec section 3, Subscription lookup): the limit that applies to the
- * user's connected accounts and projects, and the subscription it comes from. Moderators and admins are
- * `unlimited`; `subscription` is null when the user never bought one.
+ * user's connected accounts and projects, what they use of it, and the subscriptions it comes from.
+ * Moderators and admins are `unlimited`. `subscriptions` lists every plan that gives access now (a user may
+ * hold several; the highest limit applies), highest limit first; when none does, the latest one, ended; it
+ * is empty when the user never bought one. `subscription` is its first (null when empty).
  */
 export const ZUserSubscriptionResponse = z.object({
   user_id: z.string(),
@@ -77,17 +92,12 @@ export const ZUserSubscriptionResponse = z.object({
   profiles_limit: z.number().int(),
   projects_limit: z.number().int(),
   projects_used: z.number().int(),
+  /** Reddit accounts connected over all the user's projects, counted against the same limit. */
+  accounts_used: z.number().int(),
   unlimited: z.boolean(),
   has_active_subscription: z.boolean(),
-  subscription: z
-    .object({
-      status: ZSubscriptionStatus,
-      price_id: z.string().nullable(),
-      profiles_limit: z.number().int(),
-      current_period_end: ZIsoDateTime.nullable(),
-      cancel_at_period_end: z.boolean(),
-    })
-    .nullable(),
+  subscription: ZHeldSubscription.nullable(),
+  subscriptions: z.array(ZHeldSubscription),
 });
 export type TUserSubscriptionResponse = z.infer<typeof ZUserSubscriptionResponse>;
 

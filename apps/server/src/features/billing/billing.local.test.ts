@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshCookieFor } from '../auth/auth.test-support';
-import { buildUser, type TestUser } from '../../test/factories';
+import { buildProject, buildUser, type TestUser } from '../../test/factories';
+import { buildAccount } from '../accounts/accounts.test-support';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
 import { fixedClock } from '../../test/clock.test-support';
@@ -218,6 +219,59 @@ describe('local billing portal', () => {
     expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(2);
     await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() + 60_000) });
     expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(0);
+  });
+
+  it('lists every plan held: one canceled and bought again, and a second plan beside it', async () => {
+    const user = await subscribed('price_duo');
+    const portal = (await openPortal(user)).json().portal_url as string;
+    const page = await t.app.inject({ url: pathOf(portal) });
+    await post(/action="([^"]+\/cancel\/[^"]+)"/.exec(page.body)![1]!);
+    for (const priceId of ['price_duo', 'price_solo']) {
+      const session = await checkout(user, priceId);
+      expect((await post(`${pathOf(session.checkout_url)}/complete`)).statusCode).toBe(303);
+    }
+
+    const lookup = await subscription(user);
+    expect(lookup.profiles_limit).toBe(2);
+    const held = lookup.subscriptions.map((s: { price_id: string; status: string }) => [
+      s.price_id,
+      s.status,
+    ]);
+    // The highest limit first, of equal ones the plan that renews.
+    expect(held).toEqual([
+      ['price_duo', 'active'],
+      ['price_duo', 'canceled'],
+      ['price_solo', 'active'],
+    ]);
+    expect(lookup.subscription).toEqual(lookup.subscriptions[0]);
+    // Neither renewing plan is sold again.
+    for (const priceId of ['price_duo', 'price_solo']) {
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/billing/create-checkout-session',
+        headers: user.auth,
+        payload: { price_id: priceId },
+      });
+      expect(again.json().code).toBe('already_subscribed');
+    }
+  });
+
+  it('counts connected Reddit accounts over all projects beside the projects, against the same limit', async () => {
+    const user = await subscribed('price_duo');
+    const first = await buildProject(t.ctx.db, t.config, { owner: user });
+    const second = await buildProject(t.ctx.db, t.config, { owner: user });
+    await buildAccount(t.ctx.db, first.id);
+    await buildAccount(t.ctx.db, first.id);
+    await buildAccount(t.ctx.db, second.id);
+    await buildAccount(t.ctx.db, (await buildProject(t.ctx.db, t.config)).id);
+    expect(await subscription(user)).toMatchObject({ profiles_limit: 2, projects_used: 2, accounts_used: 3 });
+    const none = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    expect(await subscription(none)).toMatchObject({
+      projects_used: 0,
+      accounts_used: 0,
+      subscription: null,
+      subscriptions: [],
+    });
   });
 
   it("cancels only the session's own customer's plans", async () => {

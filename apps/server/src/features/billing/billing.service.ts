@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ALREADY_SUBSCRIBED,
   isAdmin,
   isModerator,
   ZUuid,
   type TCheckoutSessionResponse,
+  type THeldSubscription,
   type TPortalSessionResponse,
   type TSubscriptionPlan,
   type TUserSubscriptionResponse,
@@ -22,6 +24,7 @@ import { countUserProjects } from '../projects';
 import { findUserById, updateProfilesLimit } from '../users';
 import {
   claimEvent,
+  countAccountsOfUser,
   findCheckoutSession,
   findCustomerId,
   findSubscription,
@@ -109,7 +112,7 @@ export async function startCheckout(
   if (!user) throw unauthorized();
   // A second subscription to the same plan would be billed and add nothing: the higher limit applies.
   if (await renewingPlan(ctx.db, user.id, priceId))
-    throw new AppError(409, 'already_subscribed', ALREADY_ON_PLAN);
+    throw new AppError(409, ALREADY_SUBSCRIBED, ALREADY_ON_PLAN);
 
   const idempotencyKey = `checkout-${user.id}-${randomUUID()}`;
   let customerId: string;
@@ -338,25 +341,34 @@ export async function getUserSubscription(
   const user = await findUserById(db, userId);
   if (!user) throw notFound('User not found');
   const rows = await listSubscriptionsOfUser(db, userId);
-  const live = rows.filter((r) => givesAccess(r, now)).sort((a, b) => b.profilesLimit - a.profilesLimit);
-  const shown = live[0] ?? rows[0] ?? null;
+  // Every plan that gives access (a customer may hold several), or else the latest, ended. The highest
+  // limit first, and of equal ones the one that renews.
+  const renews = (row: BillingSubscriptionRow) => (ACCESS_STATUSES as readonly string[]).includes(row.status);
+  const live = rows
+    .filter((r) => givesAccess(r, now))
+    .sort((a, b) => b.profilesLimit - a.profilesLimit || Number(renews(b)) - Number(renews(a)));
+  const held = (live.length > 0 ? live : rows.slice(0, 1)).map(presentHeldSubscription);
   return {
     user_id: user.id,
     user_email: user.email,
     profiles_limit: user.profilesLimit,
     projects_limit: user.profilesLimit,
     projects_used: await countUserProjects(db, user.id),
+    accounts_used: await countAccountsOfUser(db, user.id),
     unlimited: isModerator(user.roles),
     has_active_subscription: user.profilesLimit > 0,
-    subscription: shown
-      ? {
-          status: shown.status as NonNullable<TUserSubscriptionResponse['subscription']>['status'],
-          price_id: shown.priceId,
-          profiles_limit: shown.profilesLimit,
-          current_period_end: shown.currentPeriodEnd?.toISOString() ?? null,
-          cancel_at_period_end: shown.cancelAtPeriodEnd,
-        }
-      : null,
+    subscription: held[0] ?? null,
+    subscriptions: held,
+  };
+}
+
+function presentHeldSubscription(row: BillingSubscriptionRow): THeldSubscription {
+  return {
+    status: row.status as THeldSubscription['status'],
+    price_id: row.priceId,
+    profiles_limit: row.profilesLimit,
+    current_period_end: row.currentPeriodEnd?.toISOString() ?? null,
+    cancel_at_period_end: row.cancelAtPeriodEnd,
   };
 }
 
