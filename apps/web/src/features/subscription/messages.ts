@@ -7,6 +7,7 @@ export const PLAN_MESSAGES = {
   createSessionStatus: (status: number) => `Failed to create checkout session: ${status}`,
   noPlans: 'No subscription plans available.',
   portalFailed: 'Could not open the billing page. Please try again.',
+  alreadySubscribed: (plan: string) => `You already have the ${plan} plan.`,
 } as const;
 
 export const SUCCESS_MESSAGES = {

@@ -4,7 +4,7 @@ import type {
   TRefreshResponse,
   TUserSubscriptionResponse,
 } from '@threadreach/contract';
-import { authEndpoints, billingEndpoints } from '@threadreach/contract';
+import { ALREADY_SUBSCRIBED, authEndpoints, billingEndpoints } from '@threadreach/contract';
 import { call } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
 import { decodeClaims } from '../../../lib/jwt';
@@ -17,12 +17,16 @@ import {
 } from '../../../lib/token-storage';
 import { PLAN_MESSAGES, SUCCESS_MESSAGES } from '../messages';
 
-/** A failure to show on a subscription page: `message` leads, `detail` says what happened. */
+/**
+ * A failure to show on a subscription page: `message` leads, `detail` says what happened, `code` is the
+ * server's code where the page answers it in its own way.
+ */
 export class SubscriptionError extends Error {
   override readonly name = 'SubscriptionError';
   constructor(
     message: string,
     readonly detail: string | null = null,
+    readonly code: string | null = null,
   ) {
     super(message);
   }
@@ -62,6 +66,10 @@ export async function createCheckoutSession(priceId: string): Promise<TCheckoutS
       throw new SubscriptionError(PLAN_MESSAGES.authRequired);
     // A 403 carries its own message (read-only accounts, for example).
     if (error instanceof ApiError && error.status === 403) throw new SubscriptionError(error.message);
+    // The plan is already the customer's (bought in another tab, say): not a failure to retry.
+    if (error instanceof ApiError && error.status === 409 && error.code === ALREADY_SUBSCRIBED) {
+      throw new SubscriptionError(error.message, null, ALREADY_SUBSCRIBED);
+    }
     const detail =
       error instanceof ApiError && error.status > 0
         ? PLAN_MESSAGES.createSessionStatus(error.status)

@@ -6,6 +6,7 @@ import {
   billingEndpoints,
   projectsEndpoints,
   systemEndpoints,
+  type THeldSubscription,
   type TSubscriptionPlan,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
@@ -69,25 +70,30 @@ function mockPlansPage() {
 
 const SUBSCRIBER = '5d0c7a9e-4b21-4f3e-8c6a-2e9b1f0d7a34';
 
-/** The subscriber's plan lookup: `priceId` active, or no plan behind their limit (null). */
-function mockSubscription(priceId: string | null) {
-  mockEndpoint(billingEndpoints.userSubscription, {
+/** A plan the subscriber holds: active unless `status` says otherwise. */
+function held(priceId: string, status: THeldSubscription['status'] = 'active'): THeldSubscription {
+  return {
+    status,
+    price_id: priceId,
+    profiles_limit: 1,
+    current_period_end: '2026-12-29T10:00:00.000Z',
+    cancel_at_period_end: false,
+  };
+}
+
+/** The subscriber's plan lookup: the plans they hold (none: no plan behind their limit). */
+function mockSubscription(...subscriptions: THeldSubscription[]) {
+  return mockEndpoint(billingEndpoints.userSubscription, {
     user_id: SUBSCRIBER,
     user_email: 'user@example.com',
     profiles_limit: 1,
     projects_limit: 1,
     projects_used: 0,
+    accounts_used: 0,
     unlimited: false,
     has_active_subscription: true,
-    subscription: priceId
-      ? {
-          status: 'active',
-          price_id: priceId,
-          profiles_limit: 1,
-          current_period_end: '2026-12-29T10:00:00.000Z',
-          cancel_at_period_end: false,
-        }
-      : null,
+    subscription: subscriptions[0] ?? null,
+    subscriptions,
   });
 }
 
@@ -246,7 +252,7 @@ describe('/subscribe account bar', () => {
   it('offers subscribers a link back to the dashboard, and marks their plan instead of selling it again', async () => {
     setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 1 }));
     mockPlansPage();
-    mockSubscription('price_starter');
+    mockSubscription(held('price_starter'));
     renderApp('/subscribe');
     await screen.findByRole('region', { name: 'Starter' });
     const link = within(accountBar()).getByRole('link', { name: 'Go to Dashboard' });
@@ -262,6 +268,74 @@ describe('/subscribe account bar', () => {
     );
     expect(screen.getByText('You have the Starter plan')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe('/subscription');
+  });
+
+  it('marks every renewing plan the customer holds, not a canceled one, and sells none of them again', async () => {
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 3 }));
+    mockPlansPage();
+    // Starter bought beside Quarterly, which was canceled once and bought again.
+    mockSubscription(held('price_quarter'), held('price_quarter', 'canceled'), held('price_starter'));
+    const checkout = mockEndpoint(billingEndpoints.createCheckoutSession, errorReply(500, 'x', 'internal'));
+    renderApp('/subscribe');
+    expect(await screen.findByText('You have the Starter and Quarterly plans')).toBeTruthy();
+    expect(screen.getByText(/billed beside them; the higher limit applies/)).toBeTruthy();
+    for (const name of ['Starter', 'Quarterly']) {
+      const card = screen.getByRole('region', { name });
+      expect(within(card).getByText('Your plan')).toBeTruthy();
+      expect(within(card).getByRole('button', { name: 'Current Plan' }).hasAttribute('disabled')).toBe(true);
+    }
+    const lifetime = screen.getByRole('region', { name: 'Lifetime' });
+    expect(within(lifetime).queryByText('Your plan')).toBeNull();
+    expect(within(lifetime).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(
+      false,
+    );
+    expect(checkout.calls).toHaveLength(0);
+  });
+
+  it('names a plan the server says the customer already has, without offering to retry or sign in', async () => {
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 3 }));
+    mockPlansPage();
+    // Bought in another tab since this page loaded: the first lookup does not know it yet.
+    let plans = [held('price_quarter')];
+    const lookup = mockEndpoint(billingEndpoints.userSubscription, () => ({
+      user_id: SUBSCRIBER,
+      user_email: 'user@example.com',
+      profiles_limit: 3,
+      projects_limit: 3,
+      projects_used: 0,
+      accounts_used: 0,
+      unlimited: false,
+      has_active_subscription: true,
+      subscription: plans[0] ?? null,
+      subscriptions: plans,
+    }));
+    mockEndpoint(
+      billingEndpoints.createCheckoutSession,
+      errorReply(
+        409,
+        'You already have this plan. Change or cancel it under Subscription.',
+        'already_subscribed',
+      ),
+    );
+    renderApp('/subscribe');
+    const starter = await screen.findByRole('region', { name: 'Starter' });
+    await screen.findByText('You have the Quarterly plan');
+    plans = [held('price_quarter'), held('price_starter')];
+    await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));
+
+    const alert = await screen.findByRole('alert', { name: 'You already have the Starter plan.' });
+    expect(within(alert).getByText(/It is not sold to you a second time/)).toBeTruthy();
+    expect(within(alert).getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe(
+      '/subscription',
+    );
+    expect(within(alert).queryByRole('button')).toBeNull();
+    expect(screen.queryByText('Failed to start checkout process. Please try again.')).toBeNull();
+    expect(screen.queryByText(/Failed to create checkout session/)).toBeNull();
+    // The page asks again, and marks the plan as the customer's.
+    expect(await screen.findByText('You have the Starter and Quarterly plans')).toBeTruthy();
+    expect(within(starter).getByRole('button', { name: 'Current Plan' })).toBeTruthy();
+    expect(lookup.calls.length).toBeGreaterThan(1);
+    expect(external.assigned).toEqual([]);
   });
 
   it('offers moderators the dashboard link without a subscription', async () => {
@@ -311,7 +385,7 @@ describe('/subscribe for a customer whose plan has ended', () => {
   it('shows no project list to subscribers, or to a customer without projects', async () => {
     setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 3 }));
     mockPlansPage();
-    mockSubscription(null);
+    mockSubscription();
     mockEndpoint(projectsEndpoints.list, { items: [project(P1, 'A')], total: 1, limit: 500, offset: 0 });
     const first = renderApp('/subscribe');
     await screen.findByRole('region', { name: 'Starter' });

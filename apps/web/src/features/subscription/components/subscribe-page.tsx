@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Anchor,
@@ -13,13 +14,18 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import type { TSubscriptionPlan } from '@threadreach/contract';
+import { ALREADY_SUBSCRIBED, type TSubscriptionPlan } from '@threadreach/contract';
 import { Link, useNavigate } from 'react-router';
 import { navigateTo } from '../../../lib/navigation';
 import { useAuth } from '../../auth';
 import { YourProjectsCard } from '../../projects';
 import { SubscriptionError } from '../api/billing.api';
-import { useAvailablePlans, useCreateCheckoutSession, useUserSubscription } from '../hooks/use-billing';
+import {
+  billingKeys,
+  useAvailablePlans,
+  useCreateCheckoutSession,
+  useUserSubscription,
+} from '../hooks/use-billing';
 import { PLAN_MESSAGES } from '../messages';
 import { formatPlanPrice, planIntervalText, profilesText } from '../plan-format';
 import { SubscribeAccountBar } from './subscribe-account-bar';
@@ -28,8 +34,22 @@ import { SubscriptionShell } from './subscription-shell';
 export const SUBSCRIBE_FOOTER =
   'Payments are processed securely by our card payment provider. You can cancel anytime.';
 
-/** Plans that renew and give their profiles now: the one a customer would buy twice by mistake. */
+/** Plans that renew and give their profiles now: the ones a customer would buy twice by mistake. */
 const RENEWING_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+
+/** 'Starter', 'Starter and Growth', 'Starter, Growth and Pro'. */
+function namesText(names: string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+}
+
+/** The way to the customer's plans, readable on the blue notices (the link colour alone is not). */
+function SubscriptionLink() {
+  return (
+    <Anchor component={Link} to="/subscription" inherit c="var(--mantine-primary-color-9)" underline="always">
+      Subscription
+    </Anchor>
+  );
+}
 
 function PlanCard({
   plan,
@@ -41,7 +61,7 @@ function PlanCard({
   plan: TSubscriptionPlan;
   loading: boolean;
   disabled: boolean;
-  /** The customer's own plan: not sold to them a second time. */
+  /** One of the customer's own renewing plans: not sold to them a second time. */
   current: boolean;
   onSelect: () => void;
 }) {
@@ -93,20 +113,35 @@ export function SubscribePage() {
   const checkout = useCreateCheckoutSession();
   const [chosen, setChosen] = useState<string | null>(null);
   const [checkoutError, setCheckoutError] = useState<SubscriptionError | null>(null);
+  /** A plan the server says the customer already has, though this page did not know it yet. */
+  const [alreadyHeld, setAlreadyHeld] = useState<TSubscriptionPlan | null>(null);
+  const queryClient = useQueryClient();
   const customer = auth.hasActiveSubscription && !auth.isModerator;
   const subscription = useUserSubscription(customer ? (auth.user?.user_id ?? null) : null);
-  const own = subscription.data?.subscription;
-  const currentPriceId = own && RENEWING_STATUSES.includes(own.status) ? own.price_id : null;
-  const currentPlan = plans.data?.find((plan) => plan.price_id === currentPriceId) ?? null;
+  // A customer may hold several plans (a second one beside the first): each renewing one is theirs.
+  const currentPriceIds = new Set(
+    (subscription.data?.subscriptions ?? [])
+      .filter((held) => RENEWING_STATUSES.includes(held.status))
+      .map((held) => held.price_id),
+  );
+  const currentPlans = plans.data?.filter((plan) => currentPriceIds.has(plan.price_id)) ?? [];
 
-  const select = (priceId: string) => {
+  const select = (plan: TSubscriptionPlan) => {
     setCheckoutError(null);
-    setChosen(priceId);
-    checkout.mutate(priceId, {
+    setAlreadyHeld(null);
+    setChosen(plan.price_id);
+    checkout.mutate(plan.price_id, {
       // The card keeps 'Loading...' while the browser leaves for the checkout page.
       onSuccess: (session) => navigateTo(session.checkout_url),
       onError: (error) => {
         setChosen(null);
+        if (error instanceof SubscriptionError && error.code === ALREADY_SUBSCRIBED) {
+          setAlreadyHeld(plan);
+          void queryClient.invalidateQueries({
+            queryKey: billingKeys.subscription(auth.user?.user_id ?? null),
+          });
+          return;
+        }
         setCheckoutError(asSubscriptionError(error, PLAN_MESSAGES.checkoutFailed));
       },
     });
@@ -137,8 +172,8 @@ export function SubscribePage() {
             plan={plan}
             loading={chosen === plan.price_id}
             disabled={chosen !== null}
-            current={plan.price_id === currentPriceId}
-            onSelect={() => select(plan.price_id)}
+            current={currentPriceIds.has(plan.price_id)}
+            onSelect={() => select(plan)}
           />
         ))}
       </SimpleGrid>
@@ -169,14 +204,18 @@ export function SubscribePage() {
           </Stack>
         </Alert>
       )}
-      {currentPlan && (
-        <Alert color="blue" title={`You have the ${currentPlan.product_name} plan`}>
-          Another plan is a second subscription, billed beside it; the higher limit applies. To change or
-          cancel yours, open{' '}
-          <Anchor component={Link} to="/subscription" inherit>
-            Subscription
-          </Anchor>
-          .
+      {alreadyHeld && (
+        <Alert color="blue" role="alert" title={PLAN_MESSAGES.alreadySubscribed(alreadyHeld.product_name)}>
+          It is not sold to you a second time. To change or cancel it, open <SubscriptionLink />.
+        </Alert>
+      )}
+      {currentPlans.length > 0 && (
+        <Alert
+          color="blue"
+          title={`You have the ${namesText(currentPlans.map((plan) => plan.product_name))} plan${currentPlans.length > 1 ? 's' : ''}`}
+        >
+          Another plan is a second subscription, billed beside {currentPlans.length > 1 ? 'them' : 'it'}; the
+          higher limit applies. To change or cancel yours, open <SubscriptionLink />.
         </Alert>
       )}
       {content}

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   authEndpoints,
   billingEndpoints,
   projectsEndpoints,
   systemEndpoints,
+  type THeldSubscription,
   type TUserSubscriptionResponse,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
@@ -21,21 +22,28 @@ vi.mock('../../../lib/navigation', async (importOriginal) =>
 const external = externalNavigation;
 
 const USER_ID = '0b6f1c52-2b0e-4c57-9a4e-7d1f3c2a9e10';
+const GROWTH: THeldSubscription = {
+  status: 'active',
+  price_id: 'price_growth',
+  profiles_limit: 3,
+  current_period_end: '2026-12-29T10:00:00.000Z',
+  cancel_at_period_end: false,
+};
+/** The lookup's plans: `subscription` is the first of `subscriptions`. */
+const holding = (...subscriptions: THeldSubscription[]) => ({
+  subscription: subscriptions[0] ?? null,
+  subscriptions,
+});
 const SUBSCRIBED: TUserSubscriptionResponse = {
   user_id: USER_ID,
   user_email: 'user@example.com',
   profiles_limit: 3,
   projects_limit: 3,
   projects_used: 1,
+  accounts_used: 3,
   unlimited: false,
   has_active_subscription: true,
-  subscription: {
-    status: 'active',
-    price_id: 'price_growth',
-    profiles_limit: 3,
-    current_period_end: '2026-12-29T10:00:00.000Z',
-    cancel_at_period_end: false,
-  },
+  ...holding(GROWTH),
 };
 
 function mockPage(subscription: TUserSubscriptionResponse = SUBSCRIBED) {
@@ -58,6 +66,16 @@ function mockPage(subscription: TUserSubscriptionResponse = SUBSCRIBED) {
       profiles_limit: 3,
       description: null,
     },
+    {
+      price_id: 'price_starter',
+      product_name: 'Starter',
+      amount: 2900,
+      currency: 'usd',
+      interval: 'month',
+      interval_count: 1,
+      profiles_limit: 1,
+      description: null,
+    },
   ]);
   mockEndpoint(billingEndpoints.userSubscription, subscription);
 }
@@ -78,7 +96,10 @@ describe('/subscription', () => {
     expect(await screen.findByText('Plan: Growth')).toBeTruthy();
     expect(screen.getByText('Status: active')).toBeTruthy();
     expect(screen.getByText('Renews Dec 29, 2026')).toBeTruthy();
-    expect(screen.getByText('Profiles: 1/3 used')).toBeTruthy();
+    // The limit counts projects and connected Reddit accounts alike: both are shown against it.
+    expect(screen.getByText('Profiles: up to 3')).toBeTruthy();
+    expect(screen.getByText('Projects: 1/3 used')).toBeTruthy();
+    expect(screen.getByText('Reddit accounts: 3/3 connected')).toBeTruthy();
     // The billing page it opens in the demo charges no card.
     expect(screen.getByText(DEMO_MODE_TEXT)).toBeTruthy();
 
@@ -88,12 +109,36 @@ describe('/subscription', () => {
     expect(portal.calls[0]!.headers.get('Authorization')).toMatch(/^Bearer /);
   });
 
-  it("says why the billing page did not open, and a canceled plan's last day", async () => {
+  it('lists every plan the customer holds: a second plan beside the first, and one canceled', async () => {
     setToken(makeToken({ sub: USER_ID }));
     mockPage({
       ...SUBSCRIBED,
-      subscription: { ...SUBSCRIBED.subscription!, status: 'canceled' },
+      ...holding(
+        GROWTH,
+        { ...GROWTH, status: 'canceled', current_period_end: '2026-12-01T10:00:00.000Z' },
+        {
+          ...GROWTH,
+          price_id: 'price_starter',
+          profiles_limit: 1,
+          current_period_end: '2027-01-05T10:00:00.000Z',
+        },
+      ),
     });
+    renderApp('/subscription');
+    const plans = await screen.findByRole('list', { name: 'Your plans' });
+    const items = within(plans).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Plan: GrowthStatus: activeRenews Dec 29, 2026',
+      'Plan: GrowthStatus: canceledAccess ends Dec 1, 2026',
+      'Plan: StarterStatus: activeRenews Jan 5, 2027',
+    ]);
+    expect(screen.getByText('You hold 3 plans; the highest limit applies.')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Manage subscription' })).toHaveLength(1);
+  });
+
+  it("says why the billing page did not open, and a canceled plan's last day", async () => {
+    setToken(makeToken({ sub: USER_ID }));
+    mockPage({ ...SUBSCRIBED, ...holding({ ...GROWTH, status: 'canceled' }) });
     mockEndpoint(
       billingEndpoints.createPortalSession,
       errorReply(502, 'The payment provider could not be reached. Please try again.', 'x'),
@@ -116,7 +161,7 @@ describe('/subscription', () => {
     unmount();
 
     setToken(makeToken({ sub: USER_ID, profiles_limit: 0 }));
-    mockPage({ ...SUBSCRIBED, profiles_limit: 0, has_active_subscription: false, subscription: null });
+    mockPage({ ...SUBSCRIBED, profiles_limit: 0, has_active_subscription: false, ...holding() });
     const { unmount: unmount2 } = renderApp('/subscription');
     expect(await screen.findByText('No subscription yet.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Manage subscription' })).toBeNull();
@@ -124,7 +169,7 @@ describe('/subscription', () => {
 
     // Demo and hand-made accounts: a limit with no plan behind it.
     setToken(makeToken({ sub: USER_ID }));
-    mockPage({ ...SUBSCRIBED, subscription: null });
+    mockPage({ ...SUBSCRIBED, ...holding() });
     renderApp('/subscription');
     expect(
       await screen.findByText('Your profiles were given by an administrator: there is no plan to manage.'),

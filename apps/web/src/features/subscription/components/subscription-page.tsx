@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth';
 import { useAvailablePlans, useOpenBillingPortal, useUserSubscription } from '../hooks/use-billing';
@@ -57,26 +57,49 @@ export function SubscriptionPage() {
   } else if (subscription.isError || !data) {
     content = <Text c="red">{subscription.error?.message ?? PLAN_MESSAGES.loadFailed}</Text>;
   } else {
-    const sub = data.subscription;
-    const ends = periodEnd(sub?.current_period_end ?? null);
+    const held = data.subscriptions;
     content = (
       <Stack gap="xs">
-        <Text>
-          {data.unlimited
-            ? 'Profiles: no limit'
-            : `Profiles: ${data.projects_used}/${data.profiles_limit} used`}
-        </Text>
-        {sub ? (
+        {data.unlimited ? (
+          <Text>Profiles: no limit</Text>
+        ) : (
+          // The limit counts both (spec: connected accounts and projects).
+          <Stack gap={2}>
+            <Text>Profiles: up to {data.profiles_limit}</Text>
+            <Text>
+              Projects: {data.projects_used}/{data.profiles_limit} used
+            </Text>
+            <Text>
+              Reddit accounts: {data.accounts_used}/{data.profiles_limit} connected
+            </Text>
+          </Stack>
+        )}
+        {held.length > 0 ? (
           <>
-            {planName(sub.price_id) && <Text>Plan: {planName(sub.price_id)}</Text>}
-            <Text>Status: {sub.status}</Text>
-            {ends && (
-              <Text>
-                {sub.cancel_at_period_end || sub.status === 'canceled'
-                  ? `Access ends ${ends}`
-                  : `Renews ${ends}`}
+            {held.length > 1 && (
+              <Text size="sm" c="dimmed">
+                You hold {held.length} plans; the highest limit applies.
               </Text>
             )}
+            <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Your plans">
+              {held.map((sub, index) => {
+                const name = planName(sub.price_id);
+                const ends = periodEnd(sub.current_period_end);
+                return (
+                  <Paper key={index} component="li" withBorder p="xs" radius="sm" aria-label={name ?? 'Plan'}>
+                    {name && <Text>Plan: {name}</Text>}
+                    <Text>Status: {sub.status}</Text>
+                    {ends && (
+                      <Text>
+                        {sub.cancel_at_period_end || sub.status === 'canceled'
+                          ? `Access ends ${ends}`
+                          : `Renews ${ends}`}
+                      </Text>
+                    )}
+                  </Paper>
+                );
+              })}
+            </Stack>
             <ManageSubscription />
           </>
         ) : (
