@@ -150,6 +150,13 @@ describe('the agent-run chain on the simulator', () => {
       trigger: 'schedule',
     });
     expect(run1.posts_found + run1.comments_found).toBeGreaterThan(0);
+    // The leads searches stored (those built for the edited drafts are dated later).
+    const leadsOf = async () =>
+      (await rig.db.select().from(leads).where(eq(leads.projectId, project.id))).filter(
+        (l) => l.foundAt.getTime() <= clock.t,
+      ).length;
+    const leadsAfterRun1 = await leadsOf();
+    expect(run1.posts_found + run1.comments_found).toBe(leadsAfterRun1);
     expect(run1.messages_generated).toBeGreaterThan(0);
     expect(run1.messages_generated).toBeLessThanOrEqual(AGENT_DAILY_LIMIT);
     expect(run1.messages_queued).toBe(run1.messages_generated);
@@ -214,6 +221,8 @@ describe('the agent-run chain on the simulator', () => {
     const run2 = await resultOfLastRun(project.id);
     expect(run2).toMatchObject({ status: 'completed', searches_performed: 1 });
     expect(run2.posts_found + run2.comments_found).toBeGreaterThan(0);
+    // Found means new: what the search matched again is not counted twice.
+    expect(run2.posts_found + run2.comments_found).toBe((await leadsOf()) - leadsAfterRun1);
     expect(run2.messages_sent).toBe(received1.length);
     expect(agentJobs(project.id)).toHaveLength(3);
     const patterns = await call('GET', 'patterns');

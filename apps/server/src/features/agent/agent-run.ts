@@ -17,6 +17,7 @@ import {
   claimRunLease,
   composeRefusalsSince,
   countExamples,
+  countLeadsFoundBetween,
   countAgentPendingDms,
   countSentSince,
   findPatterns,
@@ -199,17 +200,28 @@ async function search(ctx: AppContext, projectId: string, result: TOperationResu
     await writeAgentLog(ctx, projectId, 'search', false, `Search failed: ${status.error ?? 'Unknown error'}`);
     return;
   }
+  // Found means new: a search matches again what earlier ones stored, and those are no news.
+  const now = ctx.clock.now();
+  const fresh = await countLeadsFoundBetween(
+    ctx.db,
+    projectId,
+    new Date(status.started_at ?? now),
+    new Date(status.finished_at ?? now),
+  );
+  const matched = status.result.posts_found + status.result.comments_found;
   result.searches_performed += 1;
-  result.posts_found += status.result.posts_found;
-  result.comments_found += status.result.comments_found;
+  result.posts_found += fresh.posts;
+  result.comments_found += fresh.comments;
   result.profiles_found += status.result.profiles_found;
+  const seenBefore = matched - fresh.posts - fresh.comments;
   await writeAgentLog(
     ctx,
     projectId,
     'search',
     true,
-    `Searched: ${plural(status.result.posts_found, 'post')} and ${plural(status.result.comments_found, 'comment')} found`,
-    { ...status.result },
+    `Searched: ${plural(fresh.posts, 'new post')} and ${plural(fresh.comments, 'new comment')} found` +
+      (seenBefore > 0 ? `; ${seenBefore} ${seenBefore === 1 ? 'match' : 'matches'} seen before` : ''),
+    { ...status.result, new_posts: fresh.posts, new_comments: fresh.comments },
   );
 }
 
@@ -278,7 +290,7 @@ async function draft(
       'dm_generation',
       report.failed === 0,
       `Drafted ${report.generated} DMs${patterns ? ' with your learned patterns' : ''}` +
-        (report.skipped ? `; ${report.skipped} people skipped` : '') +
+        (report.skipped ? `; ${report.skipped} ${report.skipped === 1 ? 'person' : 'people'} skipped` : '') +
         (report.failed ? `; ${report.failed} failed` : ''),
       { ...report, min_intent_score: settings.minIntentScore },
     );

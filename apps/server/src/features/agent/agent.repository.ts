@@ -1,9 +1,25 @@
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, max, or, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  max,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { TAgentLogType, TBehaviorAction } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { agentMaySend } from '../dms';
 import { dmMessages, messageExamples, type MessageExampleRow } from '../dms/dms.table';
+import { leads } from '../leads/leads.table';
 import { projects, type ProjectRow } from '../projects/projects.table';
 import { unqueuedChanges, unqueueProjectDms } from '../sending';
 import {
@@ -329,6 +345,23 @@ export async function countAgentPendingDms(
 }
 
 /** Connected accounts of the project that are on and signed in. */
+/** The project's leads first stored in [from, to]: a search's matches seen before are not among them. */
+export async function countLeadsFoundBetween(
+  db: DbOrTx,
+  projectId: string,
+  from: Date,
+  to: Date,
+): Promise<{ posts: number; comments: number }> {
+  const [row] = await db
+    .select({
+      posts: sql<number>`(count(*) filter (where ${leads.kind} = 'post'))::int`,
+      comments: sql<number>`(count(*) filter (where ${leads.kind} = 'comment'))::int`,
+    })
+    .from(leads)
+    .where(and(eq(leads.projectId, projectId), gte(leads.foundAt, from), lte(leads.foundAt, to)));
+  return { posts: row?.posts ?? 0, comments: row?.comments ?? 0 };
+}
+
 /** The project's signed-in accounts that send, with what sizes a day of their sends. */
 export async function listSendingAccountLimits(
   db: DbOrTx,
