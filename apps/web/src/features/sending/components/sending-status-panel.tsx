@@ -16,6 +16,7 @@ import { notifications } from '@mantine/notifications';
 import type { TSendingItem } from '@threadreach/contract';
 import { AskFirst } from '../../../components/ui/ask-first';
 import { errorMessage } from '../../../lib/api-error';
+import { useOnChange } from '../../../lib/use-on-change';
 import {
   SENDING_PAGE_SIZE,
   useSendingStatus,
@@ -83,6 +84,11 @@ export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingS
   const [page, setPage] = useState(1);
   const status = useSendingStatus(projectId, page);
   const data = status.data;
+  // DMs go, fail or are queued (by the agent too) between two reads: whenever the counts change, `onSettled`
+  // reads again what sending changes elsewhere (the DM list, the campaign's counts, the accounts' room
+  // today), so they agree with these counts. At most once a read of the status, which polls only while a DM
+  // is on its way.
+  useOnChange(data ? JSON.stringify(data.counts) : null, () => onSettled?.());
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / SENDING_PAGE_SIZE));
 
   return (

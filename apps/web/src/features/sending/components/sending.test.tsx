@@ -15,7 +15,7 @@ import {
   type TDmMessage,
   type TSendingStatus,
 } from '@threadreach/contract';
-import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { errorReply, mockEndpoint, type TMockHandler } from '../../../test/api-mock.test-support';
 import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
 import { mockAgentAtRest } from '../../../test/agent.test-support';
 import {
@@ -52,22 +52,22 @@ const outsideHours = (account: TConnectedAccount): TConnectedAccount => ({
 /** Step 4 with these DMs and this sending status; returns the mocks that count calls. */
 function renderStep4(
   dms: TDmMessage[],
-  status: TSendingStatus = sendingStatus(),
+  status: TSendingStatus | TMockHandler<typeof sendingEndpoints.status> = sendingStatus(),
   accounts: TConnectedAccount[] = [],
 ) {
   mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
-  mockEndpoint(accountsEndpoints.list, accountList(accounts));
+  const accountReads = mockEndpoint(accountsEndpoints.list, accountList(accounts));
   const posts = mockEndpoint(leadsEndpoints.posts, page([]));
   mockEndpoint(leadsEndpoints.comments, page([]));
   mockEndpoint(leadsEndpoints.profiles, page([]));
   mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
   mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
-  mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
+  const statistics = mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
   const list = mockEndpoint(dmsEndpoints.list, dmPage(dms));
   const statusCalls = mockEndpoint(sendingEndpoints.status, status);
   const agent = mockAgentAtRest();
   renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
-  return { list, statusCalls, agent, posts };
+  return { list, statusCalls, agent, posts, accountReads, statistics };
 }
 
 const dmRow = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
@@ -465,6 +465,51 @@ describe('Sending status', { timeout: 15_000 }, () => {
       await advance(3 * SENDING_STATUS_REFRESH_MS);
     });
     expect(status.calls).toHaveLength(3);
+  });
+
+  it("reads the DM list, the campaign's counts and the accounts again each time its counts change", async () => {
+    const sent = (name: string) =>
+      buildSendingItem({ recipient_username: name, state: 'sent', sent_at: '2030-01-01T08:00:00Z' });
+    const queued = (name: string) => buildSendingItem({ recipient_username: name, state: 'queued' });
+    const answers = [
+      sendingStatus([queued('ann'), queued('bob'), queued('cid')]),
+      sendingStatus([sent('ann'), queued('bob'), queued('cid')]),
+      sendingStatus([sent('ann'), queued('bob'), queued('cid')]),
+      sendingStatus([sent('ann'), sent('bob'), queued('cid')]),
+    ];
+    const reads = renderStep4([buildDm({ recipient_username: 'ann', state: 'queued' })], () =>
+      answers.length > 1 ? answers.shift()! : answers[0]!,
+    );
+    await advance();
+    expect(screen.getByText('Queued: 3')).toBeTruthy();
+    // The campaign's counts also read themselves every minute: they are read at least once more.
+    const counted = () => ({
+      dms: reads.list.calls.length,
+      accounts: reads.accountReads.calls.length,
+      statistics: reads.statistics.calls.length,
+    });
+    const readAgain = (before: ReturnType<typeof counted>) => {
+      const now = counted();
+      expect([now.dms, now.accounts]).toEqual([before.dms + 1, before.accounts + 1]);
+      expect(now.statistics).toBeGreaterThan(before.statistics);
+    };
+
+    // One went: the DM list, the counts and what the accounts have left are read again with the status.
+    let before = counted();
+    await advance(SENDING_STATUS_REFRESH_MS);
+    expect(screen.getByText('Sent: 1')).toBeTruthy();
+    readAgain(before);
+
+    // Nothing went meanwhile: only the status is read.
+    before = counted();
+    await advance(SENDING_STATUS_REFRESH_MS);
+    expect(reads.statusCalls.calls).toHaveLength(3);
+    expect([counted().dms, counted().accounts]).toEqual([before.dms, before.accounts]);
+
+    before = counted();
+    await advance(SENDING_STATUS_REFRESH_MS);
+    expect(screen.getByText('Sent: 2')).toBeTruthy();
+    readAgain(before);
   });
 });
 

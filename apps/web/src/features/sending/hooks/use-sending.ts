@@ -13,7 +13,10 @@ export const sendingKeys = {
 };
 
 export interface TSendingOptions {
-  /** Runs after every send or Send All, whatever came of it: e.g. the DM list reloads. */
+  /**
+   * Runs after every send or Send All, whatever came of it, and when the sending status's counts change
+   * between its reads: e.g. the DM list reloads.
+   */
   onSettled?: () => void;
   /** Runs when a person's Send went (or was queued) without error. */
   onSent?: (dm: TSendableDm) => void;
