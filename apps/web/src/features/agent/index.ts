@@ -2,6 +2,7 @@ export { AgentActivityStep, type TAgentActivityStepProps } from './components/ag
 export { AgentModePanel, type TAgentModePanelProps } from './components/agent-mode-panel';
 export { AgentOverlay, type TAgentOverlayProps } from './components/agent-overlay';
 export {
+  AGENT_REFRESH_MS,
   agentKeys,
   isAgentRunning,
   useAgentSettings,

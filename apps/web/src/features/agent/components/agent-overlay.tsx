@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Box, Group, Paper, Stack, Text } from '@mantine/core';
-import { isAgentRunning, useAgentSettings } from '../hooks/use-agent';
+import { isAgentRunning, useAgentSettings, useReloadOnAgentRuns } from '../hooks/use-agent';
 import { RestartLearningButton } from './restart-learning-button';
 import { StopAgentButton } from './stop-agent-button';
 
@@ -16,10 +16,11 @@ export interface TAgentOverlayProps {
  * While the agent runs on its own, 'Agent is running autonomously' lies over what it works with (the
  * accounts, the project's content), with Stop Agent to take over again and Restart Learning to teach it
  * afresh. It is drawn beside that content, never around it, so loading it never remounts a form being
- * filled in.
+ * filled in. What lies under it, and step 5, is read again each time a run starts or ends.
  */
 export function AgentOverlay({ projectId, readOnly, onCover }: TAgentOverlayProps) {
   const settings = useAgentSettings(projectId);
+  useReloadOnAgentRuns(projectId, settings.data);
   const running = Boolean(settings.data && isAgentRunning(settings.data));
   useEffect(() => {
     onCover(running);

@@ -18,6 +18,7 @@ import {
 } from '@threadreach/contract';
 import { ApiError, errorMessage } from '../../../lib/api-error';
 import { logger } from '../../../lib/logger';
+import { useOnChange } from '../../../lib/use-on-change';
 import {
   completeLearning,
   executeAgent,
@@ -81,6 +82,17 @@ export function useAgentSettings(projectId: string) {
     refetchInterval: (query) =>
       query.state.data && isAgentRunning(query.state.data) ? AGENT_REFRESH_MS : false,
   });
+}
+
+/**
+ * Each time a run of the agent starts or ends (as its schedule, read every 30 s while it runs, shows), the
+ * project is read again: the run searched, drafted, queued and sent, so the leads, DMs, sending status,
+ * accounts' room and counts on screen follow it instead of waiting for a reload.
+ */
+export function useReloadOnAgentRuns(projectId: string, settings: TAgentSettings | undefined) {
+  const queryClient = useQueryClient();
+  const run = settings ? `${settings.is_running} ${settings.last_run_at}` : null;
+  useOnChange(run, () => void reloadProject(queryClient, projectId));
 }
 
 export function useAgentStatus(projectId: string) {

@@ -23,10 +23,12 @@ import {
 } from '../../../test/agent.test-support';
 import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
 import { buildProject } from '../../../test/projects.test-support';
+import { advance } from '../../../test/discovery.test-support';
 import { renderApp, testGoBack, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import type * as NavigationModule from '../../../lib/navigation';
+import { AGENT_REFRESH_MS } from '../../agent';
 
 const navigation = vi.hoisted(() => ({ reloadPage: vi.fn() }));
 vi.mock('../../../lib/navigation', async (importOriginal) => {
@@ -701,6 +703,40 @@ describe('agent running autonomously', () => {
     const stillCovering = screen.getByRole('region', { name: 'Agent is running autonomously' });
     await userEvent.click(within(stillCovering).getByRole('button', { name: 'Stop Agent' }));
     await waitFor(() => expect(toggle.calls[0]?.body).toEqual({ mode: 'assistant' }));
+  });
+
+  it('reads what lies under it again each time a run starts or ends, and only then', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      setup({ projects: [project(P1, 'Alpha')] });
+      const server = { current: runningAgentSettings({ project_id: P1, last_run_at: null }) };
+      mockEndpoint(agentEndpoints.getSettings, () => server.current);
+      const accounts = mockEndpoint(accountsEndpoints.list, accountList([]));
+      renderApp('/');
+      await screen.findByRole('region', { name: 'Agent is running autonomously' });
+      await screen.findByRole('region', { hidden: true, name: 'Connected Reddit accounts' });
+      await advance();
+      const reads = accounts.calls.length;
+      expect(reads).toBeGreaterThan(0);
+
+      // The schedule read again, no run since: nothing else is.
+      await advance(AGENT_REFRESH_MS);
+      expect(accounts.calls).toHaveLength(reads);
+
+      // A run began, then ended: what the accounts can still send today is read again each time.
+      server.current = { ...server.current, is_running: true };
+      await advance(AGENT_REFRESH_MS);
+      expect(accounts.calls).toHaveLength(reads + 1);
+      server.current = runningAgentSettings({
+        project_id: P1,
+        next_run_at: '2026-11-27T14:00:07.000Z',
+        last_run_at: '2026-11-27T12:00:07.000Z',
+      });
+      await advance(AGENT_REFRESH_MS);
+      expect(accounts.calls).toHaveLength(reads + 2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('offers Restart Learning beside Stop Agent: after a confirmation the agent learns again and the page is uncovered and read again', async () => {
