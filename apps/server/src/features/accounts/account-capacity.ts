@@ -17,6 +17,8 @@ export const AUTH_REQUIRED_REASON = 'Auth Required: sign this account in to Redd
 export const NO_WORKING_TIME_REASON = 'No working day is set for this account.';
 export const DAILY_LIMIT_REASON = 'Daily limit reached: it sends again tomorrow.';
 export const PACING_REASON = 'Waiting between messages.';
+/** The account could send now, but the DM was planned for a later day when that day's room was full. */
+export const LATER_DAY_REASON = "Planned for a later day: the account's day was full when it was queued.";
 export { OUTSIDE_WORKING_HOURS_REASON };
 export const PAUSED_REASON = 'This account is paused.';
 

@@ -16,6 +16,7 @@ export {
   refreshTokenRef,
 } from './account-client';
 export {
+  LATER_DAY_REASON,
   PACING_REASON,
   accountCapacity,
   capacityAt,

@@ -660,6 +660,27 @@ describe('dm-sending-status', () => {
       account_username: 'growth_marketer',
       reason: 'Waiting between messages.',
     });
+    // It could send now, but its DM was planned for another day (a failure since freed today's room).
+    await rig.db
+      .update(dmMessages)
+      .set({ scheduledFor: new Date(rig.clock.t + 3 * 86_400_000) })
+      .where(eq(dmMessages.accountId, offToday!.id));
+    await rig.db
+      .update(dmMessages)
+      .set({ scheduledFor: new Date(rig.clock.t + 2 * 86_400_000) })
+      .where(eq(dmMessages.accountId, open!.id));
+    expect((await statusNow()).next_wait).toEqual({
+      account_username: 'growth_marketer',
+      reason: "Planned for a later day: the account's day was full when it was queued.",
+    });
+    await rig.db
+      .update(dmMessages)
+      .set({ scheduledFor: new Date(hourAhead.getTime() + 120_000) })
+      .where(eq(dmMessages.accountId, offToday!.id));
+    await rig.db
+      .update(dmMessages)
+      .set({ scheduledFor: new Date(hourAhead.getTime() + 60_000) })
+      .where(eq(dmMessages.accountId, open!.id));
 
     // The earliest queued DM has no account yet: no reason, and none borrowed from a later DM's account.
     const accountless = await buildDm(rig.db, project, {

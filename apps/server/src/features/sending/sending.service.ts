@@ -8,7 +8,14 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../http/errors';
-import { accountCapacity, PACING_REASON, type RedditAccountRow, usedToday } from '../accounts';
+import {
+  accountCapacity,
+  LATER_DAY_REASON,
+  PACING_REASON,
+  type RedditAccountRow,
+  startOfZonedDay,
+  usedToday,
+} from '../accounts';
 import type { DmMessageRow } from '../dms/dms.table';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
@@ -335,8 +342,9 @@ export async function getSendingStatus(
 
 /**
  * Why the next queued DM waits until its time: its account's reason (outside working hours, a full day,
- * Reddit's wait), or the pause paced between two sends when the account could send now. Nothing when it
- * is due or has no account yet.
+ * Reddit's wait), or, when the account could send now, the pause paced between two sends, or the later
+ * day it was planned for (a send that failed since freed room today). Nothing when it is due or has no
+ * account yet.
  */
 async function whyNotYet(
   ctx: AppContext,
@@ -345,5 +353,10 @@ async function whyNotYet(
   const nowMs = ctx.clock.now();
   if (!next.account || next.scheduledFor.getTime() <= nowMs) return null;
   const capacity = await accountCapacity(ctx.db, next.account, nowMs);
-  return { account_username: next.account.redditUsername, reason: capacity.reason ?? PACING_REASON };
+  const { timezone } = next.account;
+  const laterDay = startOfZonedDay(next.scheduledFor.getTime(), timezone) > startOfZonedDay(nowMs, timezone);
+  return {
+    account_username: next.account.redditUsername,
+    reason: capacity.reason ?? (laterDay ? LATER_DAY_REASON : PACING_REASON),
+  };
 }
