@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { signInAsSubscriber } from './fixtures';
+import { approveAs, newRedditAccount, signInAsSubscriber } from './fixtures';
 
 async function newCustomerWithProject(page: Page) {
   await signInAsSubscriber(page, 'Growth');
@@ -14,8 +14,9 @@ async function newCustomerWithProject(page: Page) {
   return panel;
 }
 
-test('a customer connects the simulated demo_founder in two clicks, configures it and removes it (on a phone)', async ({
+test('a customer connects a simulated Reddit account on its consent page, configures it and removes it (on a phone)', async ({
   page,
+  request,
 }) => {
   // A sign-up with checkout, then a round trip through the simulator's consent page.
   test.setTimeout(120_000);
@@ -26,20 +27,17 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   const panel = await newCustomerWithProject(page);
   await expect(panel.getByText('Each connected account sends up to 10 messages per day.')).toBeVisible();
 
-  // Click 1: off to the simulator's consent page, demo_founder already chosen.
+  // Off to the simulator's consent page (demo_founder chosen), and back with the test's own account.
+  const reddit = await newRedditAccount(request);
   await panel.getByRole('button', { name: 'Connect account' }).click();
-  await expect(page.getByRole('heading', { name: 'Authorize application' })).toBeVisible();
-  await expect(page.getByLabel('Log in as')).toHaveValue('demo_founder');
-  // Click 2: back in the app with the account connected.
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await approveAs(page, reddit);
   // Nothing on the way logged an error (such as a 404 for an icon).
   expect(errors).toEqual([]);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('current-project-name')).toHaveText('Designer bookkeeping');
 
-  const row = panel.getByTestId('account-demo_founder');
-  await expect(row.getByText('u/demo_founder')).toBeVisible();
+  const row = panel.getByTestId(`account-${reddit}`);
+  await expect(row.getByText(`u/${reddit}`)).toBeVisible();
   await expect(row.getByText('10/10')).toBeVisible();
   // Ready inside the default working hours (Monday to Friday, 9-17 UTC), a countdown to queued sends outside
   // them, when Send still goes now.
@@ -56,7 +54,7 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   await expect(row.locator('td[data-label="Remaining today"]')).toBeInViewport();
 
   await row.getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Settings of u/demo_founder' });
+  const settings = page.getByRole('dialog', { name: `Settings of u/${reddit}` });
   await expect(settings.getByLabel('Min delay (seconds)')).toHaveValue('30');
   await expectAccessible(page, 'the account settings on a phone');
   await settings.getByLabel('Timezone').selectOption('Asia/Tokyo');
@@ -67,7 +65,7 @@ test('a customer connects the simulated demo_founder in two clicks, configures i
   await row.getByRole('button', { name: 'Remove' }).click();
   const confirm = page.getByRole('dialog', { name: 'Remove Reddit account' });
   await confirm.getByRole('button', { name: 'Remove' }).click();
-  await expect(page.getByText('u/demo_founder removed')).toBeVisible();
+  await expect(page.getByText(`u/${reddit} removed`)).toBeVisible();
   await expect(panel.getByText(/No Reddit accounts connected yet/)).toBeVisible();
 });
 

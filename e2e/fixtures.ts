@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Opens the development identity provider's page, as a person would. */
 async function openSignIn(page: Page) {
@@ -19,6 +19,26 @@ export async function pickAccount(page: Page, email: string) {
 /** An e-mail no other test signs in with, so its account starts empty whatever ran before. */
 export function uniqueEmail(prefix = 'customer'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/**
+ * A Reddit account of the test's own on the simulator, 420 days old: a Reddit account is connected in
+ * one workspace only, and each test signs in as a new customer.
+ */
+export async function newRedditAccount(request: APIRequestContext): Promise<string> {
+  const name = `founder_${randomUUID().slice(0, 8)}`;
+  const res = await request.post(`${process.env.E2E_SIM_URL!}/__sim/accounts`, { data: { name } });
+  expect(res.status()).toBe(201);
+  return name;
+}
+
+/** On the simulator's consent page (demo_founder chosen), logs in as `name` and approves. */
+export async function approveAs(page: Page, name: string) {
+  await expect(page.getByRole('heading', { name: 'Authorize application' })).toBeVisible();
+  await expect(page.getByLabel('Log in as')).toHaveValue('demo_founder');
+  await page.getByLabel('Log in as').selectOption(name);
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText(`Reddit account u/${name} connected`)).toBeVisible();
 }
 
 /** Signs in with a new e-mail: a customer without a subscription, who lands on the plans. */

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
+import { approveAs, newRedditAccount, projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
 
 const SIM_URL = process.env.E2E_SIM_URL!;
 const EDIT = ' PS: happy to set up your first quarter for free.';
@@ -43,7 +43,7 @@ async function reachableCommentLead(page: Page, request: APIRequestContext) {
   throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
 }
 
-test('a fresh customer connects demo_founder, sends one edited DM, sees the reply in History, and cannot send to that person again', async ({
+test('a fresh customer connects a Reddit account, sends one edited DM, sees the reply in History, and cannot send to that person again', async ({
   page,
   context,
   request,
@@ -52,17 +52,15 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Freelance invoicing outreach');
-  const sentBefore = (await simMessagesFrom(request, 'demo_founder')).length;
+  const reddit = await newRedditAccount(request);
 
-  // Connect demo_founder: two clicks, and back on step 4 of the same project.
+  // Connect it: the simulator's consent page, and back on step 4 of the same project.
   const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
   await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await expect(page.getByLabel('Log in as')).toHaveValue('demo_founder');
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await approveAs(page, reddit);
   await expect(page.getByTestId('current-project-name')).toHaveText('Freelance invoicing outreach');
   await expect(page.getByRole('heading', { name: 'Posts & Messages' })).toBeVisible();
-  await expect(accounts.getByTestId('account-demo_founder').getByText('10/10')).toBeVisible();
+  await expect(accounts.getByTestId(`account-${reddit}`).getByText('10/10')).toBeVisible();
 
   // Find leads, and draft a DM to the author of one comment.
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -105,16 +103,16 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   await expect(page.getByText(`Sent to u/${author}`)).toBeVisible();
   await expect(dm.getByRole('button', { name: 'Send' })).toHaveCount(0);
   await expect(counts.getByRole('listitem', { name: 'Sent' })).toHaveText(/^Sent\s*1$/);
-  await expect(accounts.getByTestId('account-demo_founder').getByText('9/10')).toBeVisible();
-  const sent = await simMessagesFrom(request, 'demo_founder');
-  expect(sent).toHaveLength(sentBefore + 1);
+  await expect(accounts.getByTestId(`account-${reddit}`).getByText('9/10')).toBeVisible();
+  const sent = await simMessagesFrom(request, reddit);
+  expect(sent).toHaveLength(1);
   const toAuthor = sent.filter((m) => m.to.toLowerCase() === author.toLowerCase());
   expect(toAuthor).toHaveLength(1);
   expect(toAuthor[0]!.body).toBe(edited);
 
   // The person answers; Check for replies brings the answer into History.
   const answered = await request.post(`${SIM_URL}/__sim/replies`, {
-    data: { from: author, to: 'demo_founder', kind: 'interested', body: REPLY },
+    data: { from: author, to: reddit, kind: 'interested', body: REPLY },
   });
   expect(answered.status()).toBe(201);
   await page.getByRole('tab', { name: /^History/ }).click();
@@ -130,19 +128,20 @@ test('a fresh customer connects demo_founder, sends one edited DM, sees the repl
   await stale.bringToFront();
   await staleDm.getByRole('button', { name: 'Send' }).click();
   await expect(stale.getByText(`This DM was already sent to u/${author}`)).toBeVisible();
-  expect(await simMessagesFrom(request, 'demo_founder')).toHaveLength(sentBefore + 1);
+  expect(await simMessagesFrom(request, reddit)).toHaveLength(1);
 });
 
 test('Send All queues the DMs over the connected account, and Stop sending takes them back', async ({
   page,
+  request,
 }) => {
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Queued outreach');
+  const reddit = await newRedditAccount(request);
   const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
   await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await approveAs(page, reddit);
 
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });

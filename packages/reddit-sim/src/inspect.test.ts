@@ -109,4 +109,35 @@ describe('/__sim inspection endpoints', () => {
     expect(corpus.subreddits.length).toBeGreaterThanOrEqual(150);
     expect(corpus.topics.length).toBeGreaterThanOrEqual(15);
   });
+
+  it('adds a login account of a given age, listed with the others (the consent page offers them)', async () => {
+    const added = await fetch(`${t.sim.url}/__sim/accounts`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'own_founder_1', age_days: 30 }),
+    });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toMatchObject({ name: 'own_founder_1' });
+    const { accounts } = await sim<{ accounts: Array<{ name: string; created_utc: number }> }>(
+      '/__sim/accounts',
+    );
+    const own = accounts.find((a) => a.name === 'own_founder_1');
+    expect(own!.created_utc * 1000).toBe(START - 30 * 86_400_000);
+    // Adding it again returns it; a corpus user's name or a malformed one is refused.
+    const again = await fetch(`${t.sim.url}/__sim/accounts`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'own_founder_1' }),
+    });
+    expect(again.status).toBe(201);
+    const token = await t.appToken('adding', 'x');
+    const listing = (await (await t.get('/r/SaaS/new', token)).json()) as {
+      data: { children: Array<{ data: { author: string } }> };
+    };
+    const taken = await fetch(`${t.sim.url}/__sim/accounts`, {
+      method: 'POST',
+      body: JSON.stringify({ name: listing.data.children[0]!.data.author }),
+    });
+    expect(taken.status).toBe(409);
+    const bad = await fetch(`${t.sim.url}/__sim/accounts`, { method: 'POST', body: '{"name":"a b"}' });
+    expect(bad.status).toBe(400);
+  });
 });

@@ -411,6 +411,7 @@ export class SimCore {
               'POST /__sim/reset {messages?, faults?}',
               'GET|POST /__sim/clients',
               'GET /__sim/accounts',
+              'POST /__sim/accounts {name, age_days?, link_karma?, comment_karma?}',
               'GET /__sim/users/{name}',
               'GET /__sim/corpus',
             ],
@@ -469,6 +470,28 @@ export class SimCore {
               .loginAccounts()
               .map((u) => ({ ...userData(u), description: u.description })),
           });
+        case 'POST /__sim/accounts': {
+          const name = typeof body.name === 'string' ? body.name : '';
+          if (!/^[A-Za-z0-9_-]{3,20}$/.test(name)) {
+            return json(400, { error: 'name must be 3 to 20 letters, digits, _ or -' });
+          }
+          const whole = (v: unknown, fallback: number) =>
+            typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : fallback;
+          try {
+            const user = this.corpus.users.addLoginAccount(
+              {
+                name,
+                ageDays: whole(body.age_days, 420),
+                linkKarma: whole(body.link_karma, 1250),
+                commentKarma: whole(body.comment_karma, 3400),
+              },
+              this.clock.now(),
+            );
+            return json(201, { ...userData(user), description: user.description });
+          } catch (error) {
+            return json(409, { error: (error as Error).message });
+          }
+        }
         case 'GET /__sim/corpus':
           return json(200, {
             seed: this.corpus.seed,

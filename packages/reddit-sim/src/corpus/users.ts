@@ -67,7 +67,10 @@ export class UserPool {
   readonly users: SimUser[] = [];
   private readonly byName = new Map<string, SimUser>();
 
-  constructor(seed: number, anchorMs: number) {
+  constructor(
+    private readonly seed: number,
+    anchorMs: number,
+  ) {
     for (let i = 0; i < GENERATED_USERS; i++) {
       const name = this.uniqueName(generateName(seed, i), i);
       const roll = unit(seed, i, 71);
@@ -119,6 +122,35 @@ export class UserPool {
 
   loginAccounts(): SimUser[] {
     return this.users.filter((u) => u.loginable);
+  }
+
+  /**
+   * A login account added while the simulator runs, `ageDays` old at `nowMs`: tests give each customer a
+   * Reddit account of its own, as a Reddit account is connected in one workspace only. Adding a name
+   * that is a login account already returns it; a corpus user's name is refused.
+   */
+  addLoginAccount(account: Omit<AccountSeed, 'description'>, nowMs: number): SimUser {
+    const known = this.get(account.name);
+    if (known) {
+      if (!known.loginable) throw new Error(`u/${account.name} is a user of the corpus`);
+      return known;
+    }
+    const index = this.users.length;
+    const user: SimUser = {
+      index,
+      id: userId(this.seed, index),
+      name: account.name,
+      createdMs: nowMs - account.ageDays * DAY_MS,
+      linkKarma: account.linkKarma,
+      commentKarma: account.commentKarma,
+      deleted: false,
+      suspended: account.suspended ?? false,
+      refusesDms: false,
+      loginable: true,
+      description: 'added account',
+    };
+    this.add(user);
+    return user;
   }
 
   private add(user: SimUser): void {

@@ -26,6 +26,8 @@ import {
   findProjectAccount,
   findProjectAccountByUsername,
   insertAccount,
+  isConnectedElsewhere,
+  lockRedditName,
   insertAuthState,
   takeAuthState,
   trimAuthStates,
@@ -61,6 +63,10 @@ export const CALLBACK_ERRORS = {
   removed: 'This account was removed in the meantime. Please connect it again.',
   failed: 'The account could not be connected. Please try again.',
 } as const;
+
+export const connectedElsewhereDetail = (username: string) =>
+  `u/${username} is connected in another workspace, and a Reddit account sends for one workspace only. ` +
+  'Remove it there first, or sign in to Reddit as another account.';
 
 /** A refusal the person can act on; its message goes back to the app as it is. */
 class ConnectRefusedError extends Error {
@@ -248,6 +254,12 @@ async function connectAccount(
     const existing = await findProjectAccountByUsername(tx, project.id, me.name);
     if (existing) {
       return (await updateProjectAccount(tx, project.id, existing.id, fromReddit(existing.id, existing)))!;
+    }
+    // A Reddit account sends for one workspace: its daily limit, the people it wrote to, their refusals
+    // and the replies in its inbox are counted and matched per workspace, which two would split.
+    await lockRedditName(tx, me.name);
+    if (await isConnectedElsewhere(tx, me.name, project.userId)) {
+      throw new ConnectRefusedError(connectedElsewhereDetail(me.name));
     }
 
     const [starter] = await tx.select({ roles: users.roles }).from(users).where(eq(users.id, stored.userId));

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { TPageQuery, TSendOutcomeCode } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmMessages, unqueuedChanges } from '../dms/dms.table';
@@ -69,6 +69,32 @@ export async function countOwnerAccounts(db: DbOrTx, ownerUserId: string): Promi
     .from(redditAccounts)
     .where(eq(redditAccounts.ownerUserId, ownerUserId));
   return row?.n ?? 0;
+}
+
+/** Connections of one Reddit account wait for each other, across workspaces (see isConnectedElsewhere). */
+export async function lockRedditName(db: DbOrTx, redditUsername: string): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`reddit-name:${redditUsername.toLowerCase()}`}, 0))`,
+  );
+}
+
+/** Whether another workspace than `ownerUserId`'s has the Reddit account connected. */
+export async function isConnectedElsewhere(
+  db: DbOrTx,
+  redditUsername: string,
+  ownerUserId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: redditAccounts.id })
+    .from(redditAccounts)
+    .where(
+      and(
+        sql`lower(${redditAccounts.redditUsername}) = ${redditUsername.toLowerCase()}`,
+        ne(redditAccounts.ownerUserId, ownerUserId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function insertAccount(db: DbOrTx, values: NewRedditAccount): Promise<RedditAccountRow> {

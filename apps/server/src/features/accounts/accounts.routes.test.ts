@@ -15,7 +15,12 @@ import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-
 import { usedToday } from './account-quota';
 import { lastClaimAt } from '../sending/claim.repository';
 import { DAILY_LIMIT_REASON } from './account-capacity';
-import { CALLBACK_ERRORS, REDDIT_AUTH_PENDING_PER_USER, SUSPENDED_REASON } from './account-auth.service';
+import {
+  CALLBACK_ERRORS,
+  REDDIT_AUTH_PENDING_PER_USER,
+  SUSPENDED_REASON,
+  connectedElsewhereDetail,
+} from './account-auth.service';
 import { redditAccounts, redditAuthStates, type RedditAccountRow } from './accounts.table';
 import { buildAccount } from './accounts.test-support';
 import { checkAccountAuthJob } from './check-account-auth.job';
@@ -44,10 +49,12 @@ beforeAll(async () => {
   credential.id = created.id;
 });
 afterAll(() => t.close());
-// Each test starts with the credential's request budget free again.
-beforeEach(() => {
+// Each test starts with the credential's request budget free again, and with the simulator's accounts
+// connected nowhere (a Reddit account sends for one workspace, and each test makes its own).
+beforeEach(async () => {
   clock.t += 15 * 60_000;
   t.sim!.faults.clear();
+  await t.ctx.db.delete(redditAccounts);
 });
 
 type Project = Awaited<ReturnType<typeof buildProject>>;
@@ -327,6 +334,34 @@ describe('GET /auth/reddit/callback', () => {
       remaining_today: 0,
       capacity: { can_send_now: false, reason: ACCOUNT_TOO_YOUNG },
     });
+  });
+
+  it('connects a Reddit account in one workspace only: another customer is refused until it is removed', async () => {
+    const mine = await buildProject(t.ctx.db, t.config, {
+      owner: await buildUser(t.ctx.db, t.config, { profilesLimit: 3 }),
+    });
+    const myOther = await buildProject(t.ctx.db, t.config, { owner: mine.owner });
+    const theirs = await buildProject(t.ctx.db, t.config);
+    expect((await connect(mine, 'demo_founder')).auth).toBe('success');
+    // The same workspace shares its limit and its people across projects: a second project may hold it.
+    expect((await connect(myOther, 'demo_founder')).auth).toBe('success');
+    expect(await connect(theirs, 'Demo_Founder')).toEqual({
+      auth: 'error',
+      message: connectedElsewhereDetail('demo_founder'),
+      project_id: theirs.id,
+    });
+    expect((await accountsOf(theirs)).total).toBe(0);
+
+    for (const project of [mine, myOther]) {
+      const [account] = (await accountsOf(project)).items;
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: accountUrl(project, account!.id),
+        headers: project.owner.auth,
+      });
+      expect(removed.statusCode).toBe(204);
+    }
+    expect((await connect(theirs, 'demo_founder')).auth).toBe('success');
   });
 
   it('accepts a state once', async () => {

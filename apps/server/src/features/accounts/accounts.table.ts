@@ -57,6 +57,8 @@ export const redditAccounts = pgTable(
   (t) => [
     uniqueIndex('reddit_accounts_project_username_uq').on(t.projectId, sql`lower(${t.redditUsername})`),
     index('reddit_accounts_owner_idx').on(t.ownerUserId),
+    // Finds a Reddit account's connections in every workspace (one workspace may hold it).
+    index('reddit_accounts_username_idx').on(sql`lower(${t.redditUsername})`),
   ],
 );
 export type RedditAccountRow = typeof redditAccounts.$inferSelect;

@@ -1,0 +1,1 @@
+CREATE INDEX "reddit_accounts_username_idx" ON "reddit_accounts" USING btree (lower("reddit_username"));
