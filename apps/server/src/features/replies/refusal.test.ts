@@ -41,6 +41,20 @@ const REFUSALS = [
   'Blocking you.',
   'opt me out',
   'I am no longer interested',
+  'quit messaging me',
+  'no more messages please',
+  'please no more DMs',
+  'pls stop',
+  'plz stop',
+  'spam',
+  'Spam.',
+  'Leave me be',
+  'get lost',
+  'cease and desist',
+  'I do not want these messages',
+  "I don't want any more DMs from you",
+  'optout',
+  'opt-out',
 ];
 
 const NOT_REFUSALS = [
@@ -64,6 +78,10 @@ const NOT_REFUSALS = [
   'I would stop by your booth',
   'Is it interesting for freelancers?',
   'Know anyone who is interested?',
+  'Does it filter spam from my inbox?',
+  'I quit my job last month, so this is timely',
+  'No more manual invoices would be a dream',
+  'I want to get lost in the data less, how does it help?',
   '',
 ];
 

@@ -8,9 +8,9 @@
 const CONTACT_VERBS =
   '(message|messaging|msg|msging|dm|dms|dming|pm|pms|pming|contact|contacting|text|texting|email|emailing|write|writing|send|sending|spam|spamming|bother|bothering|reach out|reaching out)';
 
-/** "stop messaging me", "stop spamming", "stop the DMs"; not "don't stop", "stop by" or "stop spam bots". */
+/** "stop messaging me", "quit spamming", "stop the DMs"; not "don't stop", "stop by" or "stop spam bots". */
 const STOP_VERB =
-  /\bstop (messaging|msging|dming|pming|contacting|texting|emailing|writing|sending|spamming|bothering|pestering|harassing|reaching out|((the|these|your) )?(messages|msgs|dms|pms))\b/;
+  /\b(stop|quit) (messaging|msging|dming|pming|contacting|texting|emailing|writing|sending|spamming|bothering|pestering|harassing|reaching out|((the|these|your) )?(messages|msgs|dms|pms))\b/;
 const NEGATED_STOP = /\b(dont|do not|never|cant|cannot|wont) stop\b/;
 /** "don't message me", "do not contact me again", "never DM me", "dont dm me". */
 const DONT_CONTACT = new RegExp(
@@ -19,6 +19,12 @@ const DONT_CONTACT = new RegExp(
 const OTHER_REFUSALS = [
   /\bunsubscribe\b/,
   /\bopt(ing)? (me )?out\b/,
+  /\boptout\b/,
+  /\bno more (messages|msgs|dms|pms|emails|texts|spam)\b/,
+  /\b(dont|do not) want (any|these|those|your|more|any more)( \w+)? (messages|msgs|dms|pms|emails)\b/,
+  /\bleave me be\b/,
+  /(^|\b(so|just|now|please|pls|plz) )get lost$/,
+  /\bcease and desist\b/,
   /\bleave me alone\b/,
   /\bremove me\b/,
   /\btake me off\b/,
@@ -36,7 +42,7 @@ const NOT_INTERESTED_IN = /\b(no longer|not) (really )?interested in\b(.*)$/;
 const CONTRAST = /\bbut\b(?! (thanks|thank you|thx|appreciate))/;
 /** A whole clause that is only a refusal: "stop", "no thanks", "nope", "please stop". */
 const BARE =
-  /^(please )?(stop|no|nope|nah|no thanks|no thank you|no thx|not interested)( please| thanks| thank you| now| it)*$/;
+  /^(please |pls |plz )?(stop|no|nope|nah|no thanks|no thank you|no thx|not interested|spam)( please| pls| plz| thanks| thank you| now| it)*$/;
 const ENDS_NO_THANKS = /\bno (thanks|thank you|thx)$/;
 
 function normalize(text: string): string {
