@@ -60,6 +60,17 @@ describe('History tab', { timeout: 15_000 }, () => {
     expect(screen.getByText('3 people')).toBeTruthy();
   });
 
+  it('lets the keyboard reach and scroll the list, though its rows hold nothing focusable (WCAG 2.1.1)', async () => {
+    mockEndpoint(historyEndpoints.list, page([REPLIED, SILENT], 2));
+    renderScreen(<HistoryList projectId={PROJECT_ID} readOnly />);
+    await screen.findByRole('article', { name: 'u/pixel_pat' });
+    const list = screen.getByRole('region', { name: 'Contacted people' });
+    expect(within(list).getAllByRole('article')).toHaveLength(2);
+    await user.tab();
+    await user.tab();
+    expect(document.activeElement).toBe(list);
+  });
+
   it('keeps one kind of reply, and pages', async () => {
     const list = mockEndpoint(historyEndpoints.list, ({ query }) =>
       query.reply_status === 'refused' ? page([REFUSED], 1) : page([REPLIED], 45, 20, query.offset),

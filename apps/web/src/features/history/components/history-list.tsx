@@ -123,7 +123,12 @@ export function HistoryList({ projectId, readOnly = false }: { projectId: string
             {filter === 'all' ? HISTORY_EMPTY : 'Nobody here yet.'}
           </Text>
         ) : (
-          <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto">
+          <ScrollArea.Autosize
+            mah={LIST_MAX_HEIGHT}
+            type="auto"
+            // A list that scrolls must be reachable from the keyboard, whatever its rows hold.
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Contacted people' }}
+          >
             <Stack gap="xs" pr="xs">
               {items.map((item) => (
                 <HistoryRow key={item.dm_id} item={item} nowMs={nowMs} />
