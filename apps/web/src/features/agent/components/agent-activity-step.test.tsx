@@ -92,6 +92,12 @@ describe('step 5 agent activity', { timeout: 15_000 }, () => {
     expect(within(summary).getByText('Sent: 1 · Replies: 1')).toBeTruthy();
     expect(within(summary).getByText('u/curious_carol')).toBeTruthy();
     expect(within(summary).getByText('u/demo_founder')).toBeTruthy();
+    // The table scrolls past its height: the keyboard reaches it. On a phone each cell is named by its
+    // column, the table a block per message instead of columns cut off the screen's edge.
+    const table = within(summary).getByRole('region', { name: "Today's messages" });
+    expect(table.getAttribute('tabindex')).toBe('0');
+    const cells = within(table).getAllByRole('cell');
+    expect(cells.map((cell) => cell.getAttribute('data-label'))).toEqual(['To', 'From', 'Sent', 'Reply']);
     await user.click(screen.getByRole('button', { name: 'Stop Agent' }));
     await waitFor(() => expect(toggle.calls[0]?.body).toEqual({ mode: 'assistant' }));
   });

@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import type { TAgentLog, TAgentStatus } from '@threadreach/contract';
+import stacked from '../../../components/ui/stacked-table.module.css';
 import { errorMessage } from '../../../lib/api-error';
 import { useAuth } from '../../auth';
 import { LOG_TYPE_LABELS, when } from '../agent-format';
@@ -24,6 +25,7 @@ import {
   useAgentActivityLogs,
   useAgentStatus,
 } from '../hooks/use-agent';
+import classes from './agent-activity-step.module.css';
 import { AgentAdminPanel } from './agent-admin-panel';
 import { StopAgentButton } from './stop-agent-button';
 
@@ -83,8 +85,17 @@ function DailySummary({ summary }: { summary: TAgentStatus['daily_summary'] }) {
           Sent: {summary.sent} · Replies: {summary.replies}
         </Text>
         {summary.messages.length > 0 && (
-          <Table.ScrollContainer minWidth={480} mah={280}>
-            <Table striped>
+          // On a phone each message is a block of its cells; the list scrolls past 280 px, and what scrolls
+          // is reachable from the keyboard.
+          <Table.ScrollContainer
+            minWidth={480}
+            maxHeight={280}
+            className={stacked.scroll}
+            scrollAreaProps={{
+              viewportProps: { tabIndex: 0, role: 'region', 'aria-label': "Today's messages" },
+            }}
+          >
+            <Table striped className={stacked.table}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>To</Table.Th>
@@ -96,10 +107,12 @@ function DailySummary({ summary }: { summary: TAgentStatus['daily_summary'] }) {
               <Table.Tbody>
                 {summary.messages.map((m) => (
                   <Table.Tr key={m.dm_id}>
-                    <Table.Td>u/{m.recipient_username}</Table.Td>
-                    <Table.Td>{m.account_username ? `u/${m.account_username}` : '—'}</Table.Td>
-                    <Table.Td>{when(m.sent_at)}</Table.Td>
-                    <Table.Td>{m.replied_at ? when(m.replied_at) : '—'}</Table.Td>
+                    <Table.Td data-label="To">u/{m.recipient_username}</Table.Td>
+                    <Table.Td data-label="From">
+                      {m.account_username ? `u/${m.account_username}` : '—'}
+                    </Table.Td>
+                    <Table.Td data-label="Sent">{when(m.sent_at)}</Table.Td>
+                    <Table.Td data-label="Reply">{m.replied_at ? when(m.replied_at) : '—'}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -120,22 +133,22 @@ function LogEntry({ log }: { log: TAgentLog }) {
       component="li"
       aria-label={`${LOG_TYPE_LABELS[log.activity_type]} log`}
     >
-      <Group gap="xs" wrap="nowrap" align="flex-start">
+      <div className={classes.entry}>
         <Badge
           size="sm"
           variant="light"
           color={!log.success || log.activity_type === 'error' ? 'red' : 'blue'}
-          style={{ flexShrink: 0 }}
+          className={classes.badge}
         >
           {LOG_TYPE_LABELS[log.activity_type]}
         </Badge>
-        <Text size="sm" style={{ flex: 1 }}>
+        <Text size="sm" className={classes.message}>
           {log.message}
         </Text>
-        <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+        <Text size="xs" c="dimmed" className={classes.time}>
           {when(log.timestamp)}
         </Text>
-      </Group>
+      </div>
     </Paper>
   );
 }
