@@ -1,6 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { projectWithApprovedSubreddits, signInAs, signInAsNewCustomer } from './fixtures';
+import { projectWithApprovedSubreddits, signInAs, signInAsNewCustomer, signInAsSubscriber } from './fixtures';
+
+const SIM_URL = process.env.E2E_SIM_URL!;
 
 test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', async ({ page }) => {
   // Steps 1-3 and a search of the simulated Reddit.
@@ -17,6 +19,12 @@ test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', 
   await page.getByRole('button', { name: 'Complete purchase' }).click();
   await expect(page.getByRole('button', { name: 'Create Your First Project' })).toBeVisible();
   await expectAccessible(page, 'the empty workspace');
+  // The plans again, now with one of them the customer's, and the notice that says so.
+  await page.goto('/subscribe');
+  await expect(page.getByText('You have the Growth plan')).toBeVisible();
+  await expectAccessible(page, 'the plans with a plan held');
+  await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+  await expect(page.getByRole('button', { name: 'Create Your First Project' })).toBeVisible();
   await page.getByRole('banner').getByRole('button', { name: 'New Project' }).click();
   await expect(page.getByRole('dialog', { name: 'Create New Project' })).toBeVisible();
   await expectAccessible(page, 'the Create New Project dialog');
@@ -103,4 +111,99 @@ test('the demo sign-in page meets WCAG 2.1 AA as axe checks it', async ({ page }
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Threadreach' })).toBeVisible();
   await expectAccessible(page, 'the sign-in picker');
+});
+
+/** A comment lead whose author Reddit (simulated) would deliver a DM to, and that author's name. */
+async function reachableCommentLead(page: Page, request: APIRequestContext) {
+  const comments = page.getByRole('tabpanel', { name: /^Comments/ }).getByRole('article');
+  await expect(comments.first()).toBeVisible();
+  const labels = await comments.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+  for (const label of labels) {
+    const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
+    const res = author ? await request.get(`${SIM_URL}/__sim/users/${encodeURIComponent(author)}`) : null;
+    const user = res?.ok() ? ((await res.json()) as { user: Record<string, boolean> }).user : null;
+    if (user && !user.deleted && !user.suspended && !user.refusesDms) {
+      return { lead: page.getByRole('article', { name: label, exact: true }).first(), author: author! };
+    }
+  }
+  throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
+}
+
+test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 2.1 AA; step 5 fits a phone', async ({
+  page,
+  request,
+}) => {
+  // Steps 1-3, a Reddit sign-in, a search, a DM sent and answered.
+  test.setTimeout(300_000);
+  await signInAsSubscriber(page, 'Growth');
+  await projectWithApprovedSubreddits(page, 'Accessible history');
+  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
+  await accounts.getByRole('button', { name: 'Connect account' }).click();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('tab', { name: /^Comments/ }).click();
+  const { lead, author } = await reachableCommentLead(page, request);
+  await lead.getByRole('button', { name: 'Generate DM' }).click();
+  const dm = page
+    .getByRole('region', { name: 'DM messages' })
+    .getByRole('article', { name: `DM to u/${author}` });
+  await expect(dm).toBeVisible({ timeout: 30_000 });
+  await dm.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText(`Sent to u/${author}`)).toBeVisible();
+  const answered = await request.post(`${SIM_URL}/__sim/replies`, {
+    data: { from: author, to: 'demo_founder', kind: 'interested', body: 'How much is it?' },
+  });
+  expect(answered.status()).toBe(201);
+
+  // History: the list of people scrolls; the keyboard reaches it though its rows hold no button.
+  await page.getByRole('tab', { name: /^History/ }).click();
+  const history = page.getByRole('tabpanel', { name: /^History/ });
+  await history.getByRole('button', { name: 'Check for replies' }).click();
+  await expect(history.getByLabel(`Reply from u/${author}`)).toContainText('How much is it?');
+  await expectAccessible(page, 'the history with a reply');
+
+  // Agent mode on and off again: step 5's activity has an entry.
+  const agentSwitch = page
+    .getByRole('region', { name: 'AI mode' })
+    .getByRole('switch', { name: 'AI Agent mode' });
+  await agentSwitch.click();
+  await expect(agentSwitch).toBeChecked();
+  await agentSwitch.click();
+  await expect(agentSwitch).not.toBeChecked();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page
+    .getByRole('navigation', { name: 'Workflow steps' })
+    .getByRole('button', { name: /Agent Activity/ })
+    .click();
+  const today = page.getByRole('region', { name: 'Daily summary' });
+  // Step 5 may show the status read before the send until its next refresh.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh Logs' }).click();
+    await expect(today.getByText(`u/${author}`)).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  const entry = page.getByRole('region', { name: 'Recent activity logs' }).getByRole('listitem').first();
+  await expect(entry.getByText(/^Agent stopped/)).toBeVisible();
+  await expectAccessible(page, 'step 5 on a phone');
+
+  // Each entry: badge and time on one line, the message the full width below them.
+  const boxOf = async (locator: Locator) => (await locator.boundingBox())!;
+  const box = await boxOf(entry);
+  const badge = await boxOf(entry.getByText('Other', { exact: true }));
+  const message = await boxOf(entry.getByText(/^Agent stopped/));
+  const time = await boxOf(entry.locator('p').last());
+  expect(Math.abs(badge.y - time.y)).toBeLessThan(8);
+  expect(message.y).toBeGreaterThan(badge.y + badge.height - 1);
+  expect(message.width).toBeGreaterThan(box.width * 0.8);
+  // The Today table fits: every column of a message on screen, nothing to scroll sideways.
+  const table = today.getByRole('region', { name: "Today's messages" });
+  expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  for (const column of ['To', 'From', 'Sent', 'Reply']) {
+    const cell = table.locator(`td[data-label="${column}"]`).first();
+    await cell.scrollIntoViewIfNeeded();
+    await expect(cell).toBeInViewport({ ratio: 1 });
+  }
+  expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
 });
