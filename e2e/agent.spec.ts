@@ -96,14 +96,25 @@ test('agent mode: learns from three saved edits, runs on its own under the overl
   await expect(page.getByLabel('Operations completed')).not.toHaveText('0');
   await expect(page.getByLabel('Last activity')).not.toHaveText('Never');
 
-  // Stop Agent: back to assistant mode, nothing covered any more.
-  await overlay.getByRole('button', { name: 'Stop Agent' }).click();
+  // Restart Learning, beside Stop Agent on the overlay and after a confirmation: the agent learns again,
+  // nothing covered; the saved edits still count, so learning completes again and the agent takes over.
+  await overlay.getByRole('button', { name: 'Restart Learning' }).click();
+  const restart = page.getByRole('dialog', { name: 'Restart learning?' });
+  await restart.getByRole('button', { name: 'Restart Learning' }).click();
   await expect(overlay).toBeHidden();
   await expect(page.getByLabel('Agent state')).toHaveText('INACTIVE');
   await page
     .getByRole('navigation', { name: 'Workflow steps' })
     .getByRole('button', { name: /Posts & Messages/ })
     .click();
+  await expect(mode.getByText('Saved edits: 3 / 3')).toBeVisible();
+  expect(await isInert(mode)).toBe(false);
+  await mode.getByRole('button', { name: 'Complete Learning' }).click();
+  await expect(overlay).toBeVisible();
+
+  // Stop Agent: back to assistant mode, nothing covered any more.
+  await overlay.getByRole('button', { name: 'Stop Agent' }).click();
+  await expect(overlay).toBeHidden();
   await expect(mode.getByRole('heading', { name: 'AI Assistant' })).toBeVisible();
   expect(await isInert(dms)).toBe(false);
 });
