@@ -1,6 +1,13 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { projectWithApprovedSubreddits, signInAs, signInAsNewCustomer, signInAsSubscriber } from './fixtures';
+import {
+  approveAs,
+  newRedditAccount,
+  projectWithApprovedSubreddits,
+  signInAs,
+  signInAsNewCustomer,
+  signInAsSubscriber,
+} from './fixtures';
 
 const SIM_URL = process.env.E2E_SIM_URL!;
 
@@ -137,10 +144,10 @@ test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Accessible history');
+  const reddit = await newRedditAccount(request);
   const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
   await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await approveAs(page, reddit);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
   await page.getByRole('tab', { name: /^Comments/ }).click();
@@ -153,7 +160,7 @@ test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 
   await dm.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText(`Sent to u/${author}`)).toBeVisible();
   const answered = await request.post(`${SIM_URL}/__sim/replies`, {
-    data: { from: author, to: 'demo_founder', kind: 'interested', body: 'How much is it?' },
+    data: { from: author, to: reddit, kind: 'interested', body: 'How much is it?' },
   });
   expect(answered.status()).toBe(201);
 

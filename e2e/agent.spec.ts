@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
+import { approveAs, newRedditAccount, projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
 
 const OPENING = 'Hey, saw your post and had to write.';
 
@@ -8,16 +8,17 @@ const isInert = (locator: Locator) => locator.evaluate((el) => el.closest('[iner
 
 test('agent mode: learns from three saved edits, runs on its own under the overlay, fills step 5, and stops', async ({
   page,
+  request,
 }) => {
   // Steps 1-3, a Reddit sign-in, a search, DMs for every lead and an autonomous run.
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Invoicing on autopilot');
 
+  const reddit = await newRedditAccount(request);
   const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
   await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('Reddit account u/demo_founder connected')).toBeVisible();
+  await approveAs(page, reddit);
   await expect(page.getByRole('heading', { name: 'Posts & Messages' })).toBeVisible();
 
   // Leads, and a draft for each.
