@@ -6,8 +6,9 @@ import { accountsThatSentFor } from './replies.repository';
 
 const DAY_MS = 86_400_000;
 
+/** The minute a wait ends, rounded up: "until 11:10" read at 11:10:32 would be over already. */
 function clockTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+  return `${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(11, 16)} UTC`;
 }
 
 /**
