@@ -80,7 +80,7 @@ export function redditRedirectUri(ctx: AppContext): string {
 function limitReachedDetail(used: number, limit: number): string {
   return limit <= 0
     ? `${ACCOUNT_LIMIT_REACHED}: an active subscription is needed to connect Reddit accounts.`
-    : `${ACCOUNT_LIMIT_REACHED}: ${used} of ${limit} Reddit accounts are connected. Upgrade your subscription to connect more.`;
+    : `${ACCOUNT_LIMIT_REACHED}: ${used} of ${limit} Reddit accounts are connected across your projects. Upgrade your subscription to connect more.`;
 }
 
 export interface ConnectLimit {

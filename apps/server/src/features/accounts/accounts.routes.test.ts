@@ -241,7 +241,7 @@ describe('GET /auth/reddit/login', () => {
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json()).toEqual({
       detail:
-        'Limit Reached: 2 of 2 Reddit accounts are connected. Upgrade your subscription to connect more.',
+        'Limit Reached: 2 of 2 Reddit accounts are connected across your projects. Upgrade your subscription to connect more.',
       code: 'account_limit_reached',
     });
     expect((await accountsOf(second)).connect_limit).toEqual({

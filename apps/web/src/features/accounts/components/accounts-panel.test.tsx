@@ -172,7 +172,7 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
 
   it('shows Limit Reached, disabled with the reason, at the limit', async () => {
     const reason =
-      'Limit Reached: 3 of 3 Reddit accounts are connected. Upgrade your subscription to connect more.';
+      'Limit Reached: 3 of 3 Reddit accounts are connected across your projects. Upgrade your subscription to connect more.';
     mockEndpoint(
       accountsEndpoints.list,
       accountList([buildConnectedAccount()], { used: 3, blocked_reason: reason }),
