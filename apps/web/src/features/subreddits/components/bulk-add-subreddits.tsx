@@ -3,6 +3,7 @@ import { Alert, Button, Group, List, Stack, Text, Textarea } from '@mantine/core
 import {
   BULK_SUBREDDITS_MAX,
   EMPTY_BULK_SUBREDDITS,
+  plural,
   splitSubredditNames,
   type TAddSubredditsBulkResponse,
 } from '@threadreach/contract';
@@ -89,7 +90,7 @@ export function BulkAddSubreddits({ projectId, readOnly }: { projectId: string; 
         />
         <Group justify="space-between">
           <Text size="xs" c="dimmed">
-            {names.length === 0 ? 'No names yet' : `${names.length} to add`}
+            {names.length === 0 ? 'No names yet' : plural(names.length, 'name')}
           </Text>
           <Button
             type="submit"
