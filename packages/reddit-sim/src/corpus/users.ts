@@ -92,22 +92,7 @@ export class UserPool {
         loginable: false,
       });
     }
-    LOGIN_ACCOUNTS.forEach((account, n) => {
-      const index = GENERATED_USERS + n;
-      this.add({
-        index,
-        id: userId(seed, index),
-        name: account.name,
-        createdMs: anchorMs - account.ageDays * DAY_MS,
-        linkKarma: account.linkKarma,
-        commentKarma: account.commentKarma,
-        deleted: false,
-        suspended: account.suspended ?? false,
-        refusesDms: false,
-        loginable: true,
-        description: account.description,
-      });
-    });
+    LOGIN_ACCOUNTS.forEach((account) => this.addLogin(account, anchorMs));
   }
 
   get(name: string): SimUser | undefined {
@@ -135,19 +120,24 @@ export class UserPool {
       if (!known.loginable) throw new Error(`u/${account.name} is a user of the corpus`);
       return known;
     }
+    return this.addLogin({ ...account, description: 'added account' }, nowMs);
+  }
+
+  /** A login account `ageDays` old at `atMs`, next in the pool. */
+  private addLogin(account: AccountSeed, atMs: number): SimUser {
     const index = this.users.length;
     const user: SimUser = {
       index,
       id: userId(this.seed, index),
       name: account.name,
-      createdMs: nowMs - account.ageDays * DAY_MS,
+      createdMs: atMs - account.ageDays * DAY_MS,
       linkKarma: account.linkKarma,
       commentKarma: account.commentKarma,
       deleted: false,
       suspended: account.suspended ?? false,
       refusesDms: false,
       loginable: true,
-      description: 'added account',
+      description: account.description,
     };
     this.add(user);
     return user;
