@@ -1,9 +1,9 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { expectAccessible } from './accessibility';
 import {
-  approveAs,
-  newRedditAccount,
+  connectOwnRedditAccount,
   projectWithApprovedSubreddits,
+  reachableCommentLead,
   signInAs,
   signInAsNewCustomer,
   signInAsSubscriber,
@@ -120,22 +120,6 @@ test('the demo sign-in page meets WCAG 2.1 AA as axe checks it', async ({ page }
   await expectAccessible(page, 'the sign-in picker');
 });
 
-/** A comment lead whose author Reddit (simulated) would deliver a DM to, and that author's name. */
-async function reachableCommentLead(page: Page, request: APIRequestContext) {
-  const comments = page.getByRole('tabpanel', { name: /^Comments/ }).getByRole('article');
-  await expect(comments.first()).toBeVisible();
-  const labels = await comments.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
-  for (const label of labels) {
-    const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
-    const res = author ? await request.get(`${SIM_URL}/__sim/users/${encodeURIComponent(author)}`) : null;
-    const user = res?.ok() ? ((await res.json()) as { user: Record<string, boolean> }).user : null;
-    if (user && !user.deleted && !user.suspended && !user.refusesDms) {
-      return { lead: page.getByRole('article', { name: label, exact: true }).first(), author: author! };
-    }
-  }
-  throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
-}
-
 test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 2.1 AA; step 5 fits a phone', async ({
   page,
   request,
@@ -144,10 +128,7 @@ test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Accessible history');
-  const reddit = await newRedditAccount(request);
-  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
-  await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await approveAs(page, reddit);
+  const { reddit } = await connectOwnRedditAccount(page, request);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
   await page.getByRole('tab', { name: /^Comments/ }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { approveAs, newRedditAccount, projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
+import { connectOwnRedditAccount, projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
 
 const OPENING = 'Hey, saw your post and had to write.';
 
@@ -15,10 +15,7 @@ test('agent mode: learns from three saved edits, runs on its own under the overl
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Invoicing on autopilot');
 
-  const reddit = await newRedditAccount(request);
-  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
-  await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await approveAs(page, reddit);
+  await connectOwnRedditAccount(page, request);
   await expect(page.getByRole('heading', { name: 'Posts & Messages' })).toBeVisible();
 
   // Leads, and a draft for each.

@@ -41,6 +41,43 @@ export async function approveAs(page: Page, name: string) {
   await expect(page.getByText(`Reddit account u/${name} connected`)).toBeVisible();
 }
 
+/**
+ * Connects a new Reddit account of the test's own to the project on screen (step 4), through the
+ * simulator's consent page; returns its name and the accounts panel.
+ */
+export async function connectOwnRedditAccount(page: Page, request: APIRequestContext) {
+  const reddit = await newRedditAccount(request);
+  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
+  await accounts.getByRole('button', { name: 'Connect account' }).click();
+  await approveAs(page, reddit);
+  return { reddit, accounts };
+}
+
+/** Whether Reddit (simulated) would deliver a DM to this person: some refuse DMs or are suspended. */
+async function acceptsDms(request: APIRequestContext, username: string): Promise<boolean> {
+  const res = await request.get(`${process.env.E2E_SIM_URL!}/__sim/users/${encodeURIComponent(username)}`);
+  if (!res.ok()) return false;
+  const { user } = (await res.json()) as {
+    user: { deleted: boolean; suspended: boolean; refusesDms: boolean };
+  };
+  return !user.deleted && !user.suspended && !user.refusesDms;
+}
+
+/** The first comment lead on the Comments tab whose author can receive a DM, and that author's name. */
+export async function reachableCommentLead(page: Page, request: APIRequestContext) {
+  const comments = page.getByRole('tabpanel', { name: /^Comments/ }).getByRole('article');
+  await expect(comments.first()).toBeVisible();
+  const labels = await comments.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+  for (const label of labels) {
+    const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
+    if (author && (await acceptsDms(request, author))) {
+      // A person may have written several of the comments found: the first will do.
+      return { lead: page.getByRole('article', { name: label, exact: true }).first(), author };
+    }
+  }
+  throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
+}
+
 /** Signs in with a new e-mail: a customer without a subscription, who lands on the plans. */
 export async function signInAsNewCustomer(page: Page, email = uniqueEmail()): Promise<string> {
   await openSignIn(page);

@@ -1,5 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { approveAs, newRedditAccount, projectWithApprovedSubreddits, signInAsSubscriber } from './fixtures';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import {
+  connectOwnRedditAccount,
+  projectWithApprovedSubreddits,
+  reachableCommentLead,
+  signInAsSubscriber,
+} from './fixtures';
 
 const SIM_URL = process.env.E2E_SIM_URL!;
 const EDIT = ' PS: happy to set up your first quarter for free.';
@@ -18,31 +23,6 @@ async function simMessagesFrom(request: APIRequestContext, from: string): Promis
   return ((await res.json()) as { messages: SimMessage[] }).messages;
 }
 
-/** Whether Reddit (simulated) would deliver a DM to this person: some refuse DMs or are suspended. */
-async function acceptsDms(request: APIRequestContext, username: string): Promise<boolean> {
-  const res = await request.get(`${SIM_URL}/__sim/users/${encodeURIComponent(username)}`);
-  if (!res.ok()) return false;
-  const { user } = (await res.json()) as {
-    user: { deleted: boolean; suspended: boolean; refusesDms: boolean };
-  };
-  return !user.deleted && !user.suspended && !user.refusesDms;
-}
-
-/** The first comment lead whose author can receive a DM, and that author's name. */
-async function reachableCommentLead(page: Page, request: APIRequestContext) {
-  const comments = page.getByRole('tabpanel', { name: /^Comments/ }).getByRole('article');
-  await expect(comments.first()).toBeVisible();
-  const labels = await comments.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
-  for (const label of labels) {
-    const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
-    if (author && (await acceptsDms(request, author))) {
-      // A person may have written several of the comments found: the first will do.
-      return { lead: page.getByRole('article', { name: label, exact: true }).first(), author };
-    }
-  }
-  throw new Error(`no comment author here accepts DMs: ${labels.join(', ')}`);
-}
-
 test('a fresh customer connects a Reddit account, sends one edited DM, sees the reply in History, and cannot send to that person again', async ({
   page,
   context,
@@ -52,12 +32,8 @@ test('a fresh customer connects a Reddit account, sends one edited DM, sees the 
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Freelance invoicing outreach');
-  const reddit = await newRedditAccount(request);
-
-  // Connect it: the simulator's consent page, and back on step 4 of the same project.
-  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
-  await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await approveAs(page, reddit);
+  // A Reddit account of its own, through the simulator's consent page, and back on step 4 of the project.
+  const { reddit, accounts } = await connectOwnRedditAccount(page, request);
   await expect(page.getByTestId('current-project-name')).toHaveText('Freelance invoicing outreach');
   await expect(page.getByRole('heading', { name: 'Posts & Messages' })).toBeVisible();
   await expect(accounts.getByTestId(`account-${reddit}`).getByText('10/10')).toBeVisible();
@@ -138,10 +114,7 @@ test('Send All queues the DMs over the connected account, and Stop sending takes
   test.setTimeout(300_000);
   await signInAsSubscriber(page, 'Growth');
   await projectWithApprovedSubreddits(page, 'Queued outreach');
-  const reddit = await newRedditAccount(request);
-  const accounts = page.getByRole('region', { name: 'Connected Reddit accounts' });
-  await accounts.getByRole('button', { name: 'Connect account' }).click();
-  await approveAs(page, reddit);
+  await connectOwnRedditAccount(page, request);
 
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
