@@ -3,15 +3,9 @@ import type { Db } from '../../db/client';
 import type { RedditAccountRow } from './accounts.table';
 import { MIN_SENDING_AGE_DAYS, accountAgeDays, dailyCapacity, usedToday } from './account-quota';
 import { nextWorkingInstant } from './working-hours';
-import { startOfZonedDay } from './zoned-time';
+import { startOfNextZonedDay } from './zoned-time';
 
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-
-/** Local midnight of the next day: from 26 hours after today's, days of 23 or 25 hours land on it too. */
-function startOfNextZonedDay(nowMs: number, timeZone: string): number {
-  return startOfZonedDay(startOfZonedDay(nowMs, timeZone) + 26 * HOUR_MS, timeZone);
-}
 
 export const AUTH_REQUIRED_REASON = 'Auth Required: sign this account in to Reddit again.';
 export const NO_WORKING_TIME_REASON = 'No working day is set for this account.';
@@ -115,7 +109,11 @@ export function capacityAt(account: CapacityAccount, used: number, nowMs: number
 /** The account's capacity now, counting today's claimed sends from its DMs. */
 export async function accountCapacity(
   db: Db,
-  account: CapacityAccount & Pick<RedditAccountRow, 'id' | 'ownerUserId' | 'redditUsername' | 'quotaResetAt'>,
+  account: CapacityAccount &
+    Pick<
+      RedditAccountRow,
+      'id' | 'ownerUserId' | 'redditUsername' | 'quotaResetAt' | 'quotaFloorAt' | 'quotaFloorUntil'
+    >,
   nowMs: number,
 ): Promise<AccountCapacity> {
   return capacityAt(account, await usedToday(db, account, nowMs), nowMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailyCapacity, quotaWindowStart } from './account-quota';
+import { dailyCapacity, quotaWindowStart, zoneChangeFloor } from './account-quota';
 import { startOfZonedDay, zonedInstant, zonedParts } from './zoned-time';
 
 const DAY = 86_400_000;
@@ -65,15 +65,40 @@ describe('daily capacity', () => {
     expect(dailyCapacity(account(7, 1), NOW)).toBe(1);
   });
 
+  const zoned = (timezone: string, quotaResetAt: Date | null = null) => ({
+    timezone,
+    quotaResetAt,
+    quotaFloorAt: null,
+    quotaFloorUntil: null,
+  });
+
   it('counts today from local midnight, or from a later reset', () => {
-    expect(quotaWindowStart({ timezone: 'UTC', quotaResetAt: null }, NOW).getTime()).toBe(
-      Date.UTC(2026, 10, 23),
-    );
+    expect(quotaWindowStart(zoned('UTC'), NOW).getTime()).toBe(Date.UTC(2026, 10, 23));
     const reset = new Date(NOW - 3_600_000);
-    expect(quotaWindowStart({ timezone: 'UTC', quotaResetAt: reset }, NOW)).toEqual(reset);
+    expect(quotaWindowStart(zoned('UTC', reset), NOW)).toEqual(reset);
     const yesterdayReset = new Date(NOW - DAY);
-    expect(quotaWindowStart({ timezone: 'UTC', quotaResetAt: yesterdayReset }, NOW).getTime()).toBe(
-      Date.UTC(2026, 10, 23),
-    );
+    expect(quotaWindowStart(zoned('UTC', yesterdayReset), NOW).getTime()).toBe(Date.UTC(2026, 10, 23));
+  });
+
+  it('keeps the day of a zone it left until that day ends: moving west gives no fresh day', () => {
+    // 08:01 UTC: Tokyo's day began at 15:00 UTC the day before, Los Angeles's at 08:00 UTC.
+    const at = Date.UTC(2026, 10, 23, 8, 1);
+    const tokyo = zoned('Asia/Tokyo');
+    const tokyoDay = Date.UTC(2026, 10, 22, 15);
+    const moved = { ...zoned('America/Los_Angeles'), ...zoneChangeFloor(tokyo, at) };
+    expect(moved.quotaFloorAt!.getTime()).toBe(tokyoDay);
+    expect(moved.quotaFloorUntil!.getTime()).toBe(Date.UTC(2026, 10, 23, 15));
+    expect(quotaWindowStart(moved, at).getTime()).toBe(tokyoDay);
+    expect(quotaWindowStart(moved, Date.UTC(2026, 10, 23, 14, 59)).getTime()).toBe(tokyoDay);
+    // Tokyo's day is over: Los Angeles's own day counts.
+    expect(quotaWindowStart(moved, Date.UTC(2026, 10, 23, 15)).getTime()).toBe(Date.UTC(2026, 10, 23, 8));
+    // Moving again keeps the earliest start; an admin reset still wins.
+    const again = { ...zoned('Europe/London'), ...zoneChangeFloor(moved, at + 60_000) };
+    expect(quotaWindowStart(again, at + 120_000).getTime()).toBe(tokyoDay);
+    const reset = new Date(at + 180_000);
+    expect(quotaWindowStart({ ...again, quotaResetAt: reset }, at + 240_000)).toEqual(reset);
+    // Moving east starts the count earlier anyway.
+    const east = { ...zoned('Asia/Tokyo'), ...zoneChangeFloor(zoned('America/Los_Angeles'), at) };
+    expect(quotaWindowStart(east, at).getTime()).toBe(tokyoDay);
   });
 });

@@ -2,7 +2,7 @@ import { and, count, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-
 import type { DbOrTx } from '../../db/client';
 import { CONTACTED_DM_STATES, dmClaimsKept, dmMessages } from '../dms/dms.table';
 import { redditAccounts, type RedditAccountRow } from './accounts.table';
-import { startOfZonedDay } from './zoned-time';
+import { startOfNextZonedDay, startOfZonedDay } from './zoned-time';
 
 const DAY_MS = 86_400_000;
 /** Reddit accounts younger than this cannot send (spec sections 5 and 9). */
@@ -36,14 +36,37 @@ export function dailyCapacity(
   return Math.min(limit, Math.max(floor, Math.floor(floor + (limit - floor) * share)));
 }
 
-/** Where today's count starts: local midnight in the account's zone, or a later admin reset. */
-export function quotaWindowStart(
-  account: Pick<RedditAccountRow, 'timezone' | 'quotaResetAt'>,
-  nowMs: number,
-): Date {
-  const midnight = startOfZonedDay(nowMs, account.timezone);
+type QuotaWindowAccount = Pick<
+  RedditAccountRow,
+  'timezone' | 'quotaResetAt' | 'quotaFloorAt' | 'quotaFloorUntil'
+>;
+
+/**
+ * Where today's count starts: local midnight in the account's zone, or earlier while the day of a zone it
+ * left lasts (`quotaFloorAt`), or a later admin reset.
+ */
+export function quotaWindowStart(account: QuotaWindowAccount, nowMs: number): Date {
+  let start = startOfZonedDay(nowMs, account.timezone);
+  if (account.quotaFloorAt && account.quotaFloorUntil && account.quotaFloorUntil.getTime() > nowMs) {
+    start = Math.min(start, account.quotaFloorAt.getTime());
+  }
   const reset = account.quotaResetAt?.getTime() ?? 0;
-  return new Date(Math.max(midnight, reset));
+  return new Date(Math.max(start, reset));
+}
+
+/**
+ * What a change of the account's zone keeps of the day it is in: that day's start, until it ends (or a
+ * floor still running, if it ends later). Sending 10 at 07:55 UTC in Tokyo, then moving to Los Angeles,
+ * whose day began at 08:00 UTC, would otherwise count none of them.
+ */
+export function zoneChangeFloor(
+  account: QuotaWindowAccount,
+  nowMs: number,
+): Pick<RedditAccountRow, 'quotaFloorAt' | 'quotaFloorUntil'> {
+  const from = quotaWindowStart({ ...account, quotaResetAt: null }, nowMs).getTime();
+  const running = account.quotaFloorUntil?.getTime() ?? 0;
+  const until = Math.max(running > nowMs ? running : 0, startOfNextZonedDay(nowMs, account.timezone));
+  return { quotaFloorAt: new Date(from), quotaFloorUntil: new Date(until) };
 }
 
 /**
@@ -78,7 +101,7 @@ export function claimedBySameRedditAccount(
  */
 export async function usedToday(
   db: DbOrTx,
-  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername' | 'timezone' | 'quotaResetAt'>,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'> & QuotaWindowAccount,
   nowMs: number,
 ): Promise<number> {
   const since = quotaWindowStart(account, nowMs);

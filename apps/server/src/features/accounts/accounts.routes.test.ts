@@ -13,6 +13,7 @@ import { dmMessages } from '../dms/dms.table';
 import { redditCredentials } from '../credentials/credentials.table';
 import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-client';
 import { usedToday } from './account-quota';
+import { startOfNextZonedDay } from './zoned-time';
 import { lastClaimAt } from '../sending/claim.repository';
 import { DAILY_LIMIT_REASON } from './account-capacity';
 import {
@@ -767,6 +768,31 @@ describe('admins on a customer’s project', () => {
 });
 
 describe('account settings', () => {
+  it('keep the day of a zone the account leaves: moving west after a full day gives it no fresh one', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    // A minute past midnight in Los Angeles; in Tokyo the day began hours ago.
+    clock.t = startOfNextZonedDay(clock.t, 'America/Los_Angeles') + 60_000;
+    const account = await buildAccount(t.ctx.db, project.id, { timezone: 'Asia/Tokyo', now: clock.t });
+    const fiveMinutesAgo = new Date(clock.t - 5 * 60_000);
+    await t.ctx.db.insert(dmMessages).values(
+      Array.from({ length: 10 }, () => ({
+        ...claimedDm(project, account, 'sent'),
+        claimedAt: fiveMinutesAgo,
+        sentAt: fiveMinutesAgo,
+      })),
+    );
+    expect(await usedToday(t.ctx.db, await rowOf(account.id), clock.t)).toBe(10);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/reddit-accounts/${account.id}/settings`,
+      headers: project.owner.auth,
+      payload: { timezone: 'America/Los_Angeles' },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(await usedToday(t.ctx.db, await rowOf(account.id), clock.t)).toBe(10);
+    expect((await accountsOf(project)).items[0]).toMatchObject({ remaining_today: 0 });
+  });
+
   it('start at the defaults, change field by field, and refuse bad values with the rule', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     const account = await buildAccount(t.ctx.db, project.id);

@@ -15,7 +15,7 @@ import type { ChildResource, ProjectWithOwner } from '../projects';
 import { accountCapacity, type AccountCapacity } from './account-capacity';
 import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-client';
 import { connectLimitFor, suspensionReason } from './account-auth.service';
-import { MIN_SENDING_AGE_DAYS } from './account-quota';
+import { MIN_SENDING_AGE_DAYS, zoneChangeFloor } from './account-quota';
 import {
   accountOwners,
   accountsDueForAuthCheck,
@@ -156,6 +156,9 @@ export async function updateAccountSettings(
     ...(input.working_hours_start !== undefined ? { workingHoursStart: input.working_hours_start } : {}),
     ...(input.working_hours_end !== undefined ? { workingHoursEnd: input.working_hours_end } : {}),
     ...(input.timezone ? { timezone: input.timezone } : {}),
+    ...(input.timezone && input.timezone !== current.timezone
+      ? zoneChangeFloor(current, ctx.clock.now())
+      : {}),
     updatedAt: new Date(ctx.clock.now()),
   });
   if (!row) throw notFound(ACCOUNT_NOT_FOUND);

@@ -46,6 +46,12 @@ export const redditAccounts = pgTable(
     timezone: text('timezone').notNull().default('UTC'),
     /** Sends claimed before this instant do not count toward today's quota (admin Reset Daily Limits). */
     quotaResetAt: timestamp('quota_reset_at', { withTimezone: true }),
+    /**
+     * After a change of time zone, today's count starts no later than `quotaFloorAt` (the day's start in the
+     * zone before) until `quotaFloorUntil` (that day's end): moving the zone west gives no fresh day.
+     */
+    quotaFloorAt: timestamp('quota_floor_at', { withTimezone: true }),
+    quotaFloorUntil: timestamp('quota_floor_until', { withTimezone: true }),
     /** The earliest instant of this account's next paced send. */
     nextSendAt: timestamp('next_send_at', { withTimezone: true }),
     /** Inbox polling: when it last ran, and the newest message name already read. */

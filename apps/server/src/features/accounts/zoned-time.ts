@@ -72,6 +72,11 @@ export function startOfZonedDay(atMs: number, timeZone: string): number {
   return zonedInstant({ year: p.year, month: p.month, day: p.day }, timeZone);
 }
 
+/** Local midnight of the next day: from 26 hours after today's, days of 23 or 25 hours land on it too. */
+export function startOfNextZonedDay(atMs: number, timeZone: string): number {
+  return startOfZonedDay(startOfZonedDay(atMs, timeZone) + 26 * 3_600_000, timeZone);
+}
+
 /** True for a name the runtime knows as an IANA zone. */
 export function isTimeZone(name: string): boolean {
   try {
