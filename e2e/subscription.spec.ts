@@ -100,5 +100,7 @@ test('a subscriber cancels their plan on the billing page and keeps it to the en
   await expect(page).toHaveURL(/\/subscription$/);
   await expect(page.getByText('Status: canceled')).toBeVisible();
   await expect(page.getByText(`Access ends ${day}`)).toBeVisible();
-  await expect(page.getByText('Profiles: 0/3 used')).toBeVisible();
+  await expect(page.getByText('Profiles: up to 3')).toBeVisible();
+  await expect(page.getByText('Projects: 0/3 used')).toBeVisible();
+  await expect(page.getByText('Reddit accounts: 0/3 connected')).toBeVisible();
 });
