@@ -55,6 +55,43 @@ export function quotaWindowStart(account: QuotaWindowAccount, nowMs: number): Da
 }
 
 /**
+ * Where today's count starts for a Reddit account connected to several projects of the workspace, each
+ * connection with its own zone: the earliest of their day starts, so no connection's local day holds more
+ * than its cap (a day that began in Tokyo still counts when Los Angeles's begins), or the latest admin
+ * reset of any of them, as the day is the Reddit account's.
+ */
+export function sharedWindowStart(connections: readonly QuotaWindowAccount[], nowMs: number): Date {
+  let start = Infinity;
+  let reset = 0;
+  for (const connection of connections) {
+    start = Math.min(start, quotaWindowStart({ ...connection, quotaResetAt: null }, nowMs).getTime());
+    reset = Math.max(reset, connection.quotaResetAt?.getTime() ?? 0);
+  }
+  return new Date(Math.max(start, reset));
+}
+
+/** The day fields of every connection of the same Reddit account in the owner's workspace. */
+async function windowsOfSameRedditAccount(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
+): Promise<QuotaWindowAccount[]> {
+  return db
+    .select({
+      timezone: redditAccounts.timezone,
+      quotaResetAt: redditAccounts.quotaResetAt,
+      quotaFloorAt: redditAccounts.quotaFloorAt,
+      quotaFloorUntil: redditAccounts.quotaFloorUntil,
+    })
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.ownerUserId, account.ownerUserId),
+        sql`lower(${redditAccounts.redditUsername}) = lower(${account.redditUsername})`,
+      ),
+    );
+}
+
+/**
  * What a change of the account's zone keeps of the day it is in: that day's start, until it ends (or a
  * floor still running, if it ends later). Sending 10 at 07:55 UTC in Tokyo, then moving to Los Angeles,
  * whose day began at 08:00 UTC, would otherwise count none of them.
@@ -98,13 +135,15 @@ export function claimedBySameRedditAccount(
  * Sends claimed today that count against the quota: those being sent, sent, or of unknown outcome.
  * Counted from the DMs themselves, so the figure cannot drift from what happened; every connection of the
  * Reddit account in the workspace counts, removed ones too, and so do the kept claims of deleted projects.
+ * Today starts where the connections' days say (`sharedWindowStart`).
  */
 export async function usedToday(
   db: DbOrTx,
   account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'> & QuotaWindowAccount,
   nowMs: number,
 ): Promise<number> {
-  const since = quotaWindowStart(account, nowMs);
+  // The account as given (it may be newer than its row) and its other connections.
+  const since = sharedWindowStart([account, ...(await windowsOfSameRedditAccount(db, account))], nowMs);
   const [[row], [kept]] = await Promise.all([
     db
       .select({ n: count() })

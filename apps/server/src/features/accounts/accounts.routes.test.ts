@@ -793,6 +793,36 @@ describe('account settings', () => {
     expect((await accountsOf(project)).items[0]).toMatchObject({ remaining_today: 0 });
   });
 
+  it('count one day for a Reddit account connected to two projects in different zones', async () => {
+    const tokyo = await buildProject(t.ctx.db, t.config);
+    const losAngeles = await buildProject(t.ctx.db, t.config, { owner: tokyo.owner });
+    // A minute past midnight in Los Angeles; in Tokyo the day began hours ago.
+    clock.t = startOfNextZonedDay(clock.t, 'America/Los_Angeles') + 60_000;
+    const inTokyo = await buildAccount(t.ctx.db, tokyo.id, { timezone: 'Asia/Tokyo', now: clock.t });
+    const inLosAngeles = await buildAccount(t.ctx.db, losAngeles.id, {
+      redditUsername: inTokyo.redditUsername.toUpperCase(),
+      timezone: 'America/Los_Angeles',
+      now: clock.t,
+    });
+    const fiveMinutesAgo = new Date(clock.t - 5 * 60_000);
+    await t.ctx.db.insert(dmMessages).values(
+      Array.from({ length: 10 }, () => ({
+        ...claimedDm(tokyo, inTokyo, 'sent'),
+        claimedAt: fiveMinutesAgo,
+        sentAt: fiveMinutesAgo,
+      })),
+    );
+    expect(await usedToday(t.ctx.db, await rowOf(inLosAngeles.id), clock.t)).toBe(10);
+    expect((await accountsOf(losAngeles)).items[0]).toMatchObject({ remaining_today: 0 });
+
+    // An admin's reset of either connection starts the Reddit account's day afresh for both.
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({ quotaResetAt: new Date(clock.t) })
+      .where(eq(redditAccounts.id, inTokyo.id));
+    expect(await usedToday(t.ctx.db, await rowOf(inLosAngeles.id), clock.t)).toBe(0);
+  });
+
   it('start at the defaults, change field by field, and refuse bad values with the rule', async () => {
     const project = await buildProject(t.ctx.db, t.config);
     const account = await buildAccount(t.ctx.db, project.id);
