@@ -9,7 +9,7 @@ import { pollInboxJob, scheduleInboxPollsJob } from '../features/replies';
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
 import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
-import { reconcileDmsJob, sendDmJob } from '../features/sending';
+import { pullQueueForwardJob, reconcileDmsJob, sendDmJob } from '../features/sending';
 import type { JobDefinition } from './job';
 
 /** Every job the workers run. A `*.job.ts` whose job is missing here fails `registry.test.ts`. */
@@ -31,6 +31,7 @@ export const JOBS: readonly JobDefinition[] = [
   checkAccountAuthJob,
   sendDmJob,
   reconcileDmsJob,
+  pullQueueForwardJob,
   agentRunJob,
   agentSweepJob,
 ];

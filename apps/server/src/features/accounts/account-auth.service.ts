@@ -163,11 +163,21 @@ function errorLocation(message: string, projectId?: string): string {
 /**
  * Reddit's redirect back: the state must be one this server handed out, unused and unexpired. Connects
  * the account and returns the app's address with the outcome (spec section 2: auth, username,
- * project_id, message).
+ * project_id, message), and the account when it was connected.
  */
 export async function completeRedditLogin(
   ctx: AppContext,
   query: { code?: string; state?: string; error?: string },
+): Promise<{ location: string; connected: RedditAccountRow | null }> {
+  let connected: RedditAccountRow | null = null;
+  const location = await callbackOutcome(ctx, query, (account) => (connected = account));
+  return { location, connected };
+}
+
+async function callbackOutcome(
+  ctx: AppContext,
+  query: { code?: string; state?: string; error?: string },
+  onConnected: (account: RedditAccountRow) => void,
 ): Promise<string> {
   const stored = query.state ? await takeAuthState(ctx.db, query.state, new Date(ctx.clock.now())) : null;
   if (query.error) {
@@ -179,6 +189,7 @@ export async function completeRedditLogin(
   if (!query.code) return errorLocation(CALLBACK_ERRORS.notAuthorized, stored.projectId);
   try {
     const account = await connectAccount(ctx, stored, query.code);
+    onConnected(account);
     return appLocation({ auth: 'success', username: account.redditUsername, project_id: account.projectId });
   } catch (error) {
     if (error instanceof ConnectRefusedError) return errorLocation(error.message, stored.projectId);

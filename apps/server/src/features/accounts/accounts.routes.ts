@@ -3,6 +3,7 @@ import { accountsEndpoints as e, redditAuthEndpoints as auth } from '@threadreac
 import { route } from '../../http/endpoints';
 import { requireUser } from '../auth';
 import { requireProject } from '../projects';
+import { queuePullForward } from '../sending';
 import { completeRedditLogin, startRedditLogin } from './account-auth.service';
 import {
   getAccountSettings,
@@ -19,9 +20,12 @@ export async function accountsRoutes(app: FastifyInstance) {
   route(app, auth.login, async (request) =>
     startRedditLogin(ctx, requireUser(request), requireProject(request)),
   );
-  route(app, auth.callback, async (request, reply) =>
-    reply.redirect(await completeRedditLogin(ctx, request.query)),
-  );
+  // An account connected, or settings changed, may give the project's queued DMs room sooner.
+  route(app, auth.callback, async (request, reply) => {
+    const { location, connected } = await completeRedditLogin(ctx, request.query);
+    if (connected) await queuePullForward(ctx, connected.projectId);
+    return reply.redirect(location);
+  });
 
   route(app, e.list, async (request) =>
     listAccountsPage(ctx, requireUser(request), requireProject(request), request.query),
@@ -40,7 +44,10 @@ export async function accountsRoutes(app: FastifyInstance) {
   route(app, e.getSettings, async (request) =>
     getAccountSettings(ctx, requireProject(request).id, request.params.accountId),
   );
-  route(app, e.updateSettings, async (request) =>
-    updateAccountSettings(ctx, requireProject(request).id, request.params.accountId, request.body),
-  );
+  route(app, e.updateSettings, async (request) => {
+    const projectId = requireProject(request).id;
+    const settings = await updateAccountSettings(ctx, projectId, request.params.accountId, request.body);
+    await queuePullForward(ctx, projectId);
+    return settings;
+  });
 }

@@ -252,6 +252,23 @@ export async function lockApprovedDms(db: DbOrTx, projectId: string, only?: SQL)
     .for('update');
 }
 
+/** The project's queued DMs with an account, in the order they go, locked for planning again. */
+export async function lockQueuedDms(db: DbOrTx, projectId: string): Promise<DmMessageRow[]> {
+  return db
+    .select()
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.projectId, projectId),
+        eq(dmMessages.state, 'queued'),
+        isNotNull(dmMessages.accountId),
+        isNotNull(dmMessages.scheduledFor),
+      ),
+    )
+    .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id))
+    .for('update');
+}
+
 /** Every workspace suppression among these people. */
 export async function suppressedAmong(
   db: DbOrTx,

@@ -10,6 +10,7 @@ import {
   lastClaimAt,
   lockApprovedDms,
   lockDm,
+  lockQueuedDms,
   projectAccounts,
   queuedTimes,
   suppressedAmong,
@@ -70,6 +71,83 @@ export async function pacingAccount(
     queuedAt: queued.sort((a, b) => a - b),
     notBefore: account.nextSendAt?.getTime() ?? null,
   };
+}
+
+/** Books (+1) or frees (-1) a queued send at `at` in what pacing knows of the account. */
+function rebook(account: PacingAccount, at: number, nowMs: number, change: 1 | -1): void {
+  const key = Math.max(dayKey(at, account.timezone), dayKey(nowMs, account.timezone));
+  account.booked.set(key, Math.max(0, (account.booked.get(key) ?? 0) + change));
+  if (change === 1) {
+    account.queuedAt = [...account.queuedAt, at].sort((a, b) => a - b);
+  } else {
+    const i = account.queuedAt.indexOf(at);
+    if (i >= 0) account.queuedAt = account.queuedAt.filter((_, j) => j !== i);
+  }
+}
+
+/** A queued DM moved to an earlier day by `pullQueueForward`. */
+export interface MovedDm extends PlannedSend {
+  dmId: string;
+}
+
+/**
+ * Moves the project's DMs queued for a later day to an earlier one where its accounts now have room: an
+ * account was connected or its settings changed, a send failed (its place today is free again), an admin
+ * reset the daily limits. DM by DM, in the order they go, each takes the first free slot over the ready
+ * accounts within the limits it was queued with, and moves only if that slot is on an earlier local day
+ * than its own: none goes later, none shifts within its day. Its send job is the caller's to queue.
+ */
+export async function pullQueueForward(
+  ctx: AppContext,
+  projectId: string,
+  random: () => number,
+): Promise<MovedDm[]> {
+  const nowMs = ctx.clock.now();
+  const now = new Date(nowMs);
+  return ctx.db.transaction(async (tx): Promise<MovedDm[]> => {
+    // DMs first, then accounts: the order every claim locks them in.
+    const dms = await lockQueuedDms(tx, projectId);
+    if (dms.length === 0) return [];
+    const accounts = await projectAccounts(tx, projectId, { lock: true });
+    const byId = new Map(accounts.map((a) => [a.id, a]));
+    const later = dms.filter((dm) => {
+      const account = byId.get(dm.accountId!);
+      return (
+        account && dayKey(dm.scheduledFor!.getTime(), account.timezone) > dayKey(nowMs, account.timezone)
+      );
+    });
+    if (later.length === 0) return [];
+    const pacing = new Map<string, PacingAccount>();
+    for (const account of accounts) {
+      if (!planningProblem(account, nowMs)) pacing.set(account.id, await pacingAccount(tx, account, nowMs));
+    }
+    const moved: MovedDm[] = [];
+    for (const dm of later) {
+      const from = byId.get(dm.accountId!)!;
+      const fromAt = dm.scheduledFor!.getTime();
+      const own = pacing.get(from.id);
+      if (own) rebook(own, fromAt, nowMs, -1);
+      const limits = queuedWithLimits(dm);
+      const [slot] = planSends(
+        [...pacing.values()].map((p) => withSenderLimits(p, limits)),
+        1,
+        nowMs,
+        random,
+      );
+      if (slot && slot.at < dayKey(fromAt, from.timezone)) {
+        await updateDm(
+          tx,
+          { projectId, dmId: dm.id, from: ['queued'] },
+          { accountId: slot.accountId, scheduledFor: new Date(slot.at), updatedAt: now },
+        );
+        rebook(pacing.get(slot.accountId)!, slot.at, nowMs, 1);
+        moved.push({ dmId: dm.id, ...slot });
+      } else if (own) {
+        rebook(own, fromAt, nowMs, 1);
+      }
+    }
+    return moved;
+  });
 }
 
 export type Rescheduled =

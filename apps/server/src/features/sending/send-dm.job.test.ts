@@ -7,6 +7,7 @@ import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { buildLead } from '../leads/leads.test-support';
 import { users } from '../users/users.table';
 import { dayKey, seededRandom } from './pacing';
+import { pullQueueForwardJob } from './pull-queue-forward.job';
 import { sendDmJob, SendLaterError } from './send-dm.job';
 import { rescheduleDm } from './scheduling';
 import { addDoNotContact } from '../suppressions/suppressions.service';
@@ -659,5 +660,96 @@ describe('Send All, paced on the simulator', () => {
       .from(dmMessages)
       .where(inArray(dmMessages.id, [dm.id]));
     expect(sent[0]!.attempts).toBe(1);
+  });
+
+  it('moves DMs queued for later days to an account connected since, on the first day it has room', async () => {
+    // Later than every test before: the simulator's messages of demo_founder are counted from a time on.
+    rig.clock.t = Date.UTC(2026, 2, 3, 13); // Tuesday 08:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...WEEKDAYS_IN_NEW_YORK,
+      dailyMessageLimit: 2,
+    });
+    for (let i = 0; i < 6; i++) await buildDm(rig.db, project, { recipient: person() });
+    expect((await queueProjectDms(rig.ctx, project.id, { random: seededRandom(5) })).queued).toBe(6);
+    const day = (d: DmMessageRow) => zonedParts(d.scheduledFor!.getTime(), ZONE).day;
+    const before = await dmsOf(rig.db, project.id);
+    expect(before.map(day).sort()).toEqual([3, 3, 4, 4, 5, 5]);
+
+    const second = await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...WEEKDAYS_IN_NEW_YORK,
+      username: 'growth_marketer',
+      dailyMessageLimit: 3,
+    });
+    // Saving an account's settings asks for the queue to be looked at again, as connecting one does.
+    const saved = await rig.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/reddit-accounts/${second.id}/settings`,
+      headers: project.owner.auth,
+      payload: { delay_range_max: 150 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(rig.jobs.at(-1)).toMatchObject({ name: 'pull-queue-forward', data: { projectId: project.id } });
+
+    const jobsBefore = rig.jobs.length;
+    await pullQueueForwardJob.handler(rig.ctx, { projectId: project.id });
+    const after = await dmsOf(rig.db, project.id);
+    // Three go today from growth_marketer; Thursday's last has room on Wednesday, where the first two were.
+    expect(after.map(day).sort()).toEqual([3, 3, 3, 3, 3, 4]);
+    expect(after.filter((d) => d.accountId === second.id && day(d) === 3)).toHaveLength(3);
+    after.forEach((d, i) =>
+      expect(d.scheduledFor!.getTime()).toBeLessThanOrEqual(before[i]!.scheduledFor!.getTime()),
+    );
+    const moved = after.filter((d, i) => d.scheduledFor!.getTime() !== before[i]!.scheduledFor!.getTime());
+    expect(moved).toHaveLength(4);
+    // Each moved DM's send job is moved up with it.
+    expect(rig.jobs.slice(jobsBefore).map((j) => [j.name, (j.data as { dmId: string }).dmId])).toEqual(
+      moved
+        .sort((a, b) => a.scheduledFor!.getTime() - b.scheduledFor!.getTime())
+        .map((d) => ['send-dm', d.id]),
+    );
+    // Nothing more to move: a second look changes nothing.
+    await pullQueueForwardJob.handler(rig.ctx, { projectId: project.id });
+    expect((await dmsOf(rig.db, project.id)).map((d) => d.scheduledFor)).toEqual(
+      after.map((d) => d.scheduledFor),
+    );
+
+    await runQueued(project.id, seededRandom(6));
+    const sent = await dmsOf(rig.db, project.id);
+    expect(sent.map((d) => [d.state, zonedParts(d.sentAt!.getTime(), ZONE).day]).sort()).toEqual([
+      ['sent', 3],
+      ['sent', 3],
+      ['sent', 3],
+      ['sent', 3],
+      ['sent', 3],
+      ['sent', 4],
+    ]);
+  });
+
+  it("gives a failed send's place today to a DM queued for a later day", async () => {
+    rig.clock.t = Date.UTC(2026, 2, 10, 12); // Tuesday 08:00 in New York (summer time)
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, {
+      ...WEEKDAYS_IN_NEW_YORK,
+      dailyMessageLimit: 2,
+    });
+    // Written a minute apart: Send All queues them in that order.
+    const written = (minutes: number) => new Date(rig.clock.t - 24 * HOUR + minutes * 60_000);
+    const refused = await buildDm(rig.db, project, { recipient: people.refusing[0]!, createdAt: written(0) });
+    await buildDm(rig.db, project, { recipient: person(), createdAt: written(1) });
+    const tomorrow = await buildDm(rig.db, project, { recipient: person(), createdAt: written(2) });
+    expect((await queueProjectDms(rig.ctx, project.id, { random: seededRandom(7) })).queued).toBe(3);
+    expect(zonedParts((await dmById(rig.db, tomorrow.id)).scheduledFor!.getTime(), ZONE).day).toBe(11);
+
+    rig.clock.t = (await dmById(rig.db, refused.id)).scheduledFor!.getTime();
+    await sendDmJob.handler(rig.ctx, { projectId: project.id, dmId: refused.id });
+    expect(await dmById(rig.db, refused.id)).toMatchObject({ state: 'failed' });
+    expect(rig.jobs.at(-1)).toMatchObject({ name: 'pull-queue-forward', data: { projectId: project.id } });
+    await pullQueueForwardJob.handler(rig.ctx, { projectId: project.id });
+    expect(zonedParts((await dmById(rig.db, tomorrow.id)).scheduledFor!.getTime(), ZONE).day).toBe(10);
+
+    await runQueued(project.id, seededRandom(8));
+    const sent = (await dmsOf(rig.db, project.id)).filter((d) => d.state === 'sent');
+    expect(sent.map((d) => zonedParts(d.sentAt!.getTime(), ZONE).day)).toEqual([10, 10]);
   });
 });

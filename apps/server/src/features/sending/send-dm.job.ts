@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { defineJob } from '../../jobs/job';
+import { queuePullForward } from './pull-queue-forward.job';
 import { sendQueuedDm } from './send-queued';
 
 /** Thrown by a run whose DM goes later: the runner queues the job again for `retryAtMs`. */
@@ -26,6 +27,8 @@ export const sendDmJob = defineJob({
   async handler(ctx, data) {
     const result = await sendQueuedDm(ctx, data);
     ctx.log.debug({ job: 'send-dm', dmId: data.dmId, outcome: result.outcome }, 'paced send');
+    // A failed send does not count against the account's day: a DM queued for a later one may go today.
+    if (result.outcome === 'failed') await queuePullForward(ctx, data.projectId);
     if (result.retryAtMs !== null)
       throw new SendLaterError(Math.max(result.retryAtMs, ctx.clock.now() + 1000));
   },

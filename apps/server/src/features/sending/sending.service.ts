@@ -30,6 +30,7 @@ import {
 } from './claim.repository';
 import { queueReconcile } from './reconcile-dms.job';
 import { attemptSend, type OnSendStep } from './send-attempt';
+import { queuePullForward } from './pull-queue-forward.job';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
 import { unqueuedChanges } from '../dms/dms.table';
@@ -165,6 +166,7 @@ export async function sendDmNow(
           message: `Reddit did not confirm the DM to u/${recipient}. It is being checked against u/${account.redditUsername}'s sent messages and will not be sent twice.`,
         };
       case 'failed':
+        await queuePullForward(ctx, projectId);
         throw refusal(result);
       case 'not_claimable':
         throw (result.dm && refuseByState(result.dm)) ?? new AppError(409, 'dm_changed', result.reason);

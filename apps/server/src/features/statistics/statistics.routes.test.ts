@@ -8,6 +8,7 @@ import type {
   TRefreshAllTokensResponse,
 } from '@threadreach/contract';
 import { virtualClock } from '../../integrations/reddit/reddit-test-support';
+import { recordingQueue } from '../../jobs/queue.test-support';
 import { buildProject, buildUser, type TestUser } from '../../test/factories';
 import type { TestApp } from '../../test/test-app';
 import { redditAccessTokens } from '../../integrations/reddit/reddit.table';
@@ -34,13 +35,14 @@ let t: TestApp;
 let admin: TestUser;
 let moderator: TestUser;
 type Project = Awaited<ReturnType<typeof buildProject>>;
+const queue = recordingQueue();
 let a: Project;
 let b: Project;
 let c: Project;
 
 beforeAll(async () => {
   // A database of its own: the all-projects figures count every project there is.
-  t = await createDiscoveryApp({ reddit: { clock } });
+  t = await createDiscoveryApp({ reddit: { clock }, queue: queue.starter });
   const db = t.ctx.db;
   admin = await buildUser(db, t.config, { roles: ['ADMIN'] });
   moderator = await buildUser(db, t.config, { roles: ['MODERATOR'] });
@@ -447,6 +449,8 @@ describe('admin actions on a project', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Daily limits reset for 2 accounts.', accounts_reset: 2 });
     expect(await usedToday(t.ctx.db, await reload(), clock.now())).toBe(0);
+    // DMs queued for a later day may go today now.
+    expect(queue.jobs.at(-1)).toMatchObject({ name: 'pull-queue-forward', data: { projectId: p.id } });
     // Sends after the reset count again.
     clock.t += 60_000;
     await buildDm(t.ctx.db, p, 'sent', new Date(clock.t), { accountId: first.id });

@@ -29,6 +29,7 @@ import type { AuthUser } from '../auth';
 import { asAccount, AccountAuthRequiredError, type RedditAccountRow } from '../accounts';
 import { redditClientFor } from '../credentials';
 import { getAccessibleProject } from '../projects';
+import { queuePullForward } from '../sending';
 import {
   METRICS,
   countAnswered,
@@ -345,6 +346,7 @@ export async function resetDailyLimits(
   await getAccessibleProject(ctx.db, caller, projectId, 'read');
   const reset = await resetQuotas(ctx.db, projectId, new Date(ctx.clock.now()));
   ctx.log.info({ projectId, accounts: reset, by: caller.id }, 'daily limits reset');
+  if (reset > 0) await queuePullForward(ctx, projectId);
   return { message: `Daily limits reset for ${accountsText(reset)}.`, accounts_reset: reset };
 }
 
