@@ -38,6 +38,54 @@ export const SAVE_ACCOUNT_SETTINGS_FAILED = 'Failed to save account settings';
 export const CONNECT_REDDIT_FAILED = 'Error connecting to Reddit';
 export const redditAuthFailedMessage = (message: string) => `Reddit authentication failed: ${message}`;
 
+/** Why connecting a Reddit account failed, as the server's callback puts it in the app's address. */
+export const REDDIT_CALLBACK_ERRORS = {
+  denied: 'Access was denied on Reddit.',
+  notAuthorized: 'Reddit did not authorize the connection.',
+  stateInvalid: 'This sign-in has expired or was already used. Please connect again.',
+  refused: 'Reddit did not accept the sign-in. Please connect again.',
+  unreachable: 'Reddit could not be reached. Please try again.',
+  notPermanent: 'Reddit did not grant lasting access. Please connect again.',
+  removed: 'This account was removed in the meantime. Please connect it again.',
+  failed: 'The account could not be connected. Please try again.',
+} as const;
+
+const elsewhereText = (username: string) =>
+  `u/${username} is connected in another workspace, and a Reddit account sends for one workspace only. ` +
+  'Remove it there first, or sign in to Reddit as another account.';
+const wrongAccountText = (signedIn: string, expected: string) =>
+  `You signed in as u/${signedIn}, not u/${expected}. Sign in as u/${expected} to re-authenticate it.`;
+const NO_PLAN_LIMIT_TEXT = `${ACCOUNT_LIMIT_REACHED}: an active subscription is needed to connect Reddit accounts.`;
+const limitText = (used: string, limit: string) =>
+  `${ACCOUNT_LIMIT_REACHED}: ${used} of ${limit} Reddit accounts are connected across your projects. Upgrade your subscription to connect more.`;
+
+export const connectedElsewhereDetail = (username: string) => elsewhereText(username);
+export const wrongRedditAccountDetail = (signedIn: string, expected: string) =>
+  wrongAccountText(signedIn, expected);
+export const accountLimitReachedDetail = (used: number, limit: number) =>
+  limit <= 0 ? NO_PLAN_LIMIT_TEXT : limitText(String(used), String(limit));
+
+const NAME = '\u0001';
+const COUNT = '\u0002';
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A text with holes, as a pattern: a Reddit name or a count in each hole, nothing else around it. */
+const shaped = (text: string) =>
+  new RegExp(`^${escapeRegExp(text).replaceAll(NAME, '[A-Za-z0-9_-]{1,20}').replaceAll(COUNT, '\\d{1,6}')}$`);
+const CALLBACK_MESSAGES: readonly RegExp[] = [
+  shaped(elsewhereText(NAME)),
+  shaped(wrongAccountText(NAME, NAME)),
+  shaped(limitText(COUNT, COUNT)),
+];
+const CALLBACK_TEXTS = new Set<string>([...Object.values(REDDIT_CALLBACK_ERRORS), NO_PLAN_LIMIT_TEXT]);
+
+/**
+ * Whether `message` is one the server's Reddit callback sends. Anyone can put `auth=error&message=…` in a
+ * link to the app, which would show their words as the app's: others are not shown.
+ */
+export function isRedditCallbackMessage(message: string): boolean {
+  return CALLBACK_TEXTS.has(message) || CALLBACK_MESSAGES.some((pattern) => pattern.test(message));
+}
+
 /** valid: the grant works; expired: Reddit refused it; revoked: it was given up. Anything but valid is Auth Required. */
 export const ACCOUNT_AUTH_STATUSES = ['valid', 'expired', 'revoked'] as const;
 export const ZAccountAuthStatusValue = z.enum(ACCOUNT_AUTH_STATUSES);

@@ -1,9 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
-  ACCOUNT_LIMIT_REACHED,
+  REDDIT_CALLBACK_ERRORS,
+  accountLimitReachedDetail,
+  connectedElsewhereDetail,
   isModerator,
   redditAuthEndpoints,
+  wrongRedditAccountDetail,
   type TRedditLoginResponse,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
@@ -53,20 +56,9 @@ export function suspensionReason(isSuspended: boolean, current: string | null): 
 }
 
 /** Short texts the app shows after 'Reddit authentication failed: '; never Reddit's own words. */
-export const CALLBACK_ERRORS = {
-  denied: 'Access was denied on Reddit.',
-  notAuthorized: 'Reddit did not authorize the connection.',
-  stateInvalid: 'This sign-in has expired or was already used. Please connect again.',
-  refused: 'Reddit did not accept the sign-in. Please connect again.',
-  unreachable: 'Reddit could not be reached. Please try again.',
-  notPermanent: 'Reddit did not grant lasting access. Please connect again.',
-  removed: 'This account was removed in the meantime. Please connect it again.',
-  failed: 'The account could not be connected. Please try again.',
-} as const;
-
-export const connectedElsewhereDetail = (username: string) =>
-  `u/${username} is connected in another workspace, and a Reddit account sends for one workspace only. ` +
-  'Remove it there first, or sign in to Reddit as another account.';
+/** The callback's refusals: texts the app shows only when they are these (`isRedditCallbackMessage`). */
+export const CALLBACK_ERRORS = REDDIT_CALLBACK_ERRORS;
+export { connectedElsewhereDetail };
 
 /** A refusal the person can act on; its message goes back to the app as it is. */
 class ConnectRefusedError extends Error {
@@ -75,12 +67,6 @@ class ConnectRefusedError extends Error {
 
 export function redditRedirectUri(ctx: AppContext): string {
   return `${ctx.config.publicUrl}${redditAuthEndpoints.callback.path}`;
-}
-
-function limitReachedDetail(used: number, limit: number): string {
-  return limit <= 0
-    ? `${ACCOUNT_LIMIT_REACHED}: an active subscription is needed to connect Reddit accounts.`
-    : `${ACCOUNT_LIMIT_REACHED}: ${used} of ${limit} Reddit accounts are connected across your projects. Upgrade your subscription to connect more.`;
 }
 
 export interface ConnectLimit {
@@ -106,7 +92,7 @@ export async function connectLimitFor(
     .from(users)
     .where(eq(users.id, project.userId));
   const limit = Math.max(0, owner?.profilesLimit ?? 0);
-  return { used, limit, blockedReason: used >= limit ? limitReachedDetail(used, limit) : null };
+  return { used, limit, blockedReason: used >= limit ? accountLimitReachedDetail(used, limit) : null };
 }
 
 /**
@@ -256,9 +242,7 @@ async function connectAccount(
       const existing = await findProjectAccount(tx, project.id, stored.accountId);
       if (!existing) throw new ConnectRefusedError(CALLBACK_ERRORS.removed);
       if (existing.redditUsername.toLowerCase() !== me.name.toLowerCase()) {
-        throw new ConnectRefusedError(
-          `You signed in as u/${me.name}, not u/${existing.redditUsername}. Sign in as u/${existing.redditUsername} to re-authenticate it.`,
-        );
+        throw new ConnectRefusedError(wrongRedditAccountDetail(me.name, existing.redditUsername));
       }
       return (await updateProjectAccount(tx, project.id, existing.id, fromReddit(existing.id, existing)))!;
     }

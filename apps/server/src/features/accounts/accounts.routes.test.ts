@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOO_YOUNG, type TAccountList } from '@threadreach/contract';
+import { ACCOUNT_TOO_YOUNG, isRedditCallbackMessage, type TAccountList } from '@threadreach/contract';
 import { redditAccessTokens } from '../../integrations/reddit/reddit.table';
 import { retryAtOf } from '../../jobs/job';
 import { fixedClock } from '../../test/clock.test-support';
@@ -92,7 +92,10 @@ async function callback(redirect: URL | string) {
   expect(res.statusCode).toBe(302);
   const location = res.headers.location as string;
   expect(location.startsWith('/?')).toBe(true);
-  return Object.fromEntries(new URL(location, 'http://app.local').searchParams);
+  const outcome = Object.fromEntries(new URL(location, 'http://app.local').searchParams);
+  // The app shows only the messages it knows the callback sends.
+  if (outcome.message) expect(isRedditCallbackMessage(outcome.message), outcome.message).toBe(true);
+  return outcome;
 }
 
 /** Connects `username` to the project the whole way: login, consent, callback. */

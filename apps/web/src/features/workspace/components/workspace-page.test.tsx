@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import {
   accountsEndpoints,
   agentEndpoints,
+  connectedElsewhereDetail,
   authEndpoints,
   productInfoEndpoints,
   projectsEndpoints,
@@ -671,6 +672,21 @@ describe('connected accounts', () => {
     ).toBeTruthy();
     await waitFor(() => expect(testLocation()).toBe('/'));
     expect(screen.getAllByText(/Reddit authentication failed/)).toHaveLength(1);
+  });
+
+  it('back from Reddit with a message the server does not send: shows none of its words', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    renderApp('/?auth=error&message=Your+account+is+locked.+Call+support+at+example.com');
+    expect(await screen.findByText('Reddit authentication failed: Unknown error')).toBeTruthy();
+    expect(screen.queryByText(/example\.com/)).toBeNull();
+    await waitFor(() => expect(testLocation()).toBe('/'));
+  });
+
+  it('back from Reddit with a reason that names an account: shows it', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    const reason = connectedElsewhereDetail('demo_founder');
+    renderApp(`/?auth=error&message=${encodeURIComponent(reason)}`);
+    expect(await screen.findByText(`Reddit authentication failed: ${reason}`)).toBeTruthy();
   });
 });
 

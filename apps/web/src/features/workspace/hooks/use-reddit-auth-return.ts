@@ -1,7 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { notifications } from '@mantine/notifications';
-import { REDDIT_AUTH_RETURN_PARAMS, accountsEndpoints, redditAuthFailedMessage } from '@threadreach/contract';
+import {
+  REDDIT_AUTH_RETURN_PARAMS,
+  accountsEndpoints,
+  isRedditCallbackMessage,
+  redditAuthFailedMessage,
+} from '@threadreach/contract';
 import { call } from '../../../lib/api-client';
 
 /** One page of a project's accounts: a project holds a handful, so this is all of them. */
@@ -60,7 +65,8 @@ async function announceConnected(username: string | null, projectId: string | nu
 
 /**
  * Back from Reddit's sign-in (spec section 2): reads auth, username, project_id and message, clears them
- * from the address, selects the project, and says how it went.
+ * from the address, selects the project, and says how it went: a message the server's callback does not
+ * send reads 'Unknown error'.
  */
 export function useRedditAuthReturn(selectProject: (projectId: string) => void) {
   const { pathname, search, hash } = useLocation();
@@ -79,9 +85,11 @@ export function useRedditAuthReturn(selectProject: (projectId: string) => void) 
     if (outcome.ok) {
       void announceConnected(outcome.username, outcome.projectId);
     } else {
+      // Only the server's own reasons: anyone can put words in a link's `message`.
+      const known = outcome.message && isRedditCallbackMessage(outcome.message);
       notifications.show({
         color: 'red',
-        message: redditAuthFailedMessage(outcome.message || 'Unknown error'),
+        message: redditAuthFailedMessage(known ? outcome.message! : 'Unknown error'),
       });
     }
   });
