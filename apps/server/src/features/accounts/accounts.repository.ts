@@ -120,6 +120,20 @@ export async function updateProjectAccount(
 export const ACCOUNT_REMOVED = 'account_removed' satisfies TSendOutcomeCode;
 
 /**
+ * The Reddit account a DM goes or went from, as its connection spells the name: the DM's account, else
+ * the project's connection of the Reddit account that claimed it (removed and connected again, the DM
+ * keeps no account id), else the claim's own lower-case name (removed since). For a query over
+ * `dm_messages` under its own name; written out, as a query over one table leaves its columns unqualified.
+ */
+export const dmSenderName = sql<string | null>`coalesce(
+  (select sc.reddit_username from reddit_accounts sc
+    where sc.project_id = "dm_messages"."project_id"
+      and (sc.id = "dm_messages"."account_id" or lower(sc.reddit_username) = "dm_messages"."sender_key")
+    order by (sc.id = "dm_messages"."account_id") desc nulls last
+    limit 1),
+  "dm_messages"."sender_key")`;
+
+/**
  * Deletes the project's account. Its DMs of unknown outcome lose their account with it, and with it the
  * sent messages that would settle them: they stay unknown (the person stays contacted) and say why. Its
  * queued DMs go back to the unsent ones.

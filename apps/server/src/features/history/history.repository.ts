@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TPageQuery, TReplyStatus } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
-import { redditAccounts } from '../accounts/accounts.table';
+import { dmSenderName } from '../accounts';
 import { failedToSend } from '../dms';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { dmReplies, type DmReplyRow } from '../replies/replies.table';
@@ -12,8 +12,9 @@ export interface HistoryRow {
   refused: boolean;
 }
 
-const refused = sql<boolean>`exists (select 1 from ${dmReplies}
-  where ${dmReplies.dmId} = ${dmMessages.id} and ${dmReplies.isRefusal})`;
+// Written out: a query over one table leaves its columns unqualified, and `id` would be the reply's.
+const refused = sql<boolean>`exists (select 1 from dm_replies r
+  where r.dm_id = "dm_messages"."id" and r.is_refusal)`;
 
 function statusCondition(status: TReplyStatus | undefined): SQL | undefined {
   if (status === 'no_reply') return isNull(dmMessages.repliedAt);
@@ -35,9 +36,8 @@ export async function listContacted(
   );
   const [rows, totals] = await Promise.all([
     db
-      .select({ dm: dmMessages, accountUsername: redditAccounts.redditUsername, refused })
+      .select({ dm: dmMessages, accountUsername: dmSenderName, refused })
       .from(dmMessages)
-      .leftJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
       .where(where)
       .orderBy(desc(dmMessages.sentAt), desc(dmMessages.id))
       .limit(page.limit)

@@ -4,6 +4,7 @@ import type { TCampaignStatistics, THistoryItem } from '@threadreach/contract';
 import { fixedClock } from '../../test/clock.test-support';
 import { buildProject, buildUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { dmMessages } from '../dms/dms.table';
 import { leads } from '../leads/leads.table';
 import { buildLead, buildProfile } from '../leads/leads.test-support';
 import { insertAccount, insertDm, insertReplyRow } from '../replies/replies.test-support';
@@ -85,6 +86,29 @@ describe('GET /projects/{id}/history', () => {
       last_reply: { body: 'Actually, please stop', is_refusal: true },
     });
     expect(page.items[0]!.last_reply).toBeNull();
+  });
+
+  it('names the Reddit account a DM went from after it was removed, and connected again or not', async () => {
+    const p = await buildProject(t.ctx.db, t.config);
+    await insertAccount(t.ctx, p, { credentialId: null, username: 'Growth_Marketer', refreshToken: 'r' });
+    // Sent by connections since removed: the DMs keep their claim's name, no account id.
+    for (const [recipient, sender, hour] of [
+      ['hana_h', 'growth_marketer', 1],
+      ['ivan_i', 'gone_seller', 2],
+    ] as const) {
+      const dm = await insertDm(t.ctx.db, {
+        projectId: p.id,
+        ownerUserId: p.owner.id,
+        recipient,
+        sentAt: at(hour),
+      });
+      await t.ctx.db.update(dmMessages).set({ senderKey: sender }).where(eq(dmMessages.id, dm.id));
+    }
+    const page = await history('', p);
+    expect(page.items.map((i) => [i.recipient_username, i.account_username])).toEqual([
+      ['ivan_i', 'gone_seller'],
+      ['hana_h', 'Growth_Marketer'],
+    ]);
   });
 
   it('keeps one kind of answer, and pages', async () => {

@@ -20,6 +20,7 @@ import type { DbOrTx } from '../../db/client';
 import {
   ACCOUNT_REMOVED,
   claimedBySameRedditAccount,
+  dmSenderName,
   keptOfSameRedditAccount,
   ofSameRedditAccount,
 } from '../accounts';
@@ -445,9 +446,8 @@ export async function listSending(
   const rank = sql`case ${dmMessages.state} when 'sending' then 0 when 'unknown' then 1 when 'queued' then 2 else 3 end`;
   const [rows, totals] = await Promise.all([
     db
-      .select({ dm: dmMessages, accountUsername: redditAccounts.redditUsername })
+      .select({ dm: dmMessages, accountUsername: dmSenderName })
       .from(dmMessages)
-      .leftJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
       .where(where)
       .orderBy(
         rank,
