@@ -11,9 +11,10 @@ import { MIN_SENDING_AGE_DAYS, dailyCapacity, isWithinWorkingHours, nextWorkingI
 import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
 import { ownerHasPlan } from '../projects';
-import { formatInstant, queueProjectDms } from '../sending';
+import { formatInstant, NO_PLAN_UNQUEUED, queueProjectDms } from '../sending';
 import { RUN_LEASE_MS } from './agent.presenter';
 import {
+  activeAgentsOfOwner,
   claimRunLease,
   composeRefusalsSince,
   countExamples,
@@ -33,6 +34,21 @@ export const AGENT_DRAFTS_PER_RUN_MAX = 25;
 /** Why an agent whose owner's plan has ended stops: it searches, drafts and sends for a subscription. */
 export const NO_PLAN_PAUSE =
   "Paused: the project owner's subscription has ended. Subscribe again, then complete learning again to restart the agent.";
+/** Its queued DMs say what the send job's own check says of a DM it takes back for the same reason. */
+const NO_PLAN_UNQUEUED_DMS = {
+  code: 'subscription_required',
+  reason: `Not sent: ${NO_PLAN_UNQUEUED}`,
+} as const;
+
+/**
+ * The owner's last plan has ended (docs/decisions/012-billing-fulfilment.md): each of their agents that is
+ * on pauses now, as its next run would (up to 2 hours later), taking back its queued DMs. Returns how many.
+ */
+export async function pauseAgentsWithoutPlan(ctx: AppContext, ownerId: string): Promise<number> {
+  const projectIds = await activeAgentsOfOwner(ctx.db, ownerId);
+  for (const projectId of projectIds) await pauseAgent(ctx, projectId, NO_PLAN_PAUSE, NO_PLAN_UNQUEUED_DMS);
+  return projectIds.length;
+}
 
 /** This many compose refusals since the last run (within a day) pause the project's agent. */
 export const COMPOSE_REFUSALS_TO_PAUSE = 3;
@@ -106,7 +122,7 @@ export async function runAgent(
       return { kind: 'done', result: { ...result, status: 'skipped', reason: blocked } };
     }
     if (!(await ownerHasPlan(ctx.db, projectId))) {
-      await pauseAgent(ctx, projectId, NO_PLAN_PAUSE);
+      await pauseAgent(ctx, projectId, NO_PLAN_PAUSE, NO_PLAN_UNQUEUED_DMS);
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason: NO_PLAN_PAUSE } };
     }

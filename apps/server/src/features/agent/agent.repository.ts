@@ -14,7 +14,7 @@ import {
   or,
   sql,
 } from 'drizzle-orm';
-import type { TAgentLogType, TBehaviorAction } from '@threadreach/contract';
+import type { TAgentLogType, TBehaviorAction, TSendOutcomeCode } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import { agentMaySend } from '../dms';
@@ -89,6 +89,24 @@ export async function releaseRunLease(
     .update(agentSettings)
     .set({ ...change, runStartedAt: null })
     .where(and(eq(agentSettings.projectId, projectId), eq(agentSettings.runStartedAt, leaseAt)));
+}
+
+/** The user's projects whose agent is on: learned, active and not paused. */
+export async function activeAgentsOfOwner(db: DbOrTx, ownerId: string): Promise<string[]> {
+  const rows = await db
+    .select({ projectId: agentSettings.projectId })
+    .from(agentSettings)
+    .innerJoin(projects, eq(projects.id, agentSettings.projectId))
+    .where(
+      and(
+        eq(projects.userId, ownerId),
+        eq(agentSettings.mode, 'agent'),
+        eq(agentSettings.isActive, true),
+        eq(agentSettings.learningStageCompleted, true),
+        isNull(agentSettings.pausedReason),
+      ),
+    );
+  return rows.map((r) => r.projectId);
 }
 
 /** Projects whose agent is on and whose next run is overdue: a lost chain to start again. */
@@ -284,8 +302,9 @@ export async function cancelQueuedSends(
   projectId: string,
   reason: string,
   now: Date,
+  code: TSendOutcomeCode | null = null,
 ): Promise<number> {
-  return unqueueProjectDms(db, projectId, 'agent', unqueuedChanges(null, reason, now));
+  return unqueueProjectDms(db, projectId, 'agent', unqueuedChanges(code, reason, now));
 }
 
 /** DMs of the project Reddit refused at compose since `since`, with the last reason given. */

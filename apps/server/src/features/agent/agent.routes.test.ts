@@ -402,7 +402,13 @@ describe('execute and status', () => {
     const status = (await get(project, 'agent-status')).json<TAgentStatus>();
     expect(status).toMatchObject({ paused_reason: NO_PLAN_PAUSE, is_active: false });
     const [row] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, queued.id));
-    expect(row!.state).toBe('approved');
+    // It says what the send job says of a DM it takes back for the same reason, and how to send it.
+    expect(row).toMatchObject({
+      state: 'approved',
+      outcomeCode: 'subscription_required',
+      outcomeReason:
+        "Not sent: the project owner's subscription ended before it went. Send All queues it again.",
+    });
     expect(await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toHaveLength(
       EDITS.length + 1,
     );

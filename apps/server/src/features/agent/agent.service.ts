@@ -17,6 +17,7 @@ import {
   type TAgentLogList,
   type TMessageExampleList,
   type TRestartLearningResponse,
+  type TSendOutcomeCode,
   type TSaveMessageExamplesResponse,
   type TToggleModeResponse,
 } from '@threadreach/contract';
@@ -99,11 +100,16 @@ export async function writeAgentLog(
 }
 
 /** Stops the agent: no more runs, and every queued send of the project taken back at once. */
-async function stopAgent(ctx: AppContext, projectId: string, why: string): Promise<number> {
+async function stopAgent(
+  ctx: AppContext,
+  projectId: string,
+  why: string,
+  code: TSendOutcomeCode | null = null,
+): Promise<number> {
   return ctx.db.transaction(async (tx) => {
     const at = now(ctx);
     await saveSettings(tx, projectId, { isActive: false, nextRunAt: null }, at);
-    return cancelQueuedSends(tx, projectId, why, at);
+    return cancelQueuedSends(tx, projectId, why, at, code);
   });
 }
 
@@ -359,9 +365,17 @@ async function dailySummary(ctx: AppContext, projectId: string): Promise<TAgentD
   };
 }
 
-/** Pauses the project's agent with the reason it shows, taking back its queued sends. */
-export async function pauseAgent(ctx: AppContext, projectId: string, reason: string): Promise<number> {
-  const cancelled = await stopAgent(ctx, projectId, reason);
+/**
+ * Pauses the project's agent with the reason it shows, taking back its queued sends. They say the pause's
+ * reason, or `unqueued` when the DMs have one of their own (a lapsed plan's, as the send job gives it).
+ */
+export async function pauseAgent(
+  ctx: AppContext,
+  projectId: string,
+  reason: string,
+  unqueued?: { code: TSendOutcomeCode; reason: string },
+): Promise<number> {
+  const cancelled = await stopAgent(ctx, projectId, unqueued?.reason ?? reason, unqueued?.code);
   await saveSettings(ctx.db, projectId, { pausedReason: reason }, now(ctx));
   await writeAgentLog(ctx, projectId, 'error', false, reason, { sends_cancelled: cancelled });
   return cancelled;

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx as Db } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
+import { projects } from '../projects/projects.table';
 import {
   billingCheckoutSessions,
   billingCustomers,
@@ -114,6 +115,11 @@ export async function countAccountsOfUser(db: Db, userId: string): Promise<numbe
     .from(redditAccounts)
     .where(eq(redditAccounts.ownerUserId, userId));
   return row?.n ?? 0;
+}
+
+export async function listProjectIdsOfUser(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.select({ id: projects.id }).from(projects).where(eq(projects.userId, userId));
+  return rows.map((r) => r.id);
 }
 
 /** The user's subscriptions, most recently changed first. */

@@ -19,8 +19,10 @@ import {
   type PaymentEvent,
   type PaymentsProvider,
 } from '../../integrations/payments/payments.provider';
-import type { AuthUser } from '../auth';
+import { pauseAgentsWithoutPlan } from '../agent';
+import { requiresSubscription, type AuthUser } from '../auth';
 import { countUserProjects } from '../projects';
+import { NO_PLAN_UNQUEUED, unqueuedChanges, unqueueProjectDms } from '../sending';
 import { findUserById, updateProfilesLimit } from '../users';
 import {
   claimEvent,
@@ -32,6 +34,7 @@ import {
   finishCheckoutSession,
   insertCheckoutSession,
   insertCustomer,
+  listProjectIdsOfUser,
   listSubscriptionsOfUser,
   lockName,
   markExpiryApplied,
@@ -205,6 +208,33 @@ async function applyUserLimit(tx: DbOrTx, userId: string, now: Date): Promise<nu
   return limit;
 }
 
+/**
+ * What the end of a user's last plan stops at once (spec §5 "Subscription gate"): each of their agents
+ * pauses and says why, and every DM queued in their projects, by the agent or by them, goes back to the
+ * unsent ones saying that Send All queues it again. Without this an agent looked active until its next
+ * run, and DMs waited for their turn to be taken back; those checks stay, for anything queued meanwhile.
+ */
+async function stopWorkWithoutPlan(ctx: AppContext, userId: string): Promise<void> {
+  const user = await findUserById(ctx.db, userId);
+  // Moderators and admins keep working without a plan.
+  if (!user || !requiresSubscription(user)) return;
+  const agentsPaused = await pauseAgentsWithoutPlan(ctx, userId);
+  const changes = unqueuedChanges(
+    'subscription_required',
+    `Not sent: ${NO_PLAN_UNQUEUED}`,
+    new Date(ctx.clock.now()),
+  );
+  let dmsTakenBack = 0;
+  for (const projectId of await listProjectIdsOfUser(ctx.db, userId)) {
+    dmsTakenBack += await unqueueProjectDms(ctx.db, projectId, 'customer', changes);
+    // An agent that was not on (stopped or paused already) has none left; this is for a run still going.
+    dmsTakenBack += await unqueueProjectDms(ctx.db, projectId, 'agent', changes);
+  }
+  if (agentsPaused > 0 || dmsTakenBack > 0) {
+    ctx.log.info({ userId, agentsPaused, dmsTakenBack }, 'plan ended: agents paused, queued DMs taken back');
+  }
+}
+
 function str(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
@@ -264,8 +294,10 @@ export async function fulfilEvent(
   if (!FULFILLED_EVENT_TYPES.has(event.type)) return 'ignored';
   const target = eventTarget(event);
   const log = ctx.log.child({ eventId: event.id, eventType: event.type });
+  // The user this event left without a plan, if any: their work stops once the new limit is committed.
+  const lapsed: string[] = [];
 
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx): Promise<FulfilResult> => {
     if (!(await claimEvent(tx, event.id, event.type))) return 'duplicate';
 
     if (event.type === 'checkout.session.expired') {
@@ -311,20 +343,27 @@ export async function fulfilEvent(
       await finishCheckoutSession(tx, target.sessionId, { status: 'complete', subscriptionId: current.id });
     }
     const limit = await applyUserLimit(tx, userId, new Date(ctx.clock.now()));
+    if (limit === 0) lapsed.push(userId);
     log.info(
       { userId, subscriptionId: current.id, status: current.status, profilesLimit: limit },
       'billing event fulfilled',
     );
     return 'fulfilled';
   });
+  for (const userId of lapsed) await stopWorkWithoutPlan(ctx, userId);
+  return result;
 }
 
-/** Lowers the limit of users whose paid period has ended (the `expire-subscriptions` job). */
+/**
+ * Lowers the limit of users whose paid period has ended (the `expire-subscriptions` job); those left
+ * without a plan have their agents paused and their queued DMs taken back.
+ */
 export async function applyEndedSubscriptions(ctx: AppContext): Promise<number> {
   const now = new Date(ctx.clock.now());
   const userIds = await usersWithEndedAccess(ctx.db, now, ACCESS_STATUSES);
   for (const userId of userIds) {
-    await ctx.db.transaction((tx) => applyUserLimit(tx, userId, now));
+    const limit = await ctx.db.transaction((tx) => applyUserLimit(tx, userId, now));
+    if (limit === 0) await stopWorkWithoutPlan(ctx, userId);
   }
   return userIds.length;
 }

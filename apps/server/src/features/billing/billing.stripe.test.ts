@@ -6,7 +6,7 @@ import { refreshCookieFor } from '../auth/auth.test-support';
 import { buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
-import { startCheckout } from './billing.test-support';
+import { agentStatusOf, dmsOf, projectAtWork, startCheckout } from './billing.test-support';
 import { applyEndedSubscriptions } from './billing.service';
 
 /**
@@ -303,6 +303,31 @@ describe('webhook', () => {
     });
     await deliver(stripe.event('customer.subscription.deleted', ended));
     expect(await limitOf(user.id)).toBe(0);
+  });
+
+  it("pauses the customer's agents and takes back their queued DMs as soon as a deletion ends the plan", async () => {
+    const { user, completed, subscriptionId } = await subscribed(growth.id);
+    await deliver(completed);
+    const work = await projectAtWork(t, user);
+    const ended = stripe.updateSubscription(subscriptionId, {
+      status: 'canceled',
+      cancellationReason: 'payment_disputed',
+      periodEnd: Math.floor(Date.now() / 1000) + 20 * 86_400,
+    });
+    expect((await deliver(stripe.event('customer.subscription.deleted', ended))).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(0);
+    expect(await agentStatusOf(t, work.project)).toMatchObject({
+      is_active: false,
+      paused_reason: expect.stringContaining("the project owner's subscription has ended"),
+    });
+    const dms = await dmsOf(t, work.project.id);
+    expect(
+      dms
+        .filter((d) => d.outcomeCode === 'subscription_required')
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual([work.byAgent.id, work.byCustomer.id].sort());
+    expect(dms.every((d) => d.state === 'approved')).toBe(true);
   });
 
   it.each([

@@ -538,7 +538,8 @@ describe('Send All, paced on the simulator', () => {
         accountId: null,
         scheduledFor: null,
         outcomeCode: 'subscription_required',
-        outcomeReason: "Not sent: the project owner's subscription has ended",
+        outcomeReason:
+          "Not sent: the project owner's subscription ended before it went. Send All queues it again.",
       });
     }
 

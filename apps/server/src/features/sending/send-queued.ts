@@ -5,8 +5,12 @@ import { findProjectDm } from './claim.repository';
 import { attemptSend, type AttemptResult, type OnSendStep } from './send-attempt';
 import { rescheduleDm, unqueueDm, type Rescheduled } from './scheduling';
 
-/** Why a queued DM was taken back when its project's owner no longer has a plan. */
-export const NO_PLAN_UNQUEUED = "the project owner's subscription has ended";
+/**
+ * Why a queued DM was taken back when its project's owner no longer has a plan (after "Not sent: "),
+ * and how to send it once they have one again.
+ */
+export const NO_PLAN_UNQUEUED =
+  "the project owner's subscription ended before it went. Send All queues it again.";
 
 /** What became of a paced send, and when its job should run again (null: never). */
 export interface QueuedSendResult {
