@@ -49,7 +49,7 @@ export const credentialsEndpoints = {
   delete: endpoint({
     method: 'DELETE',
     path: '/api/v1/reddit-credentials/:id',
-    summary: 'Delete a credential',
+    summary: 'Delete a credential; refused (409) while connected accounts sign in through it',
     tags,
     scope: scope.moderator('write'),
     params: ZCredentialParams,

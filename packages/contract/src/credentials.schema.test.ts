@@ -50,6 +50,27 @@ describe('proxy places', () => {
     },
   );
 
+  it.each([['12'], ['U1'], ['U'], ['U$'], ['ÜS']])(
+    'refuses the country code %j: it is two letters',
+    (country) => {
+      const result = ZCreateCredentialRequest.safeParse({ ...BASE, proxy_preferences: { country } });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.map((i) => i.message)).toEqual([
+        'Country code must be two letters, such as US',
+      ]);
+    },
+  );
+
+  it('says only that a three-letter country code is too long', () => {
+    const result = ZProxyPreferencesInput.safeParse({ country: 'USA' });
+    expect(result.error?.issues.map((i) => i.message)).toEqual(['Country code must be at most 2 characters']);
+  });
+
+  it('accepts a two-letter country code in either case', () => {
+    expect(ZProxyPreferencesInput.parse({ country: ' de ' }).country).toBe('de');
+    expect(ZProxyPreferencesInput.parse({ country: 'US' }).country).toBe('US');
+  });
+
   it('turns an empty place into none', () => {
     expect(ZProxyPreferencesInput.parse({ country: '', state: '  ', city: '' })).toEqual({
       country: null,

@@ -20,21 +20,30 @@ export const CREDENTIAL_DESCRIPTION_MAX = 1000;
  */
 export const PROXY_PLACE_PATTERN = /^[\p{L}\p{M}\p{N} ._-]*$/u;
 
-const proxyPart = (max: number, label: string) =>
+/** An ISO 3166 country code such as US or de, as proxy providers take it; empty for any country. */
+export const PROXY_COUNTRY_PATTERN = /^([A-Za-z]{2})?$/;
+
+const proxyPart = (max: number, label: string, pattern = PROXY_PLACE_PATTERN, patternError?: string) =>
   z
     .string()
     .trim()
     // One form per accented letter, so "São" counts 3 characters however the keyboard composed it.
     .overwrite((v) => v.normalize('NFC'))
-    .max(max, { error: `${label} must be at most ${max} characters` })
-    .regex(PROXY_PLACE_PATTERN, {
-      error: `${label} may contain only letters, digits, spaces, dots and dashes`,
+    // Too long says only that, not also what the pattern wants.
+    .max(max, { error: `${label} must be at most ${max} characters`, abort: true })
+    .regex(pattern, {
+      error: patternError ?? `${label} may contain only letters, digits, spaces, dots and dashes`,
     })
     .transform((v) => (v === '' ? null : v))
     .nullish();
 
 export const ZProxyPreferencesInput = z.object({
-  country: proxyPart(PROXY_COUNTRY_MAX, 'Country code'),
+  country: proxyPart(
+    PROXY_COUNTRY_MAX,
+    'Country code',
+    PROXY_COUNTRY_PATTERN,
+    'Country code must be two letters, such as US',
+  ),
   state: proxyPart(PROXY_STATE_MAX, 'State'),
   city: proxyPart(PROXY_CITY_MAX, 'City'),
 });
@@ -109,7 +118,7 @@ export const ZCredential = z
     usage_stats: z.object({
       total_requests: z.number().int(),
       active_clients: z.number().int(),
-      /** Connected accounts signed in through this send credential: deleting it signs them out. */
+      /** Connected accounts signed in through this send credential: while any are, it cannot be deleted. */
       connected_accounts: z.number().int(),
     }),
     last_used: ZIsoDateTime.nullable(),
@@ -145,6 +154,8 @@ export type TEfficiencyStats = z.infer<typeof ZEfficiencyStats>;
 export const ZCredentialDetailed = ZCredential.extend({
   /** The proxy this credential's traffic leaves through, with its password masked; null when direct. */
   proxy_masked: z.string().nullable(),
+  /** Whether the server has a proxy provider (PROXY_URL_TEMPLATE): without one there is nothing to replace with. */
+  proxy_provider_configured: z.boolean(),
   efficiency_stats: ZEfficiencyStats,
 }).meta({ id: 'CredentialDetailed' });
 export type TCredentialDetailed = z.infer<typeof ZCredentialDetailed>;

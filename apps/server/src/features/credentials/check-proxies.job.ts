@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineJob } from '../../jobs/job';
 import { checkAllProxies } from './credentials.service';
 
-/** Every 5 minutes: one round trip through each credential's proxy; repeated failures replace it. */
+/**
+ * Every 5 minutes: credentials without a proxy get one while PROXY_URL_TEMPLATE is set, then one round
+ * trip through each credential's proxy; repeated failures replace it.
+ */
 export const checkProxiesJob = defineJob({
   name: 'check-proxies',
   schema: z.object({}),

@@ -37,11 +37,13 @@ export function presentCredentialDetailed(
   row: CredentialRow,
   usage: CredentialUsage,
   proxy: CredentialProxyRow | null,
+  proxyProviderConfigured: boolean,
 ): TCredentialDetailed {
   const { totals } = usage;
   return {
     ...presentCredential(row, usage),
     proxy_masked: proxy?.proxyMasked ?? null,
+    proxy_provider_configured: proxyProviderConfigured,
     efficiency_stats: {
       // With no requests yet there is nothing that failed.
       success_rate_percent: totals.total === 0 ? 100 : percent(totals.successes, totals.total),

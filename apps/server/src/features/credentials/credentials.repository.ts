@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, notExists, or, type SQL } from 'drizzle-orm';
 import type { TCredentialType, TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
@@ -82,15 +82,29 @@ export async function touchCredential(db: DbOrTx, id: string, at: Date): Promise
     );
 }
 
-export async function deleteCredential(db: DbOrTx, id: string): Promise<boolean> {
+/**
+ * Deletes the credential unless a connected account signs in through it: the foreign key would silently
+ * sign such accounts out. False when nothing was deleted (no such credential, or one in use).
+ */
+export async function deleteUnusedCredential(db: DbOrTx, id: string): Promise<boolean> {
   const rows = await db
     .delete(redditCredentials)
-    .where(eq(redditCredentials.id, id))
+    .where(
+      and(
+        eq(redditCredentials.id, id),
+        notExists(
+          db
+            .select({ id: redditAccounts.id })
+            .from(redditAccounts)
+            .where(eq(redditAccounts.credentialId, redditCredentials.id)),
+        ),
+      ),
+    )
     .returning({ id: redditCredentials.id });
   return rows.length > 0;
 }
 
-/** How many connected accounts hold a grant of each send credential: deleting it signs them out. */
+/** How many connected accounts hold a grant of each send credential: while any do, it cannot be deleted. */
 export async function connectedAccountCounts(db: DbOrTx, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const rows = await db

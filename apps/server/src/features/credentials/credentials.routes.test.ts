@@ -74,7 +74,7 @@ describe('/reddit-credentials', () => {
     expect(created).not.toHaveProperty('client_secret');
   });
 
-  it('counts the connected accounts signed in through a send credential, which deleting it signs out', async () => {
+  it('counts the connected accounts signed in through a send credential', async () => {
     const credential = await create(admin, { type: 'send', account_name: 'threadreach_send' });
     const owner = await buildUser(t.ctx.db, t.config);
     const project = await buildProject(t.ctx.db, t.config, { owner });
@@ -86,6 +86,67 @@ describe('/reddit-credentials', () => {
     expect(detailed.json().usage_stats).toMatchObject({ connected_accounts: 2 });
   });
 
+  it('refuses to delete a send credential while connected accounts sign in through it', async () => {
+    const credential = await create(admin, { type: 'send', account_name: 'threadreach_send' });
+    const owner = await buildUser(t.ctx.db, t.config);
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    const accounts = [];
+    for (let i = 0; i < 2; i++) {
+      accounts.push(
+        await buildAccount(t.ctx.db, project.id, {
+          credentialId: credential.id,
+          refreshTokenCiphertext: 'x',
+        }),
+      );
+    }
+    const remove = () =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/reddit-credentials/${credential.id}`,
+        headers: admin.auth,
+      });
+    const credentialOfAccounts = async () =>
+      (
+        await t.ctx.db.execute<{ c: string | null }>(
+          sql`select credential_id as c from reddit_accounts where project_id = ${project.id}`,
+        )
+      ).rows.map((r) => r.c);
+
+    const refused = await remove();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      detail:
+        '2 connected Reddit accounts sign in through this credential and would have to be re-authenticated ' +
+        'if it were deleted. Disable it instead: connected accounts keep working and no new accounts ' +
+        'connect through it.',
+      code: 'credential_in_use',
+    });
+    // Nothing changed: the credential is there and its accounts still sign in through it.
+    expect(await credentialOfAccounts()).toEqual([credential.id, credential.id]);
+    const detailed = await t.app.inject({
+      url: `/api/v1/reddit-credentials/${credential.id}/detailed`,
+      headers: admin.auth,
+    });
+    expect(detailed.json().usage_stats.connected_accounts).toBe(2);
+
+    // Disabled, it is still in use.
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/reddit-credentials/${credential.id}/enable?enabled=false`,
+      headers: admin.auth,
+    });
+    await t.ctx.db.execute(sql`delete from reddit_accounts where id = ${accounts[0]!.id}`);
+    const stillRefused = await remove();
+    expect(stillRefused.statusCode).toBe(409);
+    expect(stillRefused.json().detail).toMatch(
+      /^1 connected Reddit account signs in through this credential/,
+    );
+
+    // Once the last account is gone, it can be deleted.
+    await t.ctx.db.execute(sql`delete from reddit_accounts where id = ${accounts[1]!.id}`);
+    expect((await remove()).statusCode).toBe(204);
+  });
+
   it('explains what is wrong with a bad credential and stores nothing', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ account_name: '' }, 'Account name is required'],
@@ -93,6 +154,7 @@ describe('/reddit-credentials', () => {
       [{ client_secret: undefined }, 'Client secret is required'],
       [{ type: 'write' }, "type must be 'search' or 'send'"],
       [{ proxy_preferences: { country: 'USA' } }, 'Country code must be at most 2 characters'],
+      [{ proxy_preferences: { country: '12' } }, 'Country code must be two letters, such as US'],
       [{ proxy_preferences: { state: 'x'.repeat(11) } }, 'State must be at most 10 characters'],
       [{ proxy_preferences: { city: 'x'.repeat(51) } }, 'City must be at most 50 characters'],
       [{ proxy_preferences: { city: 'a@b:c/d' } }, 'City may contain only letters'],

@@ -31,7 +31,7 @@ import {
 import { findProxies, findProxy } from './proxy-pool.repository';
 import {
   connectedAccountCounts,
-  deleteCredential,
+  deleteUnusedCredential,
   findCredential,
   findCredentialByClientId,
   insertCredential,
@@ -54,6 +54,16 @@ export function readClientSecret(ctx: AppContext, row: CredentialRow): string {
 }
 const duplicateClientId = () =>
   new AppError(409, 'duplicate_client_id', 'A credential with this client ID already exists.');
+
+/** Deleting would sign these accounts out (their grant is of this credential); disabling keeps them. */
+const credentialInUse = (accounts: number) =>
+  new AppError(
+    409,
+    'credential_in_use',
+    `${accounts === 1 ? '1 connected Reddit account signs' : `${accounts} connected Reddit accounts sign`} ` +
+      'in through this credential and would have to be re-authenticated if it were deleted. ' +
+      'Disable it instead: connected accounts keep working and no new accounts connect through it.',
+  );
 
 function owner(row: CredentialRow): ProxyOwner {
   return {
@@ -207,9 +217,20 @@ export async function setCredentialEnabled(
   return presentOne(ctx, row);
 }
 
+async function refuseWhileInUse(ctx: AppContext, id: string): Promise<void> {
+  const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
+  if (accounts > 0) throw credentialInUse(accounts);
+}
+
+/** Refused (409) while connected accounts sign in through the credential. */
 export async function deleteCredentialById(ctx: AppContext, id: string): Promise<void> {
+  await refuseWhileInUse(ctx, id);
   await releaseProxy(ctx, id);
-  if (!(await deleteCredential(ctx.db, id))) throw credentialNotFound();
+  if (!(await deleteUnusedCredential(ctx.db, id))) {
+    // Either an account connected through it since the count, or it is gone.
+    await refuseWhileInUse(ctx, id);
+    throw credentialNotFound();
+  }
   await deleteTokens(ctx.db, id);
   await deleteRequestStats(ctx.db, id);
   ctx.log.info({ credentialId: id }, 'credential deleted');
@@ -218,7 +239,7 @@ export async function deleteCredentialById(ctx: AppContext, id: string): Promise
 export async function getCredentialDetailed(ctx: AppContext, id: string): Promise<TCredentialDetailed> {
   const row = await requireCredential(ctx, id);
   const [usage, proxy] = await Promise.all([usageOf(ctx, [id]), findProxy(ctx.db, id)]);
-  return presentCredentialDetailed(row, usage.get(id)!, proxy);
+  return presentCredentialDetailed(row, usage.get(id)!, proxy, Boolean(ctx.config.proxy.urlTemplate));
 }
 
 /** A real call to Reddit with the credential, through its proxy. */
@@ -283,8 +304,14 @@ export async function redditClientFor(
   );
 }
 
-/** Health check of every credential's proxy (the scheduled job). */
-export async function checkAllProxies(ctx: AppContext): Promise<{ checked: number; failed: number }> {
+/**
+ * The scheduled job: while a provider template is configured, every enabled credential without a proxy
+ * (one from before PROXY_URL_TEMPLATE was set) gets one; then each proxy's health is checked.
+ */
+export async function checkAllProxies(
+  ctx: AppContext,
+): Promise<{ assigned: number; checked: number; failed: number }> {
+  const template = ctx.config.proxy.urlTemplate;
   const rows = await listEnabledCredentials(ctx.db);
   const proxied = new Set(
     (
@@ -294,12 +321,20 @@ export async function checkAllProxies(ctx: AppContext): Promise<{ checked: numbe
       )
     ).map((p) => p.credentialId),
   );
+  let assigned = 0;
   let checked = 0;
   let failed = 0;
   for (const row of rows) {
-    if (!proxied.has(row.id)) continue;
+    const lacksProxy = !proxied.has(row.id);
+    // Without a template credentials connect directly: there is no proxy to give or check.
+    if (lacksProxy && !template) continue;
     checked++;
     try {
+      if (lacksProxy) {
+        await assignProxy(ctx, owner(row));
+        assigned++;
+        ctx.log.info({ credentialId: row.id }, 'proxy assigned');
+      }
       const client = await redditClientFor(ctx, row);
       if (!(await checkProxy(ctx, owner(row), client.transport)).ok) failed++;
     } catch (error) {
@@ -308,7 +343,7 @@ export async function checkAllProxies(ctx: AppContext): Promise<{ checked: numbe
       ctx.log.error({ err: error, credentialId: row.id }, 'proxy health check failed');
     }
   }
-  return { checked, failed };
+  return { assigned, checked, failed };
 }
 
 /**

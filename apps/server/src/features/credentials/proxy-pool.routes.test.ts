@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { Server as ProxyServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
@@ -111,6 +112,45 @@ describe('proxy pool with a provider template', () => {
     // Counted in the credential's request statistics, through its proxy.
     expect(detailed.efficiency_stats).toMatchObject({ total_requests: 1, total_proxy_requests: 1 });
   });
+
+  it('gives credentials from before the template their own proxy at the next health check', async () => {
+    const older = await createCredential(t, admin);
+    const disabled = await createCredential(t, admin);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/reddit-credentials/${disabled.id}/enable?enabled=false`,
+      headers: admin.auth,
+    });
+    // As credentials created while no PROXY_URL_TEMPLATE was set: no proxy, so they connect directly.
+    for (const { id } of [older, disabled]) {
+      await t.ctx.db.execute(sql`delete from credential_proxies where credential_id = ${id}`);
+    }
+    const before = await get(t, admin, `/api/v1/reddit-credentials/${older.id}/detailed`);
+    expect(before.proxy_masked).toBeNull();
+
+    const tunnelsBefore = tunnels.length;
+    const result = await checkAllProxies(t.ctx);
+    expect(result.assigned).toBe(1);
+    const after = await get(t, admin, `/api/v1/reddit-credentials/${older.id}/detailed`);
+    expect(after.proxy_masked).toMatch(/^http:\/\/tr-country-us-session-[0-9a-f]+:\*\*\*@127\.0\.0\.1:\d+$/);
+    // Checked through it at once.
+    expect(after.efficiency_stats).toMatchObject({ proxy_health_status: 'healthy', total_proxy_requests: 1 });
+    expect(tunnels.length).toBeGreaterThan(tunnelsBefore);
+    // A disabled credential sends nothing, so it gets none until it is enabled again.
+    const off = await get(t, admin, `/api/v1/reddit-credentials/${disabled.id}/detailed`);
+    expect(off.proxy_masked).toBeNull();
+
+    // Once given, it keeps its proxy: the next round assigns nothing new to it.
+    expect((await checkAllProxies(t.ctx)).assigned).toBe(0);
+    const later = await get(t, admin, `/api/v1/reddit-credentials/${older.id}/detailed`);
+    expect(later.proxy_masked).toBe(after.proxy_masked);
+  });
+
+  it('tells the web that Replace Proxy has a provider to replace from', async () => {
+    const credential = await createCredential(t, admin);
+    const detailed = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
+    expect(detailed.proxy_provider_configured).toBe(true);
+  });
 });
 
 describe('proxy pool safety', () => {
@@ -151,6 +191,11 @@ describe('proxy pool safety', () => {
       });
       expect(res.statusCode).toBe(409);
       expect(res.json().code).toBe('no_proxy_provider');
+      // The web learns it beforehand, to disable Replace Proxy.
+      const detailed = await get(t, admin, `/api/v1/reddit-credentials/${credential.id}/detailed`);
+      expect(detailed).toMatchObject({ proxy_provider_configured: false, proxy_masked: null });
+      // Nor does the health check give any credential a proxy.
+      expect(await checkAllProxies(t.ctx)).toMatchObject({ assigned: 0, checked: 0 });
       const details = await get(t, admin, '/api/v1/proxy-pool/details?limit=500');
       expect(details.items.map((d: { credential_id: string }) => d.credential_id)).not.toContain(
         credential.id,

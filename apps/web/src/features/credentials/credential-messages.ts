@@ -16,12 +16,19 @@ export const CREDENTIAL_MESSAGES = {
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete this credential?';
 
-/** Beside the question, for a send credential that connected accounts signed in through. */
-export function signedOutAccountsText(accounts: number): string {
+/**
+ * Beside the question, for a send credential that connected accounts sign in through: the server refuses
+ * to delete it while they do (the list's count may be out of date, so Delete still asks the server).
+ */
+export function accountsInUseText(accounts: number): string {
   return accounts === 1
-    ? '1 connected Reddit account signed in through it: it will have to sign in to Reddit again before it can send.'
-    : `${accounts} connected Reddit accounts signed in through it: they will have to sign in to Reddit again before they can send.`;
+    ? '1 connected Reddit account signs in through it, so it cannot be deleted: the account would have to be re-authenticated. Disable it instead: the account keeps working and no new accounts connect through it.'
+    : `${accounts} connected Reddit accounts sign in through it, so it cannot be deleted: they would have to be re-authenticated. Disable it instead: they keep working and no new accounts connect through it.`;
 }
+
+/** Why Replace Proxy is disabled: the server has no PROXY_URL_TEMPLATE to take a new proxy from. */
+export const NO_PROXY_PROVIDER_TEXT =
+  'No proxy provider is configured (PROXY_URL_TEMPLATE), so this credential connects directly.';
 
 /** '{prefix}: {reason}', the reason being the server's detail or the client's own message. */
 export function failureMessage(prefix: string, error: unknown): string {

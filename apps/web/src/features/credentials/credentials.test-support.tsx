@@ -55,6 +55,7 @@ export function buildDetailed(
   return {
     ...buildCredential(),
     proxy_masked: null,
+    proxy_provider_configured: true,
     efficiency_stats: buildEfficiencyStats(stats),
     ...overrides,
   };

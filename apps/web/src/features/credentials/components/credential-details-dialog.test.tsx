@@ -182,4 +182,30 @@ describe('Credential Details', () => {
     expect(factOf(section(dialog, 'Proxy Health'), 'Replacements')).toBe('1');
     expect(replace.calls).toHaveLength(1);
   });
+
+  it('disables Replace Proxy, saying why, when the server has no proxy provider', async () => {
+    mockEndpoint(
+      credentialsEndpoints.detailed,
+      buildDetailed({ id: ID, proxy_masked: null, proxy_provider_configured: false }),
+    );
+    const replace = mockEndpoint(
+      credentialsEndpoints.replaceProxy,
+      errorReply(409, 'No proxy provider is configured', 'no_proxy_provider'),
+    );
+    const dialog = await openDetails();
+    const button = await within(dialog).findByRole('button', { name: 'Replace Proxy' });
+    expect(button.hasAttribute('disabled')).toBe(true);
+    await userEvent.click(button);
+    await userEvent.hover(button.parentElement!);
+    expect(
+      await screen.findByRole('tooltip', {
+        name: 'No proxy provider is configured (PROXY_URL_TEMPLATE), so this credential connects directly.',
+      }),
+    ).toBeTruthy();
+    expect(replace.calls).toHaveLength(0);
+    // Test Connection still works without a proxy.
+    expect(within(dialog).getByRole('button', { name: 'Test Connection' }).hasAttribute('disabled')).toBe(
+      false,
+    );
+  });
 });

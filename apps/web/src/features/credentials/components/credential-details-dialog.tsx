@@ -2,8 +2,14 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Code, Divider, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TConnectionTestResult, TCredentialDetailed } from '@threadreach/contract';
+import { DisabledReason } from '../../../components/ui/disabled-reason';
 import { TYPE_LABELS, formatProxyLocation, formatTimestamp } from '../credential-format';
-import { CREDENTIAL_MESSAGES, detailsErrorMessage, failureMessage } from '../credential-messages';
+import {
+  CREDENTIAL_MESSAGES,
+  NO_PROXY_PROVIDER_TEXT,
+  detailsErrorMessage,
+  failureMessage,
+} from '../credential-messages';
 import { useCredentialDetails, useReplaceProxy, useTestConnection } from '../hooks/use-credentials';
 import { EfficiencyMetrics, ProxyHealthBadge } from './credential-metrics';
 
@@ -76,7 +82,10 @@ function CredentialDetailsBody({ credential }: { credential: TCredentialDetailed
   return (
     <Stack gap="md">
       {/* First, so Test Connection's result shows at the top, without scrolling. */}
-      <CredentialActions credentialId={credential.id} />
+      <CredentialActions
+        credentialId={credential.id}
+        proxyProviderConfigured={credential.proxy_provider_configured}
+      />
       <Divider />
       <Section title="Basic Information">
         <Facts
@@ -142,7 +151,13 @@ export function ConnectionTestResult({ result }: { result: TConnectionTestResult
   );
 }
 
-function CredentialActions({ credentialId }: { credentialId: string }) {
+function CredentialActions({
+  credentialId,
+  proxyProviderConfigured,
+}: {
+  credentialId: string;
+  proxyProviderConfigured: boolean;
+}) {
   const test = useTestConnection(credentialId);
   const replace = useReplaceProxy(credentialId);
 
@@ -167,9 +182,18 @@ function CredentialActions({ credentialId }: { credentialId: string }) {
         <Button onClick={() => test.mutate()} loading={test.isPending}>
           Test Connection
         </Button>
-        <Button variant="light" color="orange" onClick={replaceProxy} loading={replace.isPending}>
-          Replace Proxy
-        </Button>
+        {/* Without a provider the server can only refuse (409): say why instead of asking. */}
+        <DisabledReason why={proxyProviderConfigured ? null : NO_PROXY_PROVIDER_TEXT}>
+          <Button
+            variant="light"
+            color="orange"
+            onClick={replaceProxy}
+            loading={replace.isPending}
+            disabled={!proxyProviderConfigured}
+          >
+            Replace Proxy
+          </Button>
+        </DisabledReason>
       </Group>
       {test.isSuccess && <ConnectionTestResult result={test.data} />}
       {test.isError && (

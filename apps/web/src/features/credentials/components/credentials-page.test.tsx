@@ -255,7 +255,7 @@ describe('/credentials', () => {
     });
   });
 
-  it('says, before deleting a send credential, how many connected accounts it signs out', async () => {
+  it('says, before deleting a send credential, how many connected accounts sign in through it', async () => {
     signIn(['ADMIN']);
     const inUse = { ...SEND, enabled: true, usage_stats: { ...SEND.usage_stats, connected_accounts: 3 } };
     mockEndpoint(
@@ -268,9 +268,37 @@ describe('/credentials', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete Credential' });
     expect(
       within(dialog).getByText(
-        '3 connected Reddit accounts signed in through it: they will have to sign in to Reddit again before they can send.',
+        '3 connected Reddit accounts sign in through it, so it cannot be deleted: they would have to be re-authenticated. Disable it instead: they keep working and no new accounts connect through it.',
       ),
     ).toBeTruthy();
+  });
+
+  it("shows the server's refusal to delete a credential accounts sign in through, and keeps it", async () => {
+    signIn(['ADMIN']);
+    const refusal =
+      '1 connected Reddit account signs in through this credential and would have to be re-authenticated ' +
+      'if it were deleted. Disable it instead: connected accounts keep working and no new accounts ' +
+      'connect through it.';
+    // The list was loaded before the account connected: it still says no account uses the credential.
+    const send = { ...SEND, enabled: true };
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [send]),
+    );
+    const remove = mockEndpoint(credentialsEndpoints.delete, errorReply(409, refusal, 'credential_in_use'));
+    renderApp('/credentials');
+    await screen.findByText('send_app');
+    await userEvent.click(within(rowOf('send_app')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Credential' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      `Failed to delete credential: ${refusal}`,
+    );
+    // The dialog stays open with its answer, and the credential stays in the list.
+    expect(screen.getByRole('dialog', { name: 'Delete Credential' })).toBeTruthy();
+    expect(screen.queryByText('Credential deleted')).toBeNull();
+    expect(rowOf('send_app')).toBeTruthy();
+    expect(remove.calls).toHaveLength(1);
   });
 
   it('asks before deleting, then deletes', async () => {

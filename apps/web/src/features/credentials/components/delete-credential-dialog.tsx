@@ -5,7 +5,7 @@ import {
   CREDENTIAL_MESSAGES,
   DELETE_CONFIRM_TEXT,
   failureMessage,
-  signedOutAccountsText,
+  accountsInUseText,
 } from '../credential-messages';
 import { isCredentialGone, useDeleteCredential } from '../hooks/use-credentials';
 
@@ -16,7 +16,10 @@ interface TDeleteCredentialDialogProps {
   onDeleted: (credential: TCredential) => void;
 }
 
-/** Asks 'Are you sure you want to delete this credential?' before deleting. */
+/**
+ * Asks 'Are you sure you want to delete this credential?' before deleting. The server's refusal (a
+ * credential connected accounts sign in through) stays in the dialog as 'Failed to delete credential: …'.
+ */
 export function DeleteCredentialDialog({
   opened,
   credential,
@@ -67,7 +70,7 @@ export function DeleteCredentialDialog({
         )}
         <Text>{DELETE_CONFIRM_TEXT}</Text>
         {credential && credential.usage_stats.connected_accounts > 0 && (
-          <Alert color="orange">{signedOutAccountsText(credential.usage_stats.connected_accounts)}</Alert>
+          <Alert color="orange">{accountsInUseText(credential.usage_stats.connected_accounts)}</Alert>
         )}
         {credential && (
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
