@@ -29,7 +29,13 @@ async function main() {
   // The embedded default's Reddit: the simulator in this process, on a local port (a free one by default).
   const sim =
     config.reddit.kind === 'sim'
-      ? await startRedditSim({ port: config.reddit.port, host: '127.0.0.1', seed: config.reddit.seed })
+      ? await startRedditSim({
+          port: config.reddit.port,
+          host: '127.0.0.1',
+          seed: config.reddit.seed,
+          // Accounts connected in the demo stay connected when it is started again.
+          grantsFile: path.join(config.dataDir, 'reddit-sim', 'refresh-grants.json'),
+        })
       : null;
   const ctx = await createAppContext({
     config,

@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type TestSim, basic, startTestSim } from './test-support';
 
 let t: TestSim;
@@ -118,6 +121,44 @@ describe('POST /api/v1/access_token', () => {
     expect(body.token_type).toBe('bearer');
     expect(body.expires_in).toBe(86_400);
     expect((await t.get('/api/v1/me', body.access_token)).status).toBe(200);
+  });
+
+  it('keeps the refresh tokens it grants in a file, when given one, so they work after a restart', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'reddit-sim-grants-'));
+    const grantsFile = path.join(dir, 'grants.json');
+    const refresh = (sim: TestSim, token: string) =>
+      sim.post('/api/v1/access_token', { grant_type: 'refresh_token', refresh_token: token }, undefined, {
+        authorization: basic('test-web-app', 'web-secret'),
+      });
+    try {
+      const before = await startTestSim({ grantsFile });
+      const kept = (await before.userToken({ duration: 'permanent', username: 'growth_marketer' }))
+        .refresh_token!;
+      const revoked = (await before.userToken({ duration: 'permanent' })).refresh_token!;
+      const gone = await before.post('/api/v1/revoke_token', { token: revoked }, undefined, {
+        authorization: basic('test-web-app', 'web-secret'),
+      });
+      expect(gone.status).toBe(204);
+      await before.sim.close();
+
+      const after = await startTestSim({ grantsFile });
+      try {
+        const res = await refresh(after, kept);
+        expect(res.status).toBe(200);
+        const token = ((await res.json()) as { access_token: string }).access_token;
+        const me = await after.get('/api/v1/me', token);
+        expect(((await me.json()) as { name: string }).name).toBe('growth_marketer');
+        expect((await refresh(after, revoked)).status).toBe(400);
+      } finally {
+        await after.sim.close();
+      }
+      // Without the file, a restart forgets them, as before.
+      const forgetful = await startTestSim();
+      expect((await refresh(forgetful, kept)).status).toBe(400);
+      await forgetful.sim.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('client_credentials gives an app-only token that reads listings but has no user', async () => {

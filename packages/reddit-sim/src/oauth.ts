@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { SimUser, UserPool } from './corpus/users';
 import {
   type AccessToken,
@@ -72,7 +74,44 @@ export class OAuth {
   constructor(
     private readonly users: UserPool,
     private readonly acceptAnyClient: boolean,
-  ) {}
+    private readonly grantsFile?: string,
+  ) {
+    if (grantsFile) this.loadGrants(grantsFile);
+  }
+
+  /**
+   * Refresh tokens outlive the simulator when it keeps them in a file, as Reddit's outlive a restart of
+   * the app: connected accounts keep working after the demo is started again. Grants of accounts it no
+   * longer knows are dropped.
+   */
+  private loadGrants(file: string): void {
+    let saved: Record<string, { clientId: string; username: string; scopes: string[] }>;
+    try {
+      saved = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return;
+    }
+    for (const [token, grant] of Object.entries(saved)) {
+      const user = this.users.get(grant.username);
+      if (user?.loginable)
+        this.refreshTokens.set(token, { clientId: grant.clientId, user, scopes: grant.scopes });
+    }
+  }
+
+  private saveGrants(): void {
+    if (!this.grantsFile) return;
+    const saved = Object.fromEntries(
+      [...this.refreshTokens].map(([token, g]) => [
+        token,
+        { clientId: g.clientId, username: g.user.name, scopes: g.scopes },
+      ]),
+    );
+    mkdirSync(path.dirname(this.grantsFile), { recursive: true });
+    // Written whole and renamed into place: a crash mid-write leaves the previous file.
+    const partial = `${this.grantsFile}.partial`;
+    writeFileSync(partial, JSON.stringify(saved), { mode: 0o600 });
+    renameSync(partial, this.grantsFile);
+  }
 
   registerClient(reg: ClientRegistration): void {
     this.clients.set(reg.clientId, { ...reg, autoRegistered: false });
@@ -289,7 +328,7 @@ export class OAuth {
     if (!this.authenticate(ctx.headers.authorization)) return json(401, { error: 'invalid_client' });
     const token = ctx.form.get('token') ?? '';
     this.tokens.delete(token);
-    this.refreshTokens.delete(token);
+    if (this.refreshTokens.delete(token)) this.saveGrants();
     return { status: 204 };
   }
 
@@ -311,6 +350,7 @@ export class OAuth {
     if (permanent && user) {
       const refresh = randomToken(32);
       this.refreshTokens.set(refresh, { clientId, user, scopes });
+      this.saveGrants();
       body.refresh_token = refresh;
     }
     return json(200, body);

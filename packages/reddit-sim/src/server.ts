@@ -38,6 +38,11 @@ export interface RedditSimOptions {
    * `type: "unknown"`, and the inbox threads a conversation under its first message (`replies`).
    */
   messageStyle?: MessageStyle;
+  /**
+   * A file to keep the refresh tokens it grants in, so they still work after a restart (the demo's
+   * connected accounts); without it they last as long as the process.
+   */
+  grantsFile?: string;
 }
 
 type Surface = 'www' | 'oauth';
@@ -101,7 +106,7 @@ export class SimCore {
     const seed = options.seed ?? 42;
     this.clock = createClock(options.now, options.startTime);
     this.corpus = new Corpus(seed, this.clock.now());
-    this.oauth = new OAuth(this.corpus.users, options.acceptAnyClient ?? true);
+    this.oauth = new OAuth(this.corpus.users, options.acceptAnyClient ?? true, options.grantsFile);
     this.messages = new Messages(this.corpus, options.messageStyle ?? 'classic');
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.faults = new Faults(seed);
