@@ -25,3 +25,14 @@ export const SUCCESS_MESSAGES = {
   attemptFailed: (attempt: number) => `Attempt ${attempt} failed. Your payment was successful.`,
   logOutHint: 'If this keeps happening, log out and log back in to refresh your access.',
 } as const;
+
+/** /subscription after the last plan ended: what its end did, and how to start again (decision 012). */
+export const ENDED_MESSAGES = {
+  ended: (plan: string | null, on: string | null) =>
+    `Your ${plan ? `${plan} plan` : 'plan'} ${on ? `ended on ${on}` : 'has ended'}. You no longer have access.`,
+  stopped:
+    'DMs still queued when it ended were taken back to your unsent DMs, and your agents were paused. Your projects, Reddit accounts and DMs are kept.',
+  restart:
+    'After you subscribe again, Send All queues those DMs again, and completing learning again restarts an agent.',
+  choosePlan: 'Choose a plan',
+} as const;

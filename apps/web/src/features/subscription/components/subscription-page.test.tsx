@@ -152,6 +152,41 @@ describe('/subscription', () => {
     expect(external.assigned).toEqual([]);
   });
 
+  it('says plainly that access ended, what stopped with it, and offers the plans instead of the dashboard', async () => {
+    setToken(makeToken({ sub: USER_ID, profiles_limit: 0 }));
+    // Canceled, and its paid period over: the expiry job has lowered the limit to 0.
+    const ended = { ...GROWTH, status: 'canceled' as const, current_period_end: '2025-11-29T10:00:00.000Z' };
+    const lapsed = { ...SUBSCRIBED, profiles_limit: 0, projects_limit: 0, has_active_subscription: false };
+    mockPage({ ...lapsed, projects_used: 1, accounts_used: 1, ...holding(ended) });
+    const { unmount } = renderApp('/subscription');
+    expect(
+      await screen.findByText('Your Growth plan ended on Nov 29, 2025. You no longer have access.'),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(
+        'DMs still queued when it ended were taken back to your unsent DMs, and your agents were paused. Your projects, Reddit accounts and DMs are kept.',
+      ),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(
+        'After you subscribe again, Send All queues those DMs again, and completing learning again restarts an agent.',
+      ),
+    ).toBeTruthy();
+    // No limit of 0 to count against, no billing page for a plan that is over, no dashboard to go back to.
+    expect(screen.queryByText(/^Status:|^Access ends|^Profiles:|^Projects:|^Reddit accounts:/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Manage subscription' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to dashboard' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe('/subscribe');
+    unmount();
+
+    // Ended early (a payment Stripe gave up on): the period it names has not run out, so no date.
+    mockPage({ ...lapsed, ...holding({ ...ended, current_period_end: '2099-01-01T10:00:00.000Z' }) });
+    renderApp('/subscription');
+    expect(await screen.findByText('Your Growth plan has ended. You no longer have access.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('link', { name: 'Choose a plan' }));
+    expect(await screen.findByText('Starter')).toBeTruthy();
+  });
+
   it('offers no billing page to a READONLY account or to a user without a plan', async () => {
     setToken(makeToken({ sub: USER_ID, roles: ['READONLY'] }));
     mockPage();
@@ -165,6 +200,7 @@ describe('/subscription', () => {
     const { unmount: unmount2 } = renderApp('/subscription');
     expect(await screen.findByText('No subscription yet.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Manage subscription' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Choose a plan' })).toBeTruthy();
     unmount2();
 
     // Demo and hand-made accounts: a limit with no plan behind it.

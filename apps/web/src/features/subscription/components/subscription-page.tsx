@@ -1,12 +1,31 @@
 import { Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth';
 import { useAvailablePlans, useOpenBillingPortal, useUserSubscription } from '../hooks/use-billing';
-import { PLAN_MESSAGES } from '../messages';
+import { ENDED_MESSAGES, PLAN_MESSAGES } from '../messages';
 import { SubscriptionShell } from './subscription-shell';
 
 function periodEnd(value: string | null): string | null {
   return value ? new Date(value).toLocaleDateString('en-US', { dateStyle: 'medium' }) : null;
+}
+
+/**
+ * The customer's last plan has ended: when, what stopped with it, and the way back. The lookup shows the
+ * latest plan when none gives access; its period end is the day access ended, unless the plan was ended
+ * early (a payment Stripe gave up on), when that day is still to come and is not shown.
+ */
+function PlanEnded({ plan, periodEndsAt }: { plan: string | null; periodEndsAt: string | null }) {
+  // Read once: whether that day has passed does not change while the page is open.
+  const [now] = useState(() => Date.now());
+  const past = periodEndsAt !== null && new Date(periodEndsAt).getTime() <= now;
+  return (
+    <Stack gap="xs">
+      <Text fw={600}>{ENDED_MESSAGES.ended(plan, past ? periodEnd(periodEndsAt) : null)}</Text>
+      <Text>{ENDED_MESSAGES.stopped}</Text>
+      <Text>{ENDED_MESSAGES.restart}</Text>
+    </Stack>
+  );
 }
 
 /**
@@ -56,6 +75,11 @@ export function SubscriptionPage() {
     content = <Loader aria-label="Loading subscription" />;
   } else if (subscription.isError || !data) {
     content = <Text c="red">{subscription.error?.message ?? PLAN_MESSAGES.loadFailed}</Text>;
+  } else if (!data.unlimited && data.profiles_limit <= 0 && data.subscriptions.length > 0) {
+    // Held but giving no access: the lookup's latest plan, ended. Its limit of 0 and its billing page
+    // would say nothing useful.
+    const ended = data.subscriptions[0]!;
+    content = <PlanEnded plan={planName(ended.price_id)} periodEndsAt={ended.current_period_end} />;
   } else {
     const held = data.subscriptions;
     content = (
@@ -113,17 +137,27 @@ export function SubscriptionPage() {
     );
   }
 
+  // Without access the dashboard sends the customer to the plans anyway: offer them directly.
+  const withoutAccess = data !== undefined && !data.unlimited && data.profiles_limit <= 0;
   return (
     <SubscriptionShell title="Subscription">
       {content}
-      <Group gap="md">
-        <Anchor component={Link} to="/subscribe">
-          Plans
-        </Anchor>
-        <Anchor component={Link} to="/">
-          Back to dashboard
-        </Anchor>
-      </Group>
+      {withoutAccess ? (
+        <Group>
+          <Button component={Link} to="/subscribe">
+            {ENDED_MESSAGES.choosePlan}
+          </Button>
+        </Group>
+      ) : (
+        <Group gap="md">
+          <Anchor component={Link} to="/subscribe">
+            Plans
+          </Anchor>
+          <Anchor component={Link} to="/">
+            Back to dashboard
+          </Anchor>
+        </Group>
+      )}
     </SubscriptionShell>
   );
 }
