@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { Server as ProxyServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import type { TestApp } from '../../test/test-app';
+import { createDiscoveryApp } from '../discovery/discovery.test-support';
 import { checkAllProxies } from './credentials.service';
 
 let proxy: ProxyServer;
@@ -22,8 +23,12 @@ beforeAll(async () => {
 });
 afterAll(() => proxy.close(true));
 
+/**
+ * The health check reads every credential there is: on PostgreSQL the app has a database of its own, so
+ * other suites' credentials are neither counted nor given a proxy.
+ */
 async function appWith(env: Record<string, string>) {
-  const t = await createTestApp({ reddit: true, env });
+  const t = await createDiscoveryApp({ reddit: true, env });
   const admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
   return { t, admin };
 }
