@@ -50,18 +50,15 @@ export const REDDIT_CALLBACK_ERRORS = {
   failed: 'The account could not be connected. Please try again.',
 } as const;
 
-const elsewhereText = (username: string) =>
+export const connectedElsewhereDetail = (username: string) =>
   `u/${username} is connected in another workspace, and a Reddit account sends for one workspace only. ` +
   'Remove it there first, or sign in to Reddit as another account.';
-const wrongAccountText = (signedIn: string, expected: string) =>
+export const wrongRedditAccountDetail = (signedIn: string, expected: string) =>
   `You signed in as u/${signedIn}, not u/${expected}. Sign in as u/${expected} to re-authenticate it.`;
 const NO_PLAN_LIMIT_TEXT = `${ACCOUNT_LIMIT_REACHED}: an active subscription is needed to connect Reddit accounts.`;
 const limitText = (used: string, limit: string) =>
   `${ACCOUNT_LIMIT_REACHED}: ${used} of ${limit} Reddit accounts are connected across your projects. Upgrade your subscription to connect more.`;
 
-export const connectedElsewhereDetail = (username: string) => elsewhereText(username);
-export const wrongRedditAccountDetail = (signedIn: string, expected: string) =>
-  wrongAccountText(signedIn, expected);
 export const accountLimitReachedDetail = (used: number, limit: number) =>
   limit <= 0 ? NO_PLAN_LIMIT_TEXT : limitText(String(used), String(limit));
 
@@ -72,8 +69,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 const shaped = (text: string) =>
   new RegExp(`^${escapeRegExp(text).replaceAll(NAME, '[A-Za-z0-9_-]{1,20}').replaceAll(COUNT, '\\d{1,6}')}$`);
 const CALLBACK_MESSAGES: readonly RegExp[] = [
-  shaped(elsewhereText(NAME)),
-  shaped(wrongAccountText(NAME, NAME)),
+  shaped(connectedElsewhereDetail(NAME)),
+  shaped(wrongRedditAccountDetail(NAME, NAME)),
   shaped(limitText(COUNT, COUNT)),
 ];
 const CALLBACK_TEXTS = new Set<string>([...Object.values(REDDIT_CALLBACK_ERRORS), NO_PLAN_LIMIT_TEXT]);

@@ -142,8 +142,15 @@ function appLocation(params: Record<string, string>): string {
   return `/?${new URLSearchParams(params).toString()}`;
 }
 
-function errorLocation(message: string, projectId?: string): string {
-  return appLocation({ auth: 'error', message, ...(projectId ? { project_id: projectId } : {}) });
+/** Where the callback sends the person, and the account it connected (null when it failed). */
+export interface CallbackOutcome {
+  location: string;
+  connected: RedditAccountRow | null;
+}
+
+function failed(message: string, projectId?: string): CallbackOutcome {
+  const location = appLocation({ auth: 'error', message, ...(projectId ? { project_id: projectId } : {}) });
+  return { location, connected: null };
 }
 
 /**
@@ -154,33 +161,27 @@ function errorLocation(message: string, projectId?: string): string {
 export async function completeRedditLogin(
   ctx: AppContext,
   query: { code?: string; state?: string; error?: string },
-): Promise<{ location: string; connected: RedditAccountRow | null }> {
-  let connected: RedditAccountRow | null = null;
-  const location = await callbackOutcome(ctx, query, (account) => (connected = account));
-  return { location, connected };
-}
-
-async function callbackOutcome(
-  ctx: AppContext,
-  query: { code?: string; state?: string; error?: string },
-  onConnected: (account: RedditAccountRow) => void,
-): Promise<string> {
+): Promise<CallbackOutcome> {
   const stored = query.state ? await takeAuthState(ctx.db, query.state, new Date(ctx.clock.now())) : null;
   if (query.error) {
     ctx.log.info({ redditError: query.error.slice(0, 100) }, 'Reddit sign-in not authorized');
     const message = query.error === 'access_denied' ? CALLBACK_ERRORS.denied : CALLBACK_ERRORS.notAuthorized;
-    return errorLocation(message, stored?.projectId);
+    return failed(message, stored?.projectId);
   }
-  if (!stored) return errorLocation(CALLBACK_ERRORS.stateInvalid);
-  if (!query.code) return errorLocation(CALLBACK_ERRORS.notAuthorized, stored.projectId);
+  if (!stored) return failed(CALLBACK_ERRORS.stateInvalid);
+  if (!query.code) return failed(CALLBACK_ERRORS.notAuthorized, stored.projectId);
   try {
     const account = await connectAccount(ctx, stored, query.code);
-    onConnected(account);
-    return appLocation({ auth: 'success', username: account.redditUsername, project_id: account.projectId });
+    const location = appLocation({
+      auth: 'success',
+      username: account.redditUsername,
+      project_id: account.projectId,
+    });
+    return { location, connected: account };
   } catch (error) {
-    if (error instanceof ConnectRefusedError) return errorLocation(error.message, stored.projectId);
+    if (error instanceof ConnectRefusedError) return failed(error.message, stored.projectId);
     ctx.log.warn({ err: error, projectId: stored.projectId }, 'Reddit account could not be connected');
-    return errorLocation(CALLBACK_ERRORS.failed, stored.projectId);
+    return failed(CALLBACK_ERRORS.failed, stored.projectId);
   }
 }
 
