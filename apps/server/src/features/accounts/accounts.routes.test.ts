@@ -533,6 +533,61 @@ describe('a revoked grant', () => {
   });
 });
 
+describe('a send credential whose secret Reddit refuses', () => {
+  it('is passed over by the next sign-ins, and tried again once its secret is corrected', async () => {
+    const clientId = `send-wrong-${randomUUID().slice(0, 8)}`;
+    t.sim!.registerClient({ clientId, clientSecret: 'the-right-secret', type: 'web' });
+    // Never used, against one just used: the next sign-in goes through it.
+    await t.ctx.db
+      .update(redditCredentials)
+      .set({ lastUsedAt: new Date(clock.t) })
+      .where(eq(redditCredentials.id, credential.id));
+    const wrong = await createCredential(t.ctx, {
+      type: 'send',
+      account_name: 'threadreach_wrong',
+      client_id: clientId,
+      client_secret: 'a-wrong-secret',
+      enabled: true,
+    });
+    try {
+      const project = await buildProject(t.ctx.db, t.config);
+      expect(await connect(project)).toEqual({
+        auth: 'error',
+        message: CALLBACK_ERRORS.refused,
+        project_id: project.id,
+      });
+      // Minutes apart, so each sign-in counts as use of its credential: every one goes through the other.
+      for (let i = 0; i < 3; i++) {
+        clock.t += 2 * 60_000;
+        expect(await connect(project)).toMatchObject({ auth: 'success' });
+        expect((await accountsOf(project)).items[0]).toBeDefined();
+        const [row] = await t.ctx.db
+          .select()
+          .from(redditAccounts)
+          .where(eq(redditAccounts.projectId, project.id));
+        expect(row!.credentialId).toBe(credential.id);
+      }
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/reddit-credentials/${wrong.id}`,
+        headers: (await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] })).auth,
+        payload: { client_secret: 'the-right-secret' },
+      });
+      expect(res.statusCode).toBe(200);
+      clock.t += 2 * 60_000;
+      expect(await connect(project)).toMatchObject({ auth: 'success' });
+      const [row] = await t.ctx.db
+        .select()
+        .from(redditAccounts)
+        .where(eq(redditAccounts.projectId, project.id));
+      expect(row!.credentialId).toBe(wrong.id);
+    } finally {
+      await t.ctx.db.delete(redditAccounts);
+      await t.ctx.db.delete(redditCredentials).where(eq(redditCredentials.id, wrong.id));
+    }
+  });
+});
+
 describe('a deleted send credential', () => {
   it('leaves its accounts Auth Required in every answer, not "valid" beside an Auth Required reason', async () => {
     const project = await buildProject(t.ctx.db, t.config);

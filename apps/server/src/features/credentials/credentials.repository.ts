@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, notExists, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, notExists, or, type SQL } from 'drizzle-orm';
 import type { TCredentialType, TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
@@ -64,6 +64,24 @@ export async function updateCredential(
     .where(eq(redditCredentials.id, id))
     .returning();
   return row ?? null;
+}
+
+/**
+ * Records Reddit's verdict on the client id and secret: `at` when it refused them, null when it accepted
+ * them. Writes only a change; true when the credential has just turned refused.
+ */
+export async function setCredentialRefused(db: DbOrTx, id: string, at: Date | null): Promise<boolean> {
+  const rows = await db
+    .update(redditCredentials)
+    .set({ refusedAt: at })
+    .where(
+      and(
+        eq(redditCredentials.id, id),
+        at ? isNull(redditCredentials.refusedAt) : isNotNull(redditCredentials.refusedAt),
+      ),
+    )
+    .returning({ id: redditCredentials.id });
+  return at !== null && rows.length > 0;
 }
 
 /** Records use at most once a minute, so busy credentials do not rewrite their row on every request. */

@@ -37,6 +37,7 @@ import {
   insertCredential,
   listCredentials,
   listEnabledCredentials,
+  setCredentialRefused,
   touchCredential,
   updateCredential,
   type NewCredential,
@@ -176,6 +177,9 @@ export async function updateCredentialById(
   if (input.account_name !== undefined) values.accountName = input.account_name;
   if (input.client_id !== undefined) values.clientId = input.client_id;
   if (input.client_secret) values.clientSecret = ctx.secrets.encrypt(input.client_secret, secretRef(id));
+  // New client details deserve a try before the credentials Reddit is known to accept.
+  if (values.clientSecret || (values.clientId && values.clientId !== current.clientId))
+    values.refusedAt = null;
   if (input.description !== undefined) values.description = input.description;
   if (input.enabled !== undefined) values.enabled = input.enabled;
   if (input.proxy_preferences !== undefined) {
@@ -300,6 +304,19 @@ export async function redditClientFor(
         if (outcome.proxied) await recordProxyOutcome(ctx, owner(row), outcome);
         if (outcome.ok) await touchCredential(ctx.db, row.id, new Date(ctx.clock.now()));
       },
+      onVerdict: async (accepted) => {
+        const refusedNow = await setCredentialRefused(
+          ctx.db,
+          row.id,
+          accepted ? null : new Date(ctx.clock.now()),
+        );
+        if (refusedNow) {
+          ctx.log.warn(
+            { credentialId: row.id, accountName: row.accountName },
+            'Reddit refused the credential: its client id or secret is wrong',
+          );
+        }
+      },
     },
   );
 }
@@ -348,12 +365,17 @@ export async function checkAllProxies(
 
 /**
  * Clients of every enabled credential of one type ('search' reads listings, 'send' connects accounts),
- * least recently used first, so work spreads over all of them.
+ * least recently used first, so work spreads over all of them; those Reddit last refused come after the
+ * others, so a wrong secret does not fail every other sign-in or search while a working one is there.
  */
 export async function redditClientsOfType(ctx: AppContext, type: 'search' | 'send'): Promise<RedditClient[]> {
   const rows = (await listEnabledCredentials(ctx.db))
     .filter((r) => r.type === type)
-    .sort((a, b) => (a.lastUsedAt?.getTime() ?? 0) - (b.lastUsedAt?.getTime() ?? 0));
+    .sort(
+      (a, b) =>
+        Number(a.refusedAt !== null) - Number(b.refusedAt !== null) ||
+        (a.lastUsedAt?.getTime() ?? 0) - (b.lastUsedAt?.getTime() ?? 0),
+    );
   const clients: RedditClient[] = [];
   for (const row of rows) {
     try {

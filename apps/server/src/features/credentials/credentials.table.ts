@@ -15,6 +15,8 @@ export const redditCredentials = pgTable(
     proxyState: text('proxy_state'),
     proxyCity: text('proxy_city'),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** When Reddit last refused the client id and secret themselves (401); cleared once it accepts them. */
+    refusedAt: timestamp('refused_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

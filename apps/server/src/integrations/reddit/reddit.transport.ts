@@ -62,6 +62,8 @@ export interface RedditCredentialAccess {
   connection(): Promise<{ dispatcher: Dispatcher; proxied: boolean }>;
   /** Told whether each request got through, e.g. to keep the proxy's health figures. */
   onTransport?(outcome: { ok: boolean; proxied: boolean; error?: string }): Promise<void> | void;
+  /** Reddit's answer to the client id and secret themselves: refused (401) or accepted (a token granted). */
+  onVerdict?(accepted: boolean): Promise<void> | void;
 }
 
 export type RedditAuth =
@@ -293,6 +295,7 @@ export class RedditTransport {
       const answer = parseRedditAnswer(request.endpoint, status, text);
       if (answer.kind === 'data') {
         await record(true);
+        if (request.auth.kind === 'basic') await this.credential.onVerdict?.(true);
         return answer.value;
       }
       await record(false);
@@ -300,6 +303,7 @@ export class RedditTransport {
         throw new RedditResponseShapeError(label, answer.kind === 'invalid' ? answer.problem : '');
       const reason = answer.kind === 'error' ? answer.reason : null;
       if (request.auth.kind === 'basic' && (status === 400 || status === 401)) {
+        if (status === 401) await this.credential.onVerdict?.(false);
         const why = reason ?? String(status);
         throw new RedditAuthError(why, `Reddit refused the credential (${why})`);
       }

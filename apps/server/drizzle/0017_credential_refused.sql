@@ -1,0 +1,1 @@
+ALTER TABLE "reddit_credentials" ADD COLUMN "refused_at" timestamp with time zone;
