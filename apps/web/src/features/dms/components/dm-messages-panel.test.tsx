@@ -344,13 +344,18 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
         recipient_username: 'unqueued',
         state: 'approved',
         outcome_code: 'subscription_required',
-        outcome_reason: "Not sent: the project owner's subscription has ended",
+        outcome_reason:
+          "Not sent: the project owner's subscription ended before it went. Send All queues it again.",
       }),
       buildDm({ recipient_username: 'fresh', state: 'approved' }),
     ]);
     renderPanel({ onSend: () => {} });
     const item = await row('unqueued');
-    expect(within(item).getByText("Not sent: the project owner's subscription has ended")).toBeTruthy();
+    expect(
+      within(item).getByText(
+        "Not sent: the project owner's subscription ended before it went. Send All queues it again.",
+      ),
+    ).toBeTruthy();
     expect(within(item).getByRole('button', { name: 'Send' })).toBeTruthy();
     expect(within(await row('fresh')).queryByText(/^Not sent/)).toBeNull();
   });
