@@ -178,6 +178,41 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     expect(await screen.findByText('Reddit refused 3 messages')).toBeTruthy();
   });
 
+  it('offers Complete Learning on a paused agent, as its reason says, which starts it again', async () => {
+    const paused = runningAgentSettings({
+      is_active: false,
+      paused_reason:
+        "Paused: Reddit refused 3 DMs from this project's accounts since the last run. Check the accounts, then complete learning again to restart the agent.",
+    });
+    const server = settingsServer(paused);
+    mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
+    const complete = mockEndpoint(agentEndpoints.complete, () => {
+      server.current = runningAgentSettings();
+      return {
+        patterns_created: 5,
+        total_actions_analyzed: 3,
+        continuous_agent_started: true,
+        message: 'Learned from 3 saved edits. The agent starts in 5 seconds, then runs every 2 hours.',
+      };
+    });
+    renderPanel();
+    const alert = await screen.findByRole('alert');
+    await user.click(within(alert).getByRole('button', { name: 'Complete Learning' }));
+    await waitFor(() => expect(complete.calls).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText(/The agent paused itself/)).toBeNull());
+    expect(screen.getByText(/^The agent is running/)).toBeTruthy();
+  });
+
+  it('shows no Complete Learning on a paused agent to a read-only viewer', async () => {
+    mockAgentAtRest(runningAgentSettings({ is_active: false, paused_reason: 'Reddit refused 3 messages' }));
+    mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
+    renderPanel(true);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('button', { name: 'Complete Learning' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+  });
+
   it('reads the schedule again while the agent runs: the next and last run follow its runs', async () => {
     vi.useFakeTimers();
     try {

@@ -120,13 +120,32 @@ function Patterns({ projectId }: { projectId: string }) {
   );
 }
 
-function AgentState({ settings }: { settings: TAgentSettings }) {
+/**
+ * A paused agent's reason ends with what starts it again ("complete learning again"): the button is here,
+ * so restarting needs neither Restart Learning (which forgets the patterns) nor Stop Agent.
+ */
+function PausedAgent({ projectId, readOnly, reason }: TAgentModePanelProps & { reason: string }) {
+  const complete = useCompleteLearning(projectId);
+  const resume = () =>
+    complete.mutate(undefined, {
+      onError: (error) =>
+        notifications.show({ color: 'red', message: errorMessage(error, 'Error completing learning') }),
+    });
+  return (
+    <Alert color="orange" role="alert" title="The agent paused itself">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{reason}</Text>
+        <Button size="compact-sm" onClick={resume} loading={complete.isPending} disabled={readOnly}>
+          Complete Learning
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
+function AgentState({ settings, projectId, readOnly }: TAgentModePanelProps & { settings: TAgentSettings }) {
   if (settings.paused_reason) {
-    return (
-      <Alert color="orange" role="alert" title="The agent paused itself">
-        {settings.paused_reason}
-      </Alert>
-    );
+    return <PausedAgent projectId={projectId} readOnly={readOnly} reason={settings.paused_reason} />;
   }
   return (
     <Text size="sm">
@@ -198,7 +217,7 @@ export function AgentModePanel({ projectId, readOnly }: TAgentModePanelProps) {
         )}
         {agentMode && current.learning_stage_completed && (
           <>
-            <AgentState settings={current} />
+            <AgentState settings={current} projectId={projectId} readOnly={readOnly} />
             <Patterns projectId={projectId} />
           </>
         )}
