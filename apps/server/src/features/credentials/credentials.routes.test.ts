@@ -147,6 +147,50 @@ describe('/reddit-credentials', () => {
     expect((await remove()).statusCode).toBe(204);
   });
 
+  it('refuses a new client ID for a send credential while connected accounts sign in through it', async () => {
+    const credential = await create(admin, { type: 'send', account_name: 'threadreach_send' });
+    const owner = await buildUser(t.ctx.db, t.config);
+    const project = await buildProject(t.ctx.db, t.config, { owner });
+    const account = await buildAccount(t.ctx.db, project.id, {
+      credentialId: credential.id,
+      refreshTokenCiphertext: 'x',
+    });
+    const update = (payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/reddit-credentials/${credential.id}`,
+        headers: admin.auth,
+        payload,
+      });
+
+    // Reddit grants an account's refresh token to one client ID: another one signs every account out.
+    const refused = await update({ client_id: 'another-reddit-app' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      detail:
+        "1 connected Reddit account signs in through this credential's client ID and would have to be " +
+        're-authenticated if it changed. Add a credential for the other Reddit app instead, and disable this ' +
+        'one: connected accounts keep working and no new accounts connect through it.',
+      code: 'credential_in_use',
+    });
+    const detailed = await t.app.inject({
+      url: `/api/v1/reddit-credentials/${credential.id}/detailed`,
+      headers: admin.auth,
+    });
+    expect(detailed.json().client_id).toBe(credential.client_id);
+
+    // The same client ID, a new secret or a new name change no grant.
+    const same = await update({ client_id: credential.client_id, account_name: 'renamed_send' });
+    expect(same.statusCode, same.body).toBe(200);
+    expect((await update({ client_secret: 'a-rotated-secret' })).statusCode).toBe(200);
+
+    // Without connected accounts, the client ID may change.
+    await t.ctx.db.execute(sql`delete from reddit_accounts where id = ${account.id}`);
+    const changed = await update({ client_id: 'another-reddit-app' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().client_id).toBe('another-reddit-app');
+  });
+
   it('explains what is wrong with a bad credential and stores nothing', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ account_name: '' }, 'Account name is required'],

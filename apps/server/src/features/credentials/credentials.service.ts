@@ -170,6 +170,8 @@ export async function updateCredentialById(
 ): Promise<TCredential> {
   const current = await requireCredential(ctx, id);
   if (input.client_id && input.client_id !== current.clientId) {
+    const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
+    if (accounts > 0) throw clientIdInUse(accounts);
     if (await findCredentialByClientId(ctx.db, input.client_id)) throw duplicateClientId();
   }
   const values: Partial<NewCredential> = {};
@@ -220,6 +222,17 @@ export async function setCredentialEnabled(
   if (!row) throw credentialNotFound();
   return presentOne(ctx, row);
 }
+
+/** Reddit grants an account's refresh token to one client ID: with another, every account signs out. */
+const clientIdInUse = (accounts: number) =>
+  new AppError(
+    409,
+    'credential_in_use',
+    `${accounts === 1 ? '1 connected Reddit account signs' : `${accounts} connected Reddit accounts sign`} ` +
+      "in through this credential's client ID and would have to be re-authenticated if it changed. " +
+      'Add a credential for the other Reddit app instead, and disable this one: connected accounts keep ' +
+      'working and no new accounts connect through it.',
+  );
 
 async function refuseWhileInUse(ctx: AppContext, id: string): Promise<void> {
   const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
