@@ -1,6 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAgentStatus, TOperationResult, TToggleModeResponse } from '@threadreach/contract';
+import {
+  SENDING_TEXTS,
+  type TAgentStatus,
+  type TOperationResult,
+  type TToggleModeResponse,
+} from '@threadreach/contract';
+import { redditAccounts } from '../accounts/accounts.table';
 import { validProductInfo } from '../../test/factories';
 import { addSearchCredential, buildDiscoveryProject } from '../discovery/discovery.test-support';
 import { dmMessages } from '../dms/dms.table';
@@ -329,6 +335,31 @@ describe('the agent-run chain on the simulator', () => {
     expect(dms.length).toBeGreaterThan(0);
     expect(dms.length).toBeLessThanOrEqual(3);
     expect(dms.filter((d) => d.state === 'queued').length).toBeLessThanOrEqual(3);
+  }, 300_000);
+
+  it('says its accounts need signing in again, not that none is connected, when none of them can send', async () => {
+    const { ctx, clock } = rig;
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+    });
+    const account = await connectAccount(ctx, rig.sim, rig.credential, project, { username: 'demo_founder' });
+    // Reddit refused the account's grant: it shows Auth Required in the accounts panel.
+    await rig.db
+      .update(redditAccounts)
+      .set({ authStatus: 'expired' })
+      .where(eq(redditAccounts.id, account.id));
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const [drafting] = await rig.db
+      .select()
+      .from(agentLogs)
+      .where(and(eq(agentLogs.projectId, project.id), eq(agentLogs.activityType, 'dm_generation')));
+    expect(drafting!.success).toBe(false);
+    expect(drafting!.message).not.toBe(SENDING_TEXTS.noAccountsBulk);
+    expect(drafting!.message).toBe(
+      "None of this project's Reddit accounts can send (1 connected): re-authenticate or switch them on in the accounts panel. No DMs drafted.",
+    );
   }, 300_000);
 
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {

@@ -20,6 +20,7 @@ import {
   countExamples,
   countLeadsFoundBetween,
   countAgentPendingDms,
+  countProjectAccounts,
   countSentSince,
   findPatterns,
   findProjectRow,
@@ -274,7 +275,18 @@ async function draft(
   result: TOperationResult,
 ): Promise<void> {
   if (accounts === 0) {
-    await writeAgentLog(ctx, projectId, 'dm_generation', false, SENDING_TEXTS.noAccountsBulk);
+    // Connected accounts that cannot send (Auth Required, switched off, disabled) are not "no account".
+    const connected = await countProjectAccounts(ctx.db, projectId);
+    await writeAgentLog(
+      ctx,
+      projectId,
+      'dm_generation',
+      false,
+      connected === 0
+        ? SENDING_TEXTS.noAccountsBulk
+        : `None of this project's Reddit accounts can send (${connected} connected): re-authenticate or ` +
+            'switch them on in the accounts panel. No DMs drafted.',
+    );
     return;
   }
   const waiting = await countAgentPendingDms(ctx.db, projectId, settings.minIntentScore);

@@ -402,6 +402,15 @@ export async function listSendingAccountLimits(
     );
 }
 
+/** Every Reddit account connected to the project, whether it can send or not. */
+export async function countProjectAccounts(db: DbOrTx, projectId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(redditAccounts)
+    .where(eq(redditAccounts.projectId, projectId));
+  return row?.n ?? 0;
+}
+
 /** The project's DMs sent since `since`, newest first, with the account they went from. */
 export async function sentSince(
   db: DbOrTx,
