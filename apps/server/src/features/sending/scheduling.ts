@@ -237,6 +237,8 @@ export type QueuePlan =
       held: number;
       /** DMs left unsent because no working day within the planning horizon had room. */
       unplanned: number;
+      /** DMs left unsent because their lead was already older than DM_EXPIRY_DAYS: they expire unsent. */
+      tooOld: number;
       accounts: RedditAccountRow[];
     };
 
@@ -335,10 +337,13 @@ export async function planProjectQueue(
     const pacing: PacingAccount[] = [];
     for (const account of ready)
       pacing.push(withSenderLimits(await pacingAccount(tx, account, nowMs), limits));
-    const slots = planSends(pacing, toQueue.length, nowMs, random);
     const expiresAt = await expiryOfDms(ctx, tx, toQueue);
+    // A DM whose lead is already past its expiry (an old post the backfill found) gets no slot: no room
+    // would ever be early enough, and saying it found none would send the customer looking for more.
+    const plannable = toQueue.filter((dm) => (expiresAt.get(dm.id) ?? Infinity) > nowMs);
+    const slots = planSends(pacing, plannable.length, nowMs, random);
     const queued: { dm: DmMessageRow; slot: PlannedSend }[] = [];
-    for (const { dm, slot } of beforeExpiry(toQueue, slots, expiresAt)) {
+    for (const { dm, slot } of beforeExpiry(plannable, slots, expiresAt)) {
       const row = await updateDm(
         tx,
         { projectId, dmId: dm.id, from: ['approved'] },
@@ -363,7 +368,8 @@ export async function planProjectQueue(
       queued,
       skipped,
       held: notQueued.length - skipped.length,
-      unplanned: toQueue.length - queued.length,
+      unplanned: plannable.length - queued.length,
+      tooOld: toQueue.length - plannable.length,
       accounts: ready,
     };
   });

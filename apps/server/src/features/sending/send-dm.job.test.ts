@@ -231,6 +231,32 @@ describe('Send All, paced on the simulator', () => {
     expect(fresh.map(day).sort()).toEqual([20, 20, 21]);
   });
 
+  it('says a DM about a lead already older than DM_EXPIRY_DAYS is too old, not that it found no room', async () => {
+    rig.clock.t = Date.UTC(2026, 0, 20, 13); // Tuesday 08:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    const about = async (leadDaysAgo: number) => {
+      const lead = await buildLead(rig.db, project.id, {
+        itemCreatedAt: new Date(rig.clock.t - leadDaysAgo * 24 * HOUR),
+      });
+      const dm = await buildDm(rig.db, project, { recipient: person() });
+      await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+      return dm.id;
+    };
+    // The discovery backfill finds posts weeks old: a DM written about one has expired before Send All.
+    const fresh = await about(1);
+    const old = [await about(40), await about(20)];
+    const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(21) });
+    expect(answer.queued).toBe(1);
+    expect(answer.message).toBe(
+      'Queued 1 DM on 1 account: it goes at 2026-01-20 14:00 UTC. 2 DMs are about posts or comments ' +
+        'older than 14 days: they expire unsent.',
+    );
+    const rows = new Map((await dmsOf(rig.db, project.id)).map((d) => [d.id, d]));
+    expect(rows.get(fresh)).toMatchObject({ state: 'queued' });
+    for (const id of old) expect(rows.get(id)).toMatchObject({ state: 'approved', scheduledFor: null });
+  });
+
   it("spaces sends by the stricter of the account's delays and the sender's floor (the agent's)", async () => {
     rig.clock.t = Date.UTC(2026, 0, 27, 15); // Tuesday 10:00 in New York
     const project = await buildSendingProject(rig);

@@ -253,6 +253,7 @@ export async function queueProjectDms(
       plan.skipped.length,
       plan.held,
       plan.unplanned,
+      plan.tooOld,
       ctx.config.dms.expiryDays,
     ),
     queued: plan.queued.length,
@@ -291,6 +292,7 @@ function bulkMessage(
   skipped: number,
   held: number,
   unplanned: number,
+  tooOld: number,
   expiryDays: number,
 ): string {
   const parts: string[] = [];
@@ -319,6 +321,13 @@ function bulkMessage(
     const one = unplanned === 1;
     parts.push(
       `${plural(unplanned, 'DM')} found no room before ${one ? 'it expires' : 'they expire'}, ${expiryDays} days after ${one ? 'its' : 'their'} lead, and ${one ? 'stays' : 'stay'} unsent.`,
+    );
+  }
+  if (tooOld > 0) {
+    parts.push(
+      tooOld === 1
+        ? `1 DM is about a post or comment older than ${expiryDays} days: it expires unsent.`
+        : `${plural(tooOld, 'DM')} are about posts or comments older than ${expiryDays} days: they expire unsent.`,
     );
   }
   return parts.join(' ');
