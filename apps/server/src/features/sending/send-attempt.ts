@@ -203,6 +203,36 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
   }
 }
 
+/**
+ * A person's Send that no account can make now: when the workspace may never contact the recipient, the
+ * DM fails with that reason at once (as a claim would fail it), instead of the answer being that the
+ * accounts must wait. Null when the recipient may still be contacted.
+ */
+export async function failIfRecipientBlocked(
+  ctx: AppContext,
+  target: { projectId: string; dmId: string },
+): Promise<{ code: TSendOutcomeCode; reason: string } | null> {
+  const now = new Date(ctx.clock.now());
+  return ctx.db.transaction(async (tx) => {
+    const dm = await lockDm(tx, target.projectId, target.dmId);
+    if (!dm || !SENDABLE_NOW.includes(dm.state)) return null;
+    const blocked = await recipientBlock(tx, dm);
+    if (!blocked) return null;
+    await updateDm(
+      tx,
+      { projectId: target.projectId, dmId: target.dmId, from: [dm.state] },
+      {
+        state: 'failed',
+        failedAt: now,
+        outcomeCode: blocked.code,
+        outcomeReason: blocked.reason,
+        updatedAt: now,
+      },
+    );
+    return blocked;
+  });
+}
+
 function alreadyContacted(recipient: string, state: DmState): string {
   const how = state === 'sent' ? '' : ' (a DM to them is being sent or checked)';
   return `u/${recipient} was already contacted from this workspace${how}`;

@@ -506,6 +506,29 @@ describe('a single Send refused before Reddit', () => {
     });
   });
 
+  it('says a person was already contacted, not that the accounts must wait, when no account can send now', async () => {
+    const { project, auth } = await workspace([{ username: 'demo_founder', dailyMessageLimit: 1 }]);
+    const to = person();
+    const first = await buildDm(rig.db, project, { recipient: to });
+    const other = await buildSendingProject(rig, project.owner);
+    const second = await buildDm(rig.db, other, { recipient: to });
+    await connectAccount(rig.ctx, rig.sim, rig.credential, other, { dailyMessageLimit: 1 });
+    expect((await send(auth, { project_id: project.id, dm_id: first.id })).json().state).toBe('sent');
+    // The only account of `other` is at its daily limit (the same Reddit account): still, the answer is
+    // that this person is never contacted again, not to wait until tomorrow.
+    const res = await send(auth, { project_id: other.id, dm_id: second.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'already_contacted',
+      detail: `u/${to} was already contacted from this workspace`,
+    });
+    expect(await dmById(rig.db, second.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'already_contacted',
+    });
+    expect(delivered(to)).toHaveLength(1);
+  });
+
   it('counts the daily limit of a Reddit account connected to two projects once, across both', async () => {
     const first = await workspace([{ username: 'demo_founder', dailyMessageLimit: 1 }]);
     const second = await buildSendingProject(rig, first.project.owner);

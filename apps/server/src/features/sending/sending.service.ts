@@ -29,7 +29,7 @@ import {
   unqueueProjectDms,
 } from './claim.repository';
 import { queueReconcile } from './reconcile-dms.job';
-import { attemptSend, type OnSendStep } from './send-attempt';
+import { attemptSend, failIfRecipientBlocked, type OnSendStep } from './send-attempt';
 import { queuePullForward } from './pull-queue-forward.job';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
@@ -181,6 +181,12 @@ export async function sendDmNow(
         problems.push({ code: result.code, reason: result.reason, retryAtMs: null });
         continue;
     }
+  }
+  // No account could try it, so no claim checked its person: one the workspace may never contact again
+  // is the answer, not a wait for the accounts.
+  if (ready.length === 0) {
+    const blocked = await failIfRecipientBlocked(ctx, target);
+    if (blocked) throw refusal(blocked);
   }
   // No account sent it. If it was queued again on the way (a wait from Reddit, a refused sender), it
   // goes by itself later; otherwise nothing changed and the reason is the answer.
