@@ -27,6 +27,23 @@ export function rowKey(row: TKeywordRow): string {
   return row.id ?? `new:${row.type}:${row.keyword.toLowerCase()}`;
 }
 
+/**
+ * The list a regeneration left, with the customer's unsaved edits carried over: the approval they gave a
+ * keyword still listed, and the keywords they added and have not saved (the server never saw those).
+ */
+export function carryOver(edited: readonly TKeywordRow[], fresh: readonly TKeywordRow[]): TKeywordRow[] {
+  const same = (a: TKeywordRow, b: TKeywordRow) =>
+    a.type === b.type && a.keyword.toLowerCase() === b.keyword.toLowerCase();
+  const rows = fresh.map((row) => {
+    const mine = edited.find((e) => same(e, row));
+    return mine ? { ...row, approved: mine.approved } : row;
+  });
+  for (const row of edited) {
+    if (!row.id && !rows.some((r) => same(r, row)) && rows.length < KEYWORDS_PER_PROJECT_MAX) rows.push(row);
+  }
+  return rows;
+}
+
 /** Checks a typed keyword with the contract's rule; returns the cleaned keyword or the error to show. */
 export function checkNewKeyword(
   text: string,

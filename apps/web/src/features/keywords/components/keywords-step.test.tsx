@@ -248,6 +248,30 @@ describe('Step 2 keywords', { timeout: 30_000 }, () => {
     expect(generate.calls).toHaveLength(1);
   });
 
+  it('keeps unsaved choices, added keywords and exclusions over Regenerate Keywords', async () => {
+    const CHURN = buildKeyword({ keyword: 'churn analytics', type: 'product', approved: false });
+    let items: TKeyword[] = [CRM, INVOICES];
+    mockEndpoint(keywordsEndpoints.list, () => keywordList(items));
+    mockEndpoint(keywordsEndpoints.generate, () => {
+      // The server keeps the approved keywords and replaces the others.
+      items = [CRM, CHURN];
+      return { generated: true, product_keywords: [CHURN], icp_keywords: [], subreddits_count: 0 };
+    });
+    renderStep();
+    await user.click(await screen.findByRole('checkbox', { name: 'bookkeeping app' }));
+    await user.type(screen.getByLabelText('Add your own keyword'), 'expense tracker');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await pasteTags('Negative keywords', 'hiring,');
+    await user.click(screen.getByRole('button', { name: 'Regenerate Keywords' }));
+
+    expect(await screen.findByRole('checkbox', { name: 'churn analytics' })).toHaveProperty('checked', false);
+    expect(screen.getByRole('checkbox', { name: 'bookkeeping app' })).toHaveProperty('checked', false);
+    expect(screen.getByRole('checkbox', { name: 'expense tracker' })).toHaveProperty('checked', true);
+    expect(screen.queryByRole('checkbox', { name: 'invoice software' })).toBeNull();
+    expect(screen.getByText('hiring')).toBeTruthy();
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+
   it('shows Error generating keywords with the subscription text on a 403', async () => {
     mockEndpoint(keywordsEndpoints.list, keywordList([CRM]));
     mockEndpoint(keywordsEndpoints.generate, errorReply(403, 'Subscription required', 'forbidden'));

@@ -194,9 +194,10 @@ function KeywordsEditor({ list, ...props }: TKeywordsStepProps & { list: TKeywor
   const regenerate = async () => {
     setFailure(null);
     try {
+      const edited = unsaved ? draft : null;
       const result = await generate.mutateAsync();
       if (!result.generated) notifications.show({ color: 'yellow', message: KEYWORD_MESSAGES.noneGenerated });
-      await reload();
+      await reload(edited);
     } catch (error) {
       setFailure({ title: KEYWORD_MESSAGES.generateError, message: errorMessage(error, '') });
     }

@@ -6,6 +6,14 @@ import {
   type TKeywordList,
 } from '@threadreach/contract';
 import { approveKeywords, generateKeywords, listKeywords } from '../api/keywords.api';
+import { localPrefs } from '../../../lib/local-prefs';
+import { carryOver, rowsOf, type TKeywordRow } from '../keyword-rows';
+
+/** What the step's editor holds: keyword rows and the three filter lists. */
+export interface TKeywordsDraft {
+  rows: TKeywordRow[];
+  filters: TKeywordList['filters'];
+}
 
 export const keywordKeys = {
   list: (projectId: string) => ['keywords', projectId] as const,
@@ -19,7 +27,18 @@ export function useKeywords(projectId: string) {
 export function useGenerateKeywords(projectId: string) {
   const queryClient = useQueryClient();
   const mutation = useMutation({ mutationFn: () => generateKeywords(projectId) });
-  const reload = () => queryClient.invalidateQueries({ queryKey: keywordKeys.list(projectId) });
+  /**
+   * Loads the regenerated list. Unsaved edits (`edited`) are carried over onto it as the editor's kept
+   * draft, which the editor, started over from the new list, reads back: Regenerate never drops them.
+   */
+  const reload = async (edited: TKeywordsDraft | null = null) => {
+    if (!edited) return queryClient.invalidateQueries({ queryKey: keywordKeys.list(projectId) });
+    const fresh = await listKeywords(projectId);
+    const saved = { rows: rowsOf(fresh.items), filters: fresh.filters };
+    const values = { rows: carryOver(edited.rows, saved.rows), filters: edited.filters };
+    localPrefs.setDraft('keywords', projectId, { base: JSON.stringify(saved), values });
+    queryClient.setQueryData(keywordKeys.list(projectId), fresh);
+  };
   return { mutation, reload };
 }
 
