@@ -55,6 +55,11 @@ const REFUSALS = [
   "I don't want any more DMs from you",
   'optout',
   'opt-out',
+  "I don't want to be contacted.",
+  'I do not wish to be contacted again.',
+  "Please don't reach out again.",
+  "Don't want to receive messages from you.",
+  "I don't want to hear from you",
 ];
 
 const NOT_REFUSALS = [
@@ -82,6 +87,9 @@ const NOT_REFUSALS = [
   'I quit my job last month, so this is timely',
   'No more manual invoices would be a dream',
   'I want to get lost in the data less, how does it help?',
+  'I want to be contacted when it launches',
+  'Feel free to reach out again next month',
+  "I don't want to receive invoices by fax, does it email them?",
   '',
 ];
 

@@ -36,6 +36,13 @@ const OTHER_REFUSALS = [
   /\b(this is|thats|its) spam\b/,
   /\bspammer\b/,
   /\b(no longer|not) (really )?interested\b(?! in\b)/,
+  /** "I don't want to be contacted", "do not wish to be messaged", "don't want to hear from you". */
+  /\b(dont|do not|never) (want|wish) to be (contacted|messaged|msged|dmed|pmed|texted|emailed|spammed|bothered)\b/,
+  /\b(dont|do not) (want|wish) to hear from (you|u|your)\b/,
+  /** "don't want to receive messages", "do not want to get any more DMs". */
+  /\b(dont|do not) (want|wish) to (receive|get) (any |these |those |your |more |any more )?(messages|msgs|dms|pms|emails)\b/,
+  /** "please don't reach out again", "do not contact again". */
+  /\b(dont|do not|never) (ever )?(reach out|contact|message|dm|pm|text|email|write)( to me)? (again|anymore|any more)\b/,
 ];
 const NOT_INTERESTED_IN = /\b(no longer|not) (really )?interested in\b(.*)$/;
 /** "but" that turns the sentence: not "but thanks". */
