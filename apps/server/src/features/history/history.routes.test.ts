@@ -210,4 +210,42 @@ describe('candidate lists', () => {
     });
     expect(their.json().items.map((i: { id: string }) => i.id)).toEqual([theirs.id]);
   });
+
+  it("leave out people on the workspace's do-not-contact list, in every project, and take them back when removed", async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 3 });
+    const p = await buildProject(t.ctx.db, t.config, { owner });
+    const second = await buildProject(t.ctx.db, t.config, { owner });
+    const listed = await buildLead(t.ctx.db, p.id, { author: 'Quiet_Quinn' });
+    const listedComment = await buildLead(t.ctx.db, second.id, { author: 'quiet_quinn', kind: 'comment' });
+    const fresh = await buildLead(t.ctx.db, p.id, { author: 'open_olga' });
+    await buildProfile(t.ctx.db, second.id, { redditUsername: 'QUIET_QUINN' });
+    const ids = async (url: string) => {
+      const page = (await t.app.inject({ url, headers: owner.auth })).json() as {
+        items: { id: string }[];
+        total: number;
+      };
+      return { ids: page.items.map((i) => i.id).sort(), total: page.total };
+    };
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/do-not-contact',
+      headers: owner.auth,
+      payload: { usernames: ['quiet_quinn'] },
+    });
+    expect(added.statusCode).toBe(200);
+
+    expect(await ids(`/api/v1/posts?project_id=${p.id}`)).toEqual({ ids: [fresh.id], total: 1 });
+    expect(await ids(`/api/v1/projects/${second.id}/comments`)).toEqual({ ids: [], total: 0 });
+    expect(await ids(`/api/v1/projects/${second.id}/profiles`)).toEqual({ ids: [], total: 0 });
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/do-not-contact/quiet_quinn',
+      headers: owner.auth,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await ids(`/api/v1/posts?project_id=${p.id}`)).ids).toEqual([listed.id, fresh.id].sort());
+    expect((await ids(`/api/v1/projects/${second.id}/comments`)).ids).toEqual([listedComment.id]);
+    expect((await ids(`/api/v1/projects/${second.id}/profiles`)).total).toBe(1);
+  });
 });

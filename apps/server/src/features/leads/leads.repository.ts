@@ -18,6 +18,7 @@ import type { DbOrTx } from '../../db/client';
 import { redditAuthors, redditItems } from '../discovery/discovery.table';
 import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
 import { projects } from '../projects/projects.table';
+import { suppressions } from '../suppressions/suppressions.table';
 import { leads, profiles, type LeadRow, type ProfileRow } from './leads.table';
 
 export type LeadKind = 'post' | 'comment';
@@ -76,13 +77,17 @@ function liveLeads(filter: LeadFilter, kind: LeadKind): SQL {
 
 /**
  * People the project's workspace already contacted leave the candidate lists for the History tab (spec
- * section 4); the workspace-wide unique index of contacted DMs answers it.
+ * section 4); the workspace-wide unique index of contacted DMs answers it. So do people on its
+ * do-not-contact list: no DM may ever go to them (its primary key answers it).
  */
 function notContacted(projectId: string, author: SQLWrapper): SQL {
+  const owner = sql`(select ${projects.userId} from ${projects} where ${projects.id} = ${projectId})`;
   return sql`not exists (select 1 from ${dmMessages}
-    where ${dmMessages.ownerUserId} = (select ${projects.userId} from ${projects} where ${projects.id} = ${projectId})
+    where ${dmMessages.ownerUserId} = ${owner}
       and ${dmMessages.recipientKey} = lower(${author})
-      and ${inArray(dmMessages.state, [...CONTACTED_DM_STATES])})`;
+      and ${inArray(dmMessages.state, [...CONTACTED_DM_STATES])})
+    and not exists (select 1 from ${suppressions}
+      where ${suppressions.ownerUserId} = ${owner} and ${suppressions.usernameKey} = lower(${author}))`;
 }
 
 /**

@@ -22,8 +22,8 @@ function entry(overrides: Partial<TDoNotContactEntry> = {}): TDoNotContactEntry 
 const REFUSAL = entry({ username: 'angry_al', reason: 'refusal', note: 'Replied: "stop"', removable: false });
 const MANUAL = entry({ username: 'by_hand', note: 'met at a meetup' });
 
-async function open(readOnly = false) {
-  renderScreen(<DoNotContactButton readOnly={readOnly} />);
+async function open(readOnly = false, onClosed?: () => void) {
+  renderScreen(<DoNotContactButton readOnly={readOnly} onClosed={onClosed} />);
   await user.click(screen.getByRole('button', { name: 'Do-not-contact list' }));
   return screen.findByRole('dialog', { name: DNC_TEXTS.title });
 }
@@ -146,5 +146,15 @@ describe('do-not-contact list', { timeout: 15_000 }, () => {
     ).toBe(true);
     expect(within(dialog).queryByRole('button', { name: 'Add' })).toBeNull();
     expect(within(dialog).queryByRole('button', { name: 'Import CSV' })).toBeNull();
+  });
+
+  it('tells step 4 when it closes, so the leads leave out whoever was put on the list', async () => {
+    mockEndpoint(doNotContactEndpoints.list, page([MANUAL]));
+    let closed = 0;
+    await open(false, () => closed++);
+    expect(closed).toBe(0);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: DNC_TEXTS.title })).toBeNull());
+    expect(closed).toBe(1);
   });
 });

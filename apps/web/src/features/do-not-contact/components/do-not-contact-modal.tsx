@@ -327,15 +327,22 @@ export function DoNotContactModal({ opened, onClose, readOnly }: TDoNotContactMo
   );
 }
 
-/** Opens the do-not-contact list from step 4. */
-export function DoNotContactButton({ readOnly }: { readOnly: boolean }) {
+/**
+ * Opens the do-not-contact list from step 4. `onClosed` runs when it closes: the leads under it leave out
+ * the people on the list, which may have changed.
+ */
+export function DoNotContactButton({ readOnly, onClosed }: { readOnly: boolean; onClosed?: () => void }) {
   const [opened, setOpened] = useState(false);
+  const close = () => {
+    setOpened(false);
+    onClosed?.();
+  };
   return (
     <>
       <Button variant="default" onClick={() => setOpened(true)}>
         Do-not-contact list
       </Button>
-      <DoNotContactModal opened={opened} onClose={() => setOpened(false)} readOnly={readOnly} />
+      <DoNotContactModal opened={opened} onClose={close} readOnly={readOnly} />
     </>
   );
 }

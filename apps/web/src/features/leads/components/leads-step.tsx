@@ -67,7 +67,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
         <Group justify="space-between">
           <Title order={2}>Posts &amp; Messages</Title>
           <Group gap="xs">
-            <DoNotContactButton readOnly={readOnly} />
+            <DoNotContactButton readOnly={readOnly} onClosed={() => reload(leadKeys.all(projectId))} />
             <ExportCsvButton projectId={projectId} />
           </Group>
         </Group>
