@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../test/sso-browser';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { seedDemoUsers } from '../dev-idp';
+import { INVALID_EMAIL } from '../dev-idp/dev-idp.plugin';
 import { issueV3Link } from './auth.service';
 import { SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { REFRESH_COOKIE } from './auth.routes';
@@ -85,6 +86,31 @@ describe('sign-in through the development identity provider', () => {
     expect(body.user).toMatchObject({ email, profiles_limit: 0 });
     expect(body.requires_subscription).toBe(true);
     expect(claimsOf(body.token).roles).toEqual(['USER']);
+  });
+
+  it('shows the picker again with the e-mail and why when it is not a whole address, and signs in once mended', async () => {
+    const browser = new TestBrowser(t.url);
+    const start = await json(await browser.fetch('/api/v1/auth/sso/start'));
+    let res = await browser.fetch(start.sso_url);
+    while (res.status >= 300 && res.status < 400) res = await browser.fetch(res.headers.get('location')!);
+    const action = /<form method="post" action="([^"]+\/login)" class="other"/.exec(await res.text())![1]!;
+    const post = (email: string) =>
+      browser.fetch(action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email }).toString(),
+      });
+    const refused = await post('someone@example');
+    expect(refused.status).toBe(400);
+    const page = await refused.text();
+    expect(page).toContain(`role="alert" id="email-error">${INVALID_EMAIL}</p>`);
+    expect(page).toContain('value="someone@example"');
+    expect(page).toContain(`action="${action}"`);
+    const mended = await post(`someone-${randomUUID()}@example.com`);
+    const callback = await browser.followToCallback(mended.headers.get('location')!);
+    const ver = callback.searchParams.get('ver')!;
+    const body = await json(await browser.fetch(`/api/v1/auth/callback?ver=${encodeURIComponent(ver)}`));
+    expect(body.user.email).toMatch(/^someone-.*@example\.com$/);
   });
 
   it.each(['//evil.example/x', '/\t/evil.test', '/\n/evil.test', '/\\evil.test', 'https://evil.test'])(

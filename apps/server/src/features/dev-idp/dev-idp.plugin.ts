@@ -15,6 +15,7 @@ import { renderPicker } from './picker.page';
 export const DEV_IDP_PREFIX = '/dev-idp';
 
 const ZEmail = z.email();
+export const INVALID_EMAIL = 'Enter a whole e-mail address, such as name@example.com.';
 /** The picker posts one e-mail address; anything bigger is refused before it is read. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 
@@ -117,13 +118,20 @@ export const devIdentityProvider =
         { config: { clientLimit: 'sign-in' } },
         async (request, reply) => {
           if (!(await loadInteraction(request, reply))) return reply;
-          const typed = request.body?.email;
-          const email = ZEmail.safeParse(typeof typed === 'string' ? typed.trim() : undefined);
+          const typed = typeof request.body?.email === 'string' ? request.body.email.trim() : '';
+          const email = ZEmail.safeParse(typed);
           if (!email.success) {
-            return finish(request, reply, {
-              error: 'access_denied',
-              error_description: 'A valid e-mail address is required',
-            });
+            // The sign-in stays open: the page comes back with what was typed, not an error in the app.
+            return reply
+              .code(400)
+              .type('text/html; charset=utf-8')
+              .header('Cache-Control', 'no-store')
+              .send(
+                renderPicker(`${DEV_IDP_PREFIX}/interaction/${request.params.uid}`, DEMO_USERS, {
+                  email: typed.slice(0, 320),
+                  error: INVALID_EMAIL,
+                }),
+              );
           }
           return finish(request, reply, { login: { accountId: email.data.toLowerCase() } });
         },

@@ -3,8 +3,15 @@ import type { DEMO_USERS } from './demo-users';
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The development provider's sign-in page: one button per demo account, or any e-mail. */
-export function renderPicker(action: string, users: typeof DEMO_USERS): string {
+/**
+ * The development provider's sign-in page: one button per demo account, or any e-mail. `typed` shows again
+ * an e-mail that was not accepted, with why, so a typo can be mended where it was made.
+ */
+export function renderPicker(
+  action: string,
+  users: typeof DEMO_USERS,
+  typed?: { email: string; error: string },
+): string {
   const buttons = users
     .map(
       (u) => `<form method="post" action="${escape(action)}/login">
@@ -28,15 +35,20 @@ form{margin:0 0 8px}button{width:100%;text-align:left;padding:10px 14px;border:1
 button:hover{border-color:#228be6}button .role{display:block;color:#5c636a;font-size:13px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .other{display:flex;gap:8px;margin-top:16px}.other input{flex:1;padding:9px;border:1px solid #dee2e6;border-radius:8px}
-.other button{width:auto}
+.other button{width:auto}.error{color:#c92a2a;margin:16px 0 0;font-size:14px}
 </style></head>
 <body><main>
 <span class="badge">Demo mode — simulated Reddit</span>
 <h1>Sign in to Threadreach</h1>
 <p class="note">Development identity provider: pick a demo account. No password is needed.</p>
 ${buttons}
+${typed ? `<p class="error" role="alert" id="email-error">${escape(typed.error)}</p>` : ''}
 <form method="post" action="${escape(action)}/login" class="other">
-  <input type="email" name="email" required placeholder="any other e-mail" aria-label="Other e-mail">
+  <input type="email" name="email" required placeholder="any other e-mail" aria-label="Other e-mail"${
+    typed
+      ? ` value="${escape(typed.email)}" aria-invalid="true" aria-describedby="email-error" autofocus`
+      : ''
+  }>
   <button type="submit">Continue</button>
 </form>
 <form method="post" action="${escape(action)}/abort"><button type="submit">Cancel</button></form>
