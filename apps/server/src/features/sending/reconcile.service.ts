@@ -43,6 +43,11 @@ export interface ReconcileReport {
   retryAtMs: number | null;
 }
 
+/** Why a DM of unknown outcome stays unchecked while its account is signed out of Reddit. */
+export function waitingForSignIn(account: string, recipient: string): string {
+  return `Reddit did not confirm the DM. Re-authenticate u/${account} so its sent messages can be checked; until then u/${recipient} counts as contacted and is not sent it again.`;
+}
+
 const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** Reddit shows chat-era messages with this subject instead of the one that was sent. */
@@ -95,7 +100,20 @@ export async function reconcileAccount(
   } catch (error) {
     const retryAtMs = retryAtOf(error);
     if (retryAtMs === null && !(error instanceof AccountAuthRequiredError)) throw error;
-    // A spent budget or Reddit out of reach: later. No grant: once the account signs in again.
+    // A spent budget or Reddit out of reach: later. No grant: once the account signs in again, which
+    // only the customer can do: each DM says so instead of that its check is under way.
+    if (error instanceof AccountAuthRequiredError) {
+      for (const dm of dms) {
+        await updateDm(
+          ctx.db,
+          { projectId: dm.projectId, dmId: dm.id, from: ['unknown'], claimedAt: dm.claimedAt! },
+          {
+            outcomeReason: waitingForSignIn(account.redditUsername, dm.recipientUsername),
+            updatedAt: new Date(nowMs),
+          },
+        );
+      }
+    }
     report.waiting = dms.length;
     report.retryAtMs = retryAtMs ?? nowMs + LOOK_AGAIN_MS;
     return report;
@@ -131,9 +149,16 @@ export async function reconcileAccount(
       continue;
     }
     const decidedAt = (dm.claimedAt?.getTime() ?? nowMs) + NOT_DELIVERED_AFTER_MS;
-    if (!complete) later(nowMs + LOOK_AGAIN_MS);
-    else if (nowMs < decidedAt) later(decidedAt);
-    else if (dm.attempts >= MAX_SEND_ATTEMPTS) {
+    if (!complete || nowMs < decidedAt) {
+      later(complete ? decidedAt : nowMs + LOOK_AGAIN_MS);
+      // Signed in again: the check is under way, no longer waiting for the customer.
+      if (dm.outcomeReason === waitingForSignIn(account.redditUsername, dm.recipientUsername)) {
+        await updateDm(ctx.db, guard, {
+          outcomeReason: `Reddit did not confirm the DM; checking u/${account.redditUsername}'s sent messages before anything is sent again`,
+          updatedAt: now,
+        });
+      }
+    } else if (dm.attempts >= MAX_SEND_ATTEMPTS) {
       const row = await updateDm(ctx.db, guard, {
         state: 'failed',
         failedAt: now,

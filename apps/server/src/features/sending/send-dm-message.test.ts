@@ -443,6 +443,52 @@ describe('a single Send', () => {
     });
   });
 
+  it('tells the customer to re-authenticate an account whose unknown DMs cannot be checked without its grant', async () => {
+    const { project, accounts } = await workspace();
+    const to = person();
+    const dm = await buildDm(rig.db, project, { recipient: to });
+    const claimedAt = new Date(rig.clock.t - 20 * 60_000);
+    await rig.db
+      .update(dmMessages)
+      .set({
+        state: 'unknown',
+        accountId: accounts[0]!.id,
+        claimedAt,
+        outcomeCode: 'unknown_outcome',
+        outcomeReason:
+          "Reddit did not confirm the DM (Reddit answered 500); checking u/demo_founder's sent messages before anything is sent again",
+      })
+      .where(eq(dmMessages.id, dm.id));
+    await rig.db
+      .update(redditAccounts)
+      .set({ authStatus: 'expired' })
+      .where(eq(redditAccounts.id, accounts[0]!.id));
+    const report = await reconcileAccount(rig.ctx, { projectId: project.id, accountId: accounts[0]!.id });
+    expect(report).toMatchObject({ confirmed: 0, requeued: 0, failed: 0, waiting: 1 });
+    const waiting = await dmById(rig.db, dm.id);
+    expect(waiting).toMatchObject({ state: 'unknown', claimedAt, outcomeCode: 'unknown_outcome' });
+    expect(waiting.outcomeReason).toBe(
+      `Reddit did not confirm the DM. Re-authenticate u/demo_founder so its sent messages can be checked; until then u/${to} counts as contacted and is not sent it again.`,
+    );
+    // Signed in again, within the safe delay: the check is under way, and the DM says so.
+    await rig.db
+      .update(redditAccounts)
+      .set({ authStatus: 'valid' })
+      .where(eq(redditAccounts.id, accounts[0]!.id));
+    await rig.db
+      .update(dmMessages)
+      .set({ claimedAt: new Date(rig.clock.t - 60_000) })
+      .where(eq(dmMessages.id, dm.id));
+    expect(
+      await reconcileAccount(rig.ctx, { projectId: project.id, accountId: accounts[0]!.id }),
+    ).toMatchObject({
+      waiting: 1,
+    });
+    expect((await dmById(rig.db, dm.id)).outcomeReason).toBe(
+      "Reddit did not confirm the DM; checking u/demo_founder's sent messages before anything is sent again",
+    );
+  });
+
   it('fails as not delivered after the last attempt', async () => {
     const { project, accounts } = await workspace();
     const dm = await buildDm(rig.db, project, { recipient: person() });
