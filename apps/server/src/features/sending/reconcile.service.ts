@@ -28,8 +28,13 @@ const CLOCK_SKEW_MS = 2 * 60_000;
 const SENT_PAGE_SIZE = 100;
 /** Pages of sent messages read per run (1000 messages); older claims wait for a later run. */
 const MAX_SENT_PAGES = 10;
-/** A run that could not look (no grant, pages left) tries again after this. */
+/** A run that could not look (pages left) tries again after this. */
 const LOOK_AGAIN_MS = 60 * 60_000;
+/**
+ * A run that could not look because the account is signed out tries again after this: it costs no Reddit
+ * request, and the customer who re-authenticates expects the check to follow.
+ */
+const SIGNED_OUT_LOOK_AGAIN_MS = 60_000;
 
 export interface ReconcileReport {
   confirmed: number;
@@ -100,10 +105,11 @@ export async function reconcileAccount(
   } catch (error) {
     const retryAtMs = retryAtOf(error);
     if (retryAtMs === null && !(error instanceof AccountAuthRequiredError)) throw error;
-    // A spent budget or Reddit out of reach: later. No grant: once the account signs in again, which
-    // only the customer can do: each DM says so instead of that its check is under way.
+    // A spent budget or Reddit out of reach: later. No grant: soon after the account signs in again,
+    // which only the customer can do: each DM says so instead of that its check is under way.
     if (error instanceof AccountAuthRequiredError) {
       for (const dm of dms) {
+        if (dm.outcomeReason === waitingForSignIn(account.redditUsername, dm.recipientUsername)) continue;
         await updateDm(
           ctx.db,
           { projectId: dm.projectId, dmId: dm.id, from: ['unknown'], claimedAt: dm.claimedAt! },
@@ -115,7 +121,7 @@ export async function reconcileAccount(
       }
     }
     report.waiting = dms.length;
-    report.retryAtMs = retryAtMs ?? nowMs + LOOK_AGAIN_MS;
+    report.retryAtMs = retryAtMs ?? nowMs + SIGNED_OUT_LOOK_AGAIN_MS;
     return report;
   }
   const { sent, complete } = read;

@@ -489,6 +489,30 @@ describe('a single Send', () => {
     );
   });
 
+  it('checks the unknown DMs of a signed-out account again within a minute, so a re-authentication is followed at once', async () => {
+    const { project, accounts } = await workspace();
+    const dm = await buildDm(rig.db, project, { recipient: person() });
+    await rig.db
+      .update(dmMessages)
+      .set({ state: 'unknown', accountId: accounts[0]!.id, claimedAt: new Date(rig.clock.t - 20 * 60_000) })
+      .where(eq(dmMessages.id, dm.id));
+    await rig.db
+      .update(redditAccounts)
+      .set({ authStatus: 'expired' })
+      .where(eq(redditAccounts.id, accounts[0]!.id));
+    const target = { projectId: project.id, accountId: accounts[0]!.id };
+    const signedOut = await reconcileAccount(rig.ctx, target);
+    expect(signedOut).toMatchObject({ waiting: 1 });
+    expect(signedOut.retryAtMs).toBeLessThanOrEqual(rig.clock.t + 60_000);
+    // Signed in again: the next look decides (not delivered, 20 minutes after the claim: queued again).
+    await rig.db
+      .update(redditAccounts)
+      .set({ authStatus: 'valid' })
+      .where(eq(redditAccounts.id, accounts[0]!.id));
+    rig.clock.t = signedOut.retryAtMs!;
+    expect(await reconcileAccount(rig.ctx, target)).toMatchObject({ requeued: 1, waiting: 0 });
+  });
+
   it('fails as not delivered after the last attempt', async () => {
     const { project, accounts } = await workspace();
     const dm = await buildDm(rig.db, project, { recipient: person() });
