@@ -56,14 +56,20 @@ export function readClientSecret(ctx: AppContext, row: CredentialRow): string {
 const duplicateClientId = () =>
   new AppError(409, 'duplicate_client_id', 'A credential with this client ID already exists.');
 
-/** Deleting would sign these accounts out (their grant is of this credential); disabling keeps them. */
-const credentialInUse = (accounts: number) =>
+/**
+ * Deleting the credential, or changing its client ID, would sign these accounts out (Reddit granted them
+ * to its client ID); disabling keeps them.
+ */
+const credentialInUse = (accounts: number, change: 'delete' | 'client_id') =>
   new AppError(
     409,
     'credential_in_use',
     `${accounts === 1 ? '1 connected Reddit account signs' : `${accounts} connected Reddit accounts sign`} ` +
-      'in through this credential and would have to be re-authenticated if it were deleted. ' +
-      'Disable it instead: connected accounts keep working and no new accounts connect through it.',
+      (change === 'delete'
+        ? 'in through this credential and would have to be re-authenticated if it were deleted. Disable it instead'
+        : "in through this credential's client ID and would have to be re-authenticated if it changed. " +
+          'Add a credential for the other Reddit app instead, and disable this one') +
+      ': connected accounts keep working and no new accounts connect through it.',
   );
 
 function owner(row: CredentialRow): ProxyOwner {
@@ -171,7 +177,7 @@ export async function updateCredentialById(
   const current = await requireCredential(ctx, id);
   if (input.client_id && input.client_id !== current.clientId) {
     const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
-    if (accounts > 0) throw clientIdInUse(accounts);
+    if (accounts > 0) throw credentialInUse(accounts, 'client_id');
     if (await findCredentialByClientId(ctx.db, input.client_id)) throw duplicateClientId();
   }
   const values: Partial<NewCredential> = {};
@@ -223,20 +229,9 @@ export async function setCredentialEnabled(
   return presentOne(ctx, row);
 }
 
-/** Reddit grants an account's refresh token to one client ID: with another, every account signs out. */
-const clientIdInUse = (accounts: number) =>
-  new AppError(
-    409,
-    'credential_in_use',
-    `${accounts === 1 ? '1 connected Reddit account signs' : `${accounts} connected Reddit accounts sign`} ` +
-      "in through this credential's client ID and would have to be re-authenticated if it changed. " +
-      'Add a credential for the other Reddit app instead, and disable this one: connected accounts keep ' +
-      'working and no new accounts connect through it.',
-  );
-
 async function refuseWhileInUse(ctx: AppContext, id: string): Promise<void> {
   const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
-  if (accounts > 0) throw credentialInUse(accounts);
+  if (accounts > 0) throw credentialInUse(accounts, 'delete');
 }
 
 /** Refused (409) while connected accounts sign in through the credential. */
