@@ -1,4 +1,4 @@
-import type { TSendOutcomeCode } from '@threadreach/contract';
+import { WITHHELD_OUTCOME_CODES, type TSendOutcomeCode } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import {
   RedditApiError,
@@ -92,6 +92,16 @@ type Claim =
 const SENDABLE_NOW: readonly DmState[] = ['approved', 'queued', 'failed'];
 
 /**
+ * A DM that already failed at Reddit (or in sending) keeps that outcome when a later Send is refused
+ * before Reddit: the refusal is answered, but the DM stays counted as the failure it was, on its day.
+ */
+function keepsItsFailure(dm: DmMessageRow): boolean {
+  return (
+    dm.state === 'failed' && !(WITHHELD_OUTCOME_CODES as readonly (string | null)[]).includes(dm.outcomeCode)
+  );
+}
+
+/**
  * One send of one DM from one account, effectively once: the claim (a committed transaction: the DM
  * moves to `sending` with the account's quota reserved, the person not contacted, answered or
  * suppressed in the workspace), then Reddit, then the outcome. Reddit is called only after the claim
@@ -129,6 +139,7 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
           return { kind: 'not_claimable', dm, reason: 'The DM is not due yet', retryAtMs: due };
       }
       const blocked = await recipientBlock(tx, dm);
+      if (blocked && keepsItsFailure(dm)) return { kind: 'failed', dm, ...blocked };
       if (blocked) {
         const failed = await updateDm(
           tx,
@@ -218,6 +229,7 @@ export async function failIfRecipientBlocked(
     if (!dm || !SENDABLE_NOW.includes(dm.state)) return null;
     const blocked = await recipientBlock(tx, dm);
     if (!blocked) return null;
+    if (keepsItsFailure(dm)) return blocked;
     await updateDm(
       tx,
       { projectId: target.projectId, dmId: target.dmId, from: [dm.state] },

@@ -222,6 +222,32 @@ describe('a single Send', () => {
     expect((await send(auth, { project_id: project.id, dm_id: fresh.id })).json().state).toBe('sent');
   });
 
+  it('keeps a DM Reddit refused as failed, with its reason, when Send is pressed again', async () => {
+    const { project, auth } = await workspace();
+    const refuser = people.refusing[0]!;
+    const closed = await buildDm(rig.db, project, { recipient: refuser });
+    expect((await send(auth, { project_id: project.id, dm_id: closed.id })).json().code).toBe(
+      'not_whitelisted',
+    );
+    const refused = await dmById(rig.db, closed.id);
+    rig.clock.t += 60_000;
+    const again = await send(auth, { project_id: project.id, dm_id: closed.id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('suppressed');
+    expect(await dmById(rig.db, closed.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'not_whitelisted',
+      outcomeReason: refused.outcomeReason,
+      failedAt: refused.failedAt,
+    });
+    const stats = await rig.t.app.inject({
+      method: 'GET',
+      url: `/api/v1/campaign-statistics?project_id=${project.id}`,
+      headers: auth,
+    });
+    expect(stats.json()).toMatchObject({ generated: 1, failed: 1, pending: 0 });
+  });
+
   it("queues the DM for Reddit's stated wait on RATELIMIT and holds the account back", async () => {
     // fresh_account composes twice an hour on the simulator; we know it as a 400-day-old account.
     const { project, accounts, auth } = await workspace([{ username: 'fresh_account' }]);
