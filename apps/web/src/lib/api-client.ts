@@ -179,3 +179,24 @@ export async function download(
   const response = await respond(endpoint, request, options, '*/*');
   return response.blob();
 }
+
+/** The file name a `Content-Disposition: attachment; filename="..."` header gives, or null. */
+export function attachmentFileName(header: string | null): string | null {
+  const name = header && /filename="([^"]+)"/i.exec(header)?.[1];
+  return name || null;
+}
+
+/** A file download (`download`) with the name the server gives the file, if it gives one. */
+export function downloadNamed<E extends TEndpoint>(
+  endpoint: E,
+  ...args: TCallArgs<E>
+): Promise<{ content: Blob; fileName: string | null }>;
+export async function downloadNamed(
+  endpoint: TEndpoint,
+  request: TRequestParts = {},
+  options: TCallOptions = {},
+): Promise<{ content: Blob; fileName: string | null }> {
+  const response = await respond(endpoint, request, options, '*/*');
+  const fileName = attachmentFileName(response.headers.get('content-disposition'));
+  return { content: await response.blob(), fileName };
+}

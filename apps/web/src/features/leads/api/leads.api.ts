@@ -14,7 +14,7 @@ import {
   type TUpdateWebhookRequest,
   type TWebhook,
 } from '@threadreach/contract';
-import { call, download } from '../../../lib/api-client';
+import { call, downloadNamed } from '../../../lib/api-client';
 
 export interface TLeadPage {
   limit: number;
@@ -98,8 +98,8 @@ export function setWithoutKeywords(projectId: string, withoutKeywords: boolean):
   });
 }
 
-export function exportLeadsCsv(projectId: string): Promise<Blob> {
-  return download(leadsEndpoints.exportCsv, { params: { projectId } });
+export function exportLeadsCsv(projectId: string): Promise<{ content: Blob; fileName: string | null }> {
+  return downloadNamed(leadsEndpoints.exportCsv, { params: { projectId } });
 }
 
 export function getWebhook(projectId: string): Promise<TWebhook> {

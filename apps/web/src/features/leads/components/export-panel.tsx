@@ -8,7 +8,7 @@ import { WebhookSettings } from './webhook-settings';
 
 export const EXPORT_ERROR = 'Failed to export leads';
 
-/** The CSV file's name: the project's leads on this day. */
+/** The CSV file's name when the server gives none: the project's leads on this day. */
 export function exportFileName(nowMs: number): string {
   return `leads-${new Date(nowMs).toISOString().slice(0, 10)}.csv`;
 }
@@ -19,7 +19,9 @@ export function ExportCsvButton({ projectId }: { projectId: string }) {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      saveFile(await exportLeadsCsv(projectId), exportFileName(Date.now()));
+      // The server names the file after the project, so two projects' exports of a day stay apart.
+      const { content, fileName } = await exportLeadsCsv(projectId);
+      saveFile(content, fileName ?? exportFileName(Date.now()));
     } catch (error) {
       notifications.show({ color: 'red', message: `${EXPORT_ERROR}: ${errorMessage(error, '')}` });
     } finally {

@@ -31,6 +31,31 @@ afterEach(() => {
 });
 
 describe('Export CSV', { timeout: 15_000 }, () => {
+  it("saves the file under the name the server gives it, the project's name and the day", async () => {
+    mockEndpoint(
+      leadsEndpoints.exportCsv,
+      () =>
+        new HttpResponse('kind\n', {
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Disposition': 'attachment; filename="leads-acme-crm-eu-2030-01-31.csv"',
+          },
+        }),
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:leads');
+    URL.revokeObjectURL = vi.fn();
+    const clicked: HTMLAnchorElement[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this);
+    });
+    renderScreen(<ExportCsvButton projectId={PROJECT_ID} />);
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(clicked[0]!.download).toBe('leads-acme-crm-eu-2030-01-31.csv');
+  });
+
   it('downloads leads.csv with the bearer token and saves it as a file', async () => {
     const csv = 'kind,title,intent_score\npost,Any CRM?,80\n';
     const file = mockEndpoint(
