@@ -17,13 +17,13 @@ export const LEADS_CSV_COLUMNS = [
   'found_at',
 ] as const;
 
-/** A lead as one CSV record, in the order of LEADS_CSV_COLUMNS. */
-export function leadCsvRecord(v: LeadView): string {
+/** A lead as one CSV record, in the order of LEADS_CSV_COLUMNS; its url on Reddit at `redditOrigin`. */
+export function leadCsvRecord(v: LeadView, redditOrigin?: string | null): string {
   const { lead } = v;
   return csvRecord([
     lead.kind,
     lead.itemName,
-    redditUrl(v.permalink),
+    redditUrl(v.permalink, redditOrigin),
     lead.subreddit,
     lead.author,
     v.title,

@@ -11,9 +11,13 @@ export function accountAgeDays(createdAt: Date | null, now: number): number | nu
   return Math.max(0, Math.floor((now - createdAt.getTime()) / DAY_MS));
 }
 
-/** The item's address on Reddit (permalinks are stored as Reddit gives them, relative). */
-export function redditUrl(permalink: string): string {
-  return permalink.startsWith('/') ? `${REDDIT_ORIGIN}${permalink}` : permalink;
+/**
+ * The item's address on Reddit (permalinks are stored as Reddit gives them, relative). `origin` is
+ * Reddit's web address: the simulator's in the demo, where the item's page is.
+ */
+export function redditUrl(permalink: string, origin: string | null | undefined = REDDIT_ORIGIN): string {
+  const base = (origin ?? REDDIT_ORIGIN).replace(/\/+$/, '');
+  return permalink.startsWith('/') ? `${base}${permalink}` : permalink;
 }
 
 function leadFields(v: ListedLeadView, now: number) {
@@ -65,13 +69,16 @@ export function presentProfile(v: ProfileView, now: number): TProfile {
 }
 
 /** A lead as a webhook receives it. */
-export function presentWebhookLead(v: LeadView): TWebhookPayload['leads'][number] {
+export function presentWebhookLead(
+  v: LeadView,
+  redditOrigin?: string | null,
+): TWebhookPayload['leads'][number] {
   const { lead } = v;
   return {
     kind: lead.kind === 'comment' ? 'comment' : 'post',
     id: lead.id,
     reddit_id: lead.itemName,
-    url: redditUrl(v.permalink),
+    url: redditUrl(v.permalink, redditOrigin),
     author: lead.author,
     subreddit: lead.subreddit,
     title: v.title,

@@ -427,6 +427,24 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
+describe('leads.csv on the simulated Reddit', () => {
+  it("links each lead to the simulated Reddit's page of it, as View on Reddit does", async () => {
+    const demo = await createTestApp({ reddit: true });
+    try {
+      const project = await buildProject(demo.ctx.db, demo.config);
+      const post = await buildLead(demo.ctx.db, project.id);
+      const res = await demo.app.inject({
+        url: `/api/v1/projects/${project.id}/leads.csv`,
+        headers: project.owner.auth,
+      });
+      const [header, row] = parseCsv(res.body);
+      expect(row![header!.indexOf('url')]).toBe(`${demo.sim!.url}${post.item.permalink}`);
+    } finally {
+      await demo.close();
+    }
+  });
+});
+
 describe('GET /projects/:id/leads.csv', () => {
   it('exports every live lead with its score and reasons, quoted and safe to open in a spreadsheet', async () => {
     const project = await buildProject(t.ctx.db, t.config, { name: 'Acme CRM — EU' });

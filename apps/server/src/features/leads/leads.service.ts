@@ -111,12 +111,13 @@ export const EXPORT_PAGE_SIZE = 500;
  * one at a time as the answer is sent, so a large export holds one page in memory.
  */
 export async function* leadsCsv(ctx: AppContext, projectId: string): AsyncGenerator<string> {
+  const redditOrigin = ctx.reddit.endpoints?.authUrl;
   yield csvRecord([...LEADS_CSV_COLUMNS]);
   for (const kind of ['post', 'comment'] as const) {
     let cursor: ExportCursor | null = null;
     for (;;) {
       const page = await exportLeadsPage(ctx.db, projectId, kind, cursor, EXPORT_PAGE_SIZE);
-      if (page.length > 0) yield page.map(leadCsvRecord).join('');
+      if (page.length > 0) yield page.map((v) => leadCsvRecord(v, redditOrigin)).join('');
       if (page.length < EXPORT_PAGE_SIZE) break;
       const last = page[page.length - 1]!.lead;
       cursor = { itemCreatedAt: last.itemCreatedAt, id: last.id };

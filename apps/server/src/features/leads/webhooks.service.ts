@@ -176,7 +176,7 @@ export async function deliverProjectWebhook(ctx: AppContext, projectId: string):
       event: 'leads.created',
       project_id: projectId,
       sent_at: new Date(ctx.clock.now()).toISOString(),
-      leads: rows.map(presentWebhookLead),
+      leads: rows.map((v) => presentWebhookLead(v, ctx.reddit.endpoints?.authUrl)),
     });
     const at = new Date(ctx.clock.now());
     report.status = result.status;
