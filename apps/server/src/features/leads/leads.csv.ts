@@ -18,7 +18,7 @@ export const LEADS_CSV_COLUMNS = [
 ] as const;
 
 /** A lead as one CSV record, in the order of LEADS_CSV_COLUMNS; its url on Reddit at `redditOrigin`. */
-export function leadCsvRecord(v: LeadView, redditOrigin?: string | null): string {
+export function leadCsvRecord(v: LeadView, redditOrigin: string): string {
   const { lead } = v;
   return csvRecord([
     lead.kind,

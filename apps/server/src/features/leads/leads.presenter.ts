@@ -3,7 +3,6 @@ import type { LeadView, ListedLeadView, ProfileView } from './leads.repository';
 import type { ProjectWebhookRow } from './leads.table';
 
 const DAY_MS = 86_400_000;
-const REDDIT_ORIGIN = 'https://www.reddit.com';
 
 /** Whole days since the account was created, as of `now`; null until the author's profile was read. */
 export function accountAgeDays(createdAt: Date | null, now: number): number | null {
@@ -13,11 +12,10 @@ export function accountAgeDays(createdAt: Date | null, now: number): number | nu
 
 /**
  * The item's address on Reddit (permalinks are stored as Reddit gives them, relative). `origin` is
- * Reddit's web address: the simulator's in the demo, where the item's page is.
+ * Reddit's web address (`redditWebUrl`): the simulator's in the demo, where the item's page is.
  */
-export function redditUrl(permalink: string, origin: string | null | undefined = REDDIT_ORIGIN): string {
-  const base = (origin ?? REDDIT_ORIGIN).replace(/\/+$/, '');
-  return permalink.startsWith('/') ? `${base}${permalink}` : permalink;
+export function redditUrl(permalink: string, origin: string): string {
+  return permalink.startsWith('/') ? `${origin.replace(/\/+$/, '')}${permalink}` : permalink;
 }
 
 function leadFields(v: ListedLeadView, now: number) {
@@ -69,10 +67,7 @@ export function presentProfile(v: ProfileView, now: number): TProfile {
 }
 
 /** A lead as a webhook receives it. */
-export function presentWebhookLead(
-  v: LeadView,
-  redditOrigin?: string | null,
-): TWebhookPayload['leads'][number] {
+export function presentWebhookLead(v: LeadView, redditOrigin: string): TWebhookPayload['leads'][number] {
   const { lead } = v;
   return {
     kind: lead.kind === 'comment' ? 'comment' : 'post',

@@ -2,6 +2,7 @@ import type { TCommentList, TLeadsDeleted, TPageQuery, TPostList, TProfileList }
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { notFound } from '../../http/errors';
+import { redditWebUrl } from '../../integrations/reddit';
 import type { ChildResource } from '../projects';
 import { csvRecord } from '../../http/csv';
 import { LEADS_CSV_COLUMNS, leadCsvRecord } from './leads.csv';
@@ -111,7 +112,7 @@ export const EXPORT_PAGE_SIZE = 500;
  * one at a time as the answer is sent, so a large export holds one page in memory.
  */
 export async function* leadsCsv(ctx: AppContext, projectId: string): AsyncGenerator<string> {
-  const redditOrigin = ctx.reddit.endpoints?.authUrl;
+  const redditOrigin = redditWebUrl(ctx.reddit.endpoints);
   yield csvRecord([...LEADS_CSV_COLUMNS]);
   for (const kind of ['post', 'comment'] as const) {
     let cursor: ExportCursor | null = null;

@@ -6,6 +6,7 @@ import type {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, notFound } from '../../http/errors';
+import { redditWebUrl } from '../../integrations/reddit';
 import { SecretDecryptError } from '../../security/secrets';
 import { presentWebhook, presentWebhookLead } from './leads.presenter';
 import { markDelivered, undeliveredLeads } from './leads.repository';
@@ -169,6 +170,7 @@ export async function deliverProjectWebhook(ctx: AppContext, projectId: string):
   const report: DeliveryReport = { delivered: 0, status: null };
   if (!hook?.enabled) return report;
   if (hook.nextAttemptAt && hook.nextAttemptAt.getTime() > ctx.clock.now()) return report;
+  const redditOrigin = redditWebUrl(ctx.reddit.endpoints);
   for (let batch = 0; batch < BATCHES_PER_RUN; batch++) {
     const rows = await undeliveredLeads(ctx.db, projectId, hook.activeSince, WEBHOOK_BATCH_SIZE);
     if (rows.length === 0) break;
@@ -176,7 +178,7 @@ export async function deliverProjectWebhook(ctx: AppContext, projectId: string):
       event: 'leads.created',
       project_id: projectId,
       sent_at: new Date(ctx.clock.now()).toISOString(),
-      leads: rows.map((v) => presentWebhookLead(v, ctx.reddit.endpoints?.authUrl)),
+      leads: rows.map((v) => presentWebhookLead(v, redditOrigin)),
     });
     const at = new Date(ctx.clock.now());
     report.status = result.status;

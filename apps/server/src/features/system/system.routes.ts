@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { systemEndpoints as e } from '@threadreach/contract';
 import { route } from '../../http/endpoints';
-
-const REDDIT_WEB_URL = 'https://www.reddit.com';
+import { redditWebUrl } from '../../integrations/reddit';
 
 export async function systemRoutes(app: FastifyInstance) {
   route(app, e.health, async (_request, reply) => {
@@ -23,6 +22,6 @@ export async function systemRoutes(app: FastifyInstance) {
     demo_mode: app.ctx.config.demoMode,
     main_app_url: app.ctx.config.mainAppUrl,
     support_chat_script_url: app.ctx.config.supportChatScriptUrl,
-    reddit_web_url: app.ctx.reddit.endpoints?.authUrl ?? REDDIT_WEB_URL,
+    reddit_web_url: redditWebUrl(app.ctx.reddit.endpoints),
   }));
 }

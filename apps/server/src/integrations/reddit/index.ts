@@ -2,6 +2,7 @@ export * from './reddit.client';
 export * from './reddit.api';
 export {
   redditUserAgent,
+  redditWebUrl,
   RedditTransport,
   type RedditCallMode,
   type RedditClientDeps,

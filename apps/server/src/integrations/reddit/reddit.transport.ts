@@ -29,6 +29,11 @@ export interface RedditEndpoints {
   authUrl: string;
 }
 
+/** Where people read Reddit's posts and profiles: the simulator's own pages in the demo. */
+export function redditWebUrl(endpoints: RedditEndpoints | null): string {
+  return endpoints?.authUrl ?? 'https://www.reddit.com';
+}
+
 /**
  * Whether a call may wait for the budget, a Retry-After or a retry's backoff. Interactive calls wait;
  * jobs do not: they get an error with `retryAtMs` and are rescheduled for then. `attempt` is the
