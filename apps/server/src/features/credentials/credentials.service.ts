@@ -175,19 +175,20 @@ export async function updateCredentialById(
   input: TUpdateCredentialRequest,
 ): Promise<TCredential> {
   const current = await requireCredential(ctx, id);
-  if (input.client_id && input.client_id !== current.clientId) {
-    const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
-    if (accounts > 0) throw credentialInUse(accounts, 'client_id');
-    if (await findCredentialByClientId(ctx.db, input.client_id)) throw duplicateClientId();
+  const newClientId =
+    input.client_id !== undefined && input.client_id !== current.clientId ? input.client_id : null;
+  if (newClientId !== null) {
+    await refuseWhileInUse(ctx, id, 'client_id');
+    if (await findCredentialByClientId(ctx.db, newClientId)) throw duplicateClientId();
   }
   const values: Partial<NewCredential> = {};
   if (input.type !== undefined) values.type = input.type;
   if (input.account_name !== undefined) values.accountName = input.account_name;
   if (input.client_id !== undefined) values.clientId = input.client_id;
   if (input.client_secret) values.clientSecret = ctx.secrets.encrypt(input.client_secret, secretRef(id));
+  const newClient = newClientId !== null || values.clientSecret !== undefined;
   // New client details deserve a try before the credentials Reddit is known to accept.
-  if (values.clientSecret || (values.clientId && values.clientId !== current.clientId))
-    values.refusedAt = null;
+  if (newClient) values.refusedAt = null;
   if (input.description !== undefined) values.description = input.description;
   if (input.enabled !== undefined) values.enabled = input.enabled;
   if (input.proxy_preferences !== undefined) {
@@ -213,9 +214,7 @@ export async function updateCredentialById(
   }
   if (!row) throw credentialNotFound();
   // Tokens granted to the old client id or secret must not outlive them.
-  if (values.clientSecret || (values.clientId && values.clientId !== current.clientId)) {
-    await deleteTokens(ctx.db, id);
-  }
+  if (newClient) await deleteTokens(ctx.db, id);
   return presentOne(ctx, row);
 }
 
@@ -229,9 +228,13 @@ export async function setCredentialEnabled(
   return presentOne(ctx, row);
 }
 
-async function refuseWhileInUse(ctx: AppContext, id: string): Promise<void> {
+async function refuseWhileInUse(
+  ctx: AppContext,
+  id: string,
+  change: 'delete' | 'client_id' = 'delete',
+): Promise<void> {
   const accounts = (await connectedAccountCounts(ctx.db, [id])).get(id) ?? 0;
-  if (accounts > 0) throw credentialInUse(accounts, 'delete');
+  if (accounts > 0) throw credentialInUse(accounts, change);
 }
 
 /** Refused (409) while connected accounts sign in through the credential. */
