@@ -109,14 +109,12 @@ export async function reconcileAccount(
     // which only the customer can do: each DM says so instead of that its check is under way.
     if (error instanceof AccountAuthRequiredError) {
       for (const dm of dms) {
-        if (dm.outcomeReason === waitingForSignIn(account.redditUsername, dm.recipientUsername)) continue;
+        const reason = waitingForSignIn(account.redditUsername, dm.recipientUsername);
+        if (dm.outcomeReason === reason) continue;
         await updateDm(
           ctx.db,
           { projectId: dm.projectId, dmId: dm.id, from: ['unknown'], claimedAt: dm.claimedAt! },
-          {
-            outcomeReason: waitingForSignIn(account.redditUsername, dm.recipientUsername),
-            updatedAt: new Date(nowMs),
-          },
+          { outcomeReason: reason, updatedAt: new Date(nowMs) },
         );
       }
     }

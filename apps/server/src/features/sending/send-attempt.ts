@@ -139,21 +139,7 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
           return { kind: 'not_claimable', dm, reason: 'The DM is not due yet', retryAtMs: due };
       }
       const blocked = await recipientBlock(tx, dm);
-      if (blocked && keepsItsFailure(dm)) return { kind: 'failed', dm, ...blocked };
-      if (blocked) {
-        const failed = await updateDm(
-          tx,
-          { projectId, dmId, from: [dm.state] },
-          {
-            state: 'failed',
-            failedAt: now,
-            outcomeCode: blocked.code,
-            outcomeReason: blocked.reason,
-            updatedAt: now,
-          },
-        );
-        return { kind: 'failed', dm: failed, ...blocked };
-      }
+      if (blocked) return { kind: 'failed', dm: await failBlocked(tx, dm, blocked, now), ...blocked };
       const account = await lockAccount(tx, projectId, options.accountId);
       if (!account) {
         return {
@@ -228,21 +214,33 @@ export async function failIfRecipientBlocked(
     const dm = await lockDm(tx, target.projectId, target.dmId);
     if (!dm || !SENDABLE_NOW.includes(dm.state)) return null;
     const blocked = await recipientBlock(tx, dm);
-    if (!blocked) return null;
-    if (keepsItsFailure(dm)) return blocked;
-    await updateDm(
-      tx,
-      { projectId: target.projectId, dmId: target.dmId, from: [dm.state] },
-      {
-        state: 'failed',
-        failedAt: now,
-        outcomeCode: blocked.code,
-        outcomeReason: blocked.reason,
-        updatedAt: now,
-      },
-    );
+    if (blocked) await failBlocked(tx, dm, blocked, now);
     return blocked;
   });
+}
+
+/**
+ * Fails a DM whose person the workspace may not contact, with that reason, unless it already failed at
+ * Reddit (`keepsItsFailure`); the DM as it is now.
+ */
+async function failBlocked(
+  tx: Parameters<typeof lockDm>[0],
+  dm: DmMessageRow,
+  blocked: { code: TSendOutcomeCode; reason: string },
+  now: Date,
+): Promise<DmMessageRow | null> {
+  if (keepsItsFailure(dm)) return dm;
+  return updateDm(
+    tx,
+    { projectId: dm.projectId, dmId: dm.id, from: [dm.state] },
+    {
+      state: 'failed',
+      failedAt: now,
+      outcomeCode: blocked.code,
+      outcomeReason: blocked.reason,
+      updatedAt: now,
+    },
+  );
 }
 
 function alreadyContacted(recipient: string, state: DmState): string {
