@@ -6,7 +6,7 @@ import {
   type TKeywordList,
 } from '@threadreach/contract';
 import { approveKeywords, generateKeywords, listKeywords } from '../api/keywords.api';
-import { localPrefs } from '../../../lib/local-prefs';
+import { keepDraft } from '../../../lib/use-kept-draft';
 import { carryOver, rowsOf, type TKeywordRow } from '../keyword-rows';
 
 /** What the step's editor holds: keyword rows and the three filter lists. */
@@ -36,7 +36,7 @@ export function useGenerateKeywords(projectId: string) {
     const fresh = await listKeywords(projectId);
     const saved = { rows: rowsOf(fresh.items), filters: fresh.filters };
     const values = { rows: carryOver(edited.rows, saved.rows), filters: edited.filters };
-    localPrefs.setDraft('keywords', projectId, { base: JSON.stringify(saved), values });
+    keepDraft('keywords', projectId, saved, values);
     queryClient.setQueryData(keywordKeys.list(projectId), fresh);
   };
   return { mutation, reload };
