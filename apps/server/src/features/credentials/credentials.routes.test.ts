@@ -164,7 +164,8 @@ describe('/reddit-credentials', () => {
       });
 
     // Reddit grants an account's refresh token to one client ID: another one signs every account out.
-    const refused = await update({ client_id: 'another-reddit-app' });
+    const anotherApp = `another-${randomUUID().slice(0, 12)}`;
+    const refused = await update({ client_id: anotherApp });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
       detail:
@@ -186,9 +187,9 @@ describe('/reddit-credentials', () => {
 
     // Without connected accounts, the client ID may change.
     await t.ctx.db.execute(sql`delete from reddit_accounts where id = ${account.id}`);
-    const changed = await update({ client_id: 'another-reddit-app' });
+    const changed = await update({ client_id: anotherApp });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json().client_id).toBe('another-reddit-app');
+    expect(changed.json().client_id).toBe(anotherApp);
   });
 
   it('explains what is wrong with a bad credential and stores nothing', async () => {
