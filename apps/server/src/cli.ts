@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { systemClock } from './clock';
 import { ConfigError, loadConfig } from './config/config';
@@ -16,19 +17,37 @@ Commands:
   reencrypt-secrets           Re-encrypt every stored secret with the first key of SECRETS_KEYS
                               (run after putting a new key first; older keys can then be removed).`;
 
-async function main(argv: string[]) {
+const HELP = new Set(['help', '--help', '-h']);
+const asksForHelp = (argv: string[]) =>
+  HELP.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h');
+
+export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined || asksForHelp(argv)) {
+    console.log(USAGE);
+    return 0;
+  }
   if (command === 'v3-link') {
-    const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } });
-    if (!values.email || !values.email.includes('@')) {
+    let email: string | undefined;
+    try {
+      email = parseArgs({ args: rest, options: { email: { type: 'string' } } }).values.email;
+    } catch (error) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (!email || !email.includes('@')) {
       console.error('v3-link needs --email <address>\n\n' + USAGE);
       return 2;
     }
     const config = loadConfig();
-    console.log(await issueV3Link({ config, clock: systemClock }, values.email));
+    console.log(await issueV3Link({ config, clock: systemClock }, email));
     return 0;
   }
   if (command === 'reencrypt-secrets') {
+    if (rest.length > 0) {
+      console.error(`reencrypt-secrets takes no options\n\n${USAGE}`);
+      return 2;
+    }
     const config = loadConfig();
     const database = await openDatabase({
       url: config.databaseUrl,
@@ -50,14 +69,17 @@ async function main(argv: string[]) {
     }
     return 0;
   }
-  console.error(USAGE);
-  return command ? 2 : 0;
+  console.error(`Unknown command: ${command}\n\n${USAGE}`);
+  return 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+// Run as a program, not when a test imports it.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof ConfigError ? error.message : error);
+      process.exit(1);
+    },
+  );
+}
