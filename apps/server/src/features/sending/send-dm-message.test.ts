@@ -818,6 +818,14 @@ describe('dm-sending-status', () => {
       .set({ scheduledFor: new Date(rig.clock.t) })
       .where(eq(dmMessages.accountId, open!.id));
     expect((await statusNow()).next_wait).toBeNull();
+
+    // Due, but its account was signed out: it waits for the account, whatever time it was planned for.
+    await rig.db.update(redditAccounts).set({ authStatus: 'expired' }).where(eq(redditAccounts.id, open!.id));
+    rig.clock.t += 3_600_000;
+    expect((await statusNow()).next_wait).toEqual({
+      account_username: 'growth_marketer',
+      reason: 'Auth Required: sign this account in to Reddit again.',
+    });
   });
 
   it("without a project covers all of one's own projects and nobody else's", async () => {

@@ -360,16 +360,21 @@ export async function getSendingStatus(
 /**
  * Why the next queued DM waits until its time: its account's reason (outside working hours, a full day,
  * Reddit's wait), or, when the account could send now, the pause paced between two sends, or the later
- * day it was planned for (a send that failed since freed room today). Nothing when it is due or has no
- * account yet.
+ * day it was planned for (a send that failed since freed room today). A DM already due waits only for an
+ * account that cannot send (signed out, paused). Nothing when it goes now or has no account yet.
  */
 async function whyNotYet(
   ctx: AppContext,
   next: { scheduledFor: Date; account: RedditAccountRow | null },
 ): Promise<TSendingStatus['next_wait']> {
   const nowMs = ctx.clock.now();
-  if (!next.account || next.scheduledFor.getTime() <= nowMs) return null;
+  if (!next.account) return null;
   const capacity = await accountCapacity(ctx.db, next.account, nowMs);
+  if (next.scheduledFor.getTime() <= nowMs) {
+    return capacity.canSendNow || !capacity.reason
+      ? null
+      : { account_username: next.account.redditUsername, reason: capacity.reason };
+  }
   const { timezone } = next.account;
   const laterDay = startOfZonedDay(next.scheduledFor.getTime(), timezone) > startOfZonedDay(nowMs, timezone);
   return {

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { TSendingItem } from '@threadreach/contract';
+import type { TSendingItem, TSendingStatus } from '@threadreach/contract';
 import { AskFirst } from '../../../components/ui/ask-first';
 import { errorMessage } from '../../../lib/api-error';
 import { useOnChange } from '../../../lib/use-on-change';
@@ -27,6 +27,13 @@ import { sendingStateLabel, stateCountBadges, stopSendingQuestion } from '../sen
 import stacked from '../../../components/ui/stacked-table.module.css';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+
+/** When the next queued DM goes; one already due names no time past, only what it waits for, if anything. */
+function nextDmText(at: string, wait: TSendingStatus['next_wait']): string {
+  const because = wait ? ` · u/${wait.account_username}: ${wait.reason}` : '';
+  if (Date.parse(at) > Date.now()) return `Next DM goes at ${when(at)}${because}`;
+  return wait ? `Next DM waits${because}` : 'Next DM goes now';
+}
 
 /** The instant that matters for the DM's state: when it goes, went, or failed. */
 function instantOf(item: TSendingItem): string {
@@ -124,8 +131,7 @@ export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingS
             </Group>
             {data.next_scheduled_for && (
               <Text size="sm" c="dimmed">
-                Next DM goes at {when(data.next_scheduled_for)}
-                {data.next_wait && ` · u/${data.next_wait.account_username}: ${data.next_wait.reason}`}
+                {nextDmText(data.next_scheduled_for, data.next_wait)}
               </Text>
             )}
             {data.items.length === 0 ? (

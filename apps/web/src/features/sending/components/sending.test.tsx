@@ -406,6 +406,28 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(screen.getByText(/^Next DM goes at .+ · u\/demo_founder: Outside working hours\.$/)).toBeTruthy();
   });
 
+  it('names no past time for a DM already due: it goes now, or says what it waits for', async () => {
+    const due = {
+      ...sendingStatus([buildSendingItem({ state: 'queued' })]),
+      next_scheduled_for: '2020-01-01T09:00:00Z',
+    };
+    mockEndpoint(sendingEndpoints.status, due);
+    const first = renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
+    await advance();
+    expect(screen.getByText('Next DM goes now')).toBeTruthy();
+    first.unmount();
+
+    const reason = 'Auth Required: sign this account in to Reddit again.';
+    mockEndpoint(sendingEndpoints.status, {
+      ...due,
+      next_wait: { account_username: 'demo_founder', reason },
+    });
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
+    await advance();
+    expect(screen.getByText(`Next DM waits · u/demo_founder: ${reason}`)).toBeTruthy();
+    expect(screen.queryByText(/Next DM goes at/)).toBeNull();
+  });
+
   it('shows a DM of unknown outcome whose account was removed as Delivery unknown, with the reason', async () => {
     const reason =
       'Delivery unknown: u/demo_founder was removed before Reddit confirmed it. u/zed counts as contacted and is not sent it again.';
