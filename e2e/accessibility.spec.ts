@@ -56,6 +56,25 @@ test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', 
   await page.getByRole('button', { name: 'Do-not-contact list' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await expectAccessible(page, 'the do-not-contact list');
+  // On a phone each entry is a block of its own: its reason and Remove on screen, nothing scrolls sideways.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 800 });
+  const dnc = page.getByRole('dialog');
+  await dnc.getByLabel('Reddit user names').fill('u/phone_reader');
+  await dnc.getByLabel('Note (optional)').fill('Asked by e-mail not to be contacted again, long ago');
+  await dnc.getByRole('button', { name: 'Add', exact: true }).click();
+  const listed = dnc.getByRole('table', { name: 'Do-not-contact list' });
+  const entry = listed.getByRole('row').filter({ hasText: 'u/phone_reader' });
+  await entry.getByRole('button', { name: 'Remove' }).scrollIntoViewIfNeeded();
+  await expect(entry.getByRole('button', { name: 'Remove' })).toBeInViewport({ ratio: 1 });
+  await expect(entry.locator('td[data-label="Reason"]')).toBeInViewport({ ratio: 1 });
+  expect(await listed.evaluate((el) => el.parentElement!.scrollWidth - el.parentElement!.clientWidth)).toBe(
+    0,
+  );
+  await expectAccessible(page, 'the do-not-contact list on a phone');
+  await entry.getByRole('button', { name: 'Remove' }).click();
+  await expect(entry).toBeHidden();
+  await page.setViewportSize(desktop);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 

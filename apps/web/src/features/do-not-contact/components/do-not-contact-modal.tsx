@@ -33,6 +33,7 @@ import {
   useImportDoNotContact,
   useRemoveDoNotContact,
 } from '../hooks/use-do-not-contact';
+import stacked from '../../../components/ui/stacked-table.module.css';
 
 export const DNC_TEXTS = {
   title: 'Do-not-contact list',
@@ -205,18 +206,23 @@ function EntryRow(props: { entry: TDoNotContactEntry; readOnly: boolean; onRemov
   return (
     <Table.Tr>
       <Table.Td>u/{entry.username}</Table.Td>
-      <Table.Td>
+      <Table.Td data-label="Reason">
         <Badge color={REASON_COLORS[entry.reason]} variant="light" size="sm">
           {REASON_LABELS[entry.reason]}
         </Badge>
       </Table.Td>
-      <Table.Td>
-        <Text size="xs" lineClamp={2}>
-          {entry.note ?? ''}
-        </Text>
+      {/* Empty when there is no note, so a phone's stacked row leaves it out. */}
+      <Table.Td data-label="Note">
+        {entry.note && (
+          <Text size="xs" lineClamp={2} span>
+            {entry.note}
+          </Text>
+        )}
       </Table.Td>
-      <Table.Td>
-        <Text size="xs">{new Date(entry.created_at).toLocaleDateString()}</Text>
+      <Table.Td data-label="Added">
+        <Text size="xs" span>
+          {new Date(entry.created_at).toLocaleDateString()}
+        </Text>
       </Table.Td>
       <Table.Td>
         {entry.removable ? (
@@ -292,8 +298,8 @@ export function DoNotContactModal({ opened, onClose, readOnly }: TDoNotContactMo
               {DNC_TEXTS.empty}
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={520}>
-              <Table striped aria-label="Do-not-contact list">
+            <Table.ScrollContainer minWidth={520} className={stacked.scroll}>
+              <Table striped aria-label="Do-not-contact list" className={stacked.table}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>User</Table.Th>
