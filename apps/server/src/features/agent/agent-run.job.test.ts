@@ -337,7 +337,7 @@ describe('the agent-run chain on the simulator', () => {
     expect(dms.filter((d) => d.state === 'queued').length).toBeLessThanOrEqual(3);
   }, 300_000);
 
-  it('says its accounts need signing in again, not that none is connected, when none of them can send', async () => {
+  it('pauses when its accounts are signed out of Reddit, ending the chain before it searches', async () => {
     const { ctx, clock } = rig;
     const project = await projectWithProductInfo({
       keywords: ['customers', 'users'],
@@ -350,6 +350,38 @@ describe('the agent-run chain on the simulator', () => {
       .set({ authStatus: 'expired' })
       .where(eq(redditAccounts.id, account.id));
     await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    const jobsBefore = agentJobs(project.id).length;
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const [settings] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings).toMatchObject({
+      isActive: false,
+      nextRunAt: null,
+      runStartedAt: null,
+      pausedReason:
+        'Paused: u/demo_founder needs to be re-authenticated (Auth Required) before it can send DMs. ' +
+        'Re-authenticate it in the accounts panel, then complete learning again to restart the agent.',
+    });
+    // No next run queued, and nothing searched or drafted for DMs that could not go.
+    expect(agentJobs(project.id)).toHaveLength(jobsBefore);
+    const logs = await rig.db.select().from(agentLogs).where(eq(agentLogs.projectId, project.id));
+    expect(logs.map((l) => [l.activityType, l.success, l.message])).toEqual([
+      ['error', false, settings!.pausedReason],
+    ]);
+  }, 300_000);
+
+  it('says its accounts cannot send, not that none is connected, when they are switched off', async () => {
+    const { ctx, clock } = rig;
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+    });
+    const account = await connectAccount(ctx, rig.sim, rig.credential, project, { username: 'demo_founder' });
+    // Switched off by the customer: the agent runs on, and says why it drafts nothing.
+    await rig.db.update(redditAccounts).set({ isActive: false }).where(eq(redditAccounts.id, account.id));
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
     await agentRunJob.handler(ctx, { projectId: project.id });
     const [drafting] = await rig.db
       .select()
@@ -360,6 +392,11 @@ describe('the agent-run chain on the simulator', () => {
     expect(drafting!.message).toBe(
       "None of this project's Reddit accounts can send (1 connected): re-authenticate or switch them on in the accounts panel. No DMs drafted.",
     );
+    const [settings] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings).toMatchObject({ isActive: true, pausedReason: null });
   }, 300_000);
 
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {

@@ -25,6 +25,7 @@ import {
   findPatterns,
   findProjectRow,
   listSendingAccountLimits,
+  listSignedOutAccounts,
   releaseRunLease,
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
@@ -49,6 +50,37 @@ export async function pauseAgentsWithoutPlan(ctx: AppContext, ownerId: string): 
   const projectIds = await activeAgentsOfOwner(ctx.db, ownerId);
   for (const projectId of projectIds) await pauseAgent(ctx, projectId, NO_PLAN_PAUSE, NO_PLAN_UNQUEUED_DMS);
   return projectIds.length;
+}
+
+/** At most this many signed-out accounts are named in the reason; the rest are counted. */
+const SIGNED_OUT_NAMED_MAX = 3;
+
+/**
+ * Why the agent pauses when none of the project's accounts can send and those switched on are signed out
+ * of Reddit (Auth Required), or null. Running on would only log each time that nothing can be sent, and
+ * a running agent covers the accounts panel: paused, its Re-authenticate buttons can be reached.
+ * Accounts switched off or disabled alone do not pause it: nothing there needs signing in again.
+ */
+async function signedOutPause(ctx: AppContext, projectId: string): Promise<string | null> {
+  if ((await listSendingAccountLimits(ctx.db, projectId)).length > 0) return null;
+  const signedOut = await listSignedOutAccounts(ctx.db, projectId);
+  if (signedOut.length === 0) return null;
+  const named = signedOut.slice(0, SIGNED_OUT_NAMED_MAX).map((name) => `u/${name}`);
+  const more = signedOut.length - named.length;
+  const names =
+    more > 0
+      ? `${named.join(', ')} and ${plural(more, 'other account')}`
+      : named.length > 1
+        ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`
+        : named[0]!;
+  const one = signedOut.length === 1;
+  const others = (await countProjectAccounts(ctx.db, projectId)) > signedOut.length;
+  return (
+    `Paused: ${names} ${one ? 'needs' : 'need'} to be re-authenticated (Auth Required) before ` +
+    `${one ? 'it' : 'they'} can send DMs` +
+    `${others ? ', and no other Reddit account of this project can send' : ''}. ` +
+    `Re-authenticate ${one ? 'it' : 'them'} in the accounts panel, then complete learning again to restart the agent.`
+  );
 }
 
 /** This many compose refusals since the last run (within a day) pause the project's agent. */
@@ -142,6 +174,14 @@ export async function runAgent(
       await pauseAgent(ctx, projectId, reason);
       scheduleNext = false;
       return { kind: 'done', result: { ...result, status: 'skipped', reason } };
+    }
+    const signedOut = await signedOutPause(ctx, projectId);
+    if (signedOut) {
+      // Its queued DMs go back to the unsent ones, as for every pause: the send job would return them
+      // there anyway, since no account can take them, and the first run after resuming queues them again.
+      await pauseAgent(ctx, projectId, signedOut);
+      scheduleNext = false;
+      return { kind: 'done', result: { ...result, status: 'skipped', reason: signedOut } };
     }
 
     if (settings.learnedUntil && (await countExamples(ctx.db, projectId, settings.learnedUntil)) > 0) {
@@ -275,7 +315,8 @@ async function draft(
   result: TOperationResult,
 ): Promise<void> {
   if (accounts === 0) {
-    // Connected accounts that cannot send (Auth Required, switched off, disabled) are not "no account".
+    // Connected accounts that cannot send (switched off or disabled; had those switched on been signed out,
+    // the run would have paused) are not "no account".
     const connected = await countProjectAccounts(ctx.db, projectId);
     await writeAgentLog(
       ctx,

@@ -11,6 +11,7 @@ import {
   lt,
   lte,
   max,
+  ne,
   or,
   sql,
 } from 'drizzle-orm';
@@ -363,7 +364,6 @@ export async function countAgentPendingDms(
   return { queued: Number(row?.queued ?? 0), approved: Number(row?.approved ?? 0) };
 }
 
-/** Connected accounts of the project that are on and signed in. */
 /** The project's leads first stored in [from, to]: a search's matches seen before are not among them. */
 export async function countLeadsFoundBetween(
   db: DbOrTx,
@@ -400,6 +400,30 @@ export async function listSendingAccountLimits(
         isNull(redditAccounts.disabledReason),
       ),
     );
+}
+
+/**
+ * The project's accounts that are switched on and not disabled but signed out of Reddit (Auth Required:
+ * their refresh was refused, or they have no grant): re-authenticating them is what lets them send.
+ */
+export async function listSignedOutAccounts(db: DbOrTx, projectId: string): Promise<string[]> {
+  const rows = await db
+    .select({ username: redditAccounts.redditUsername })
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.projectId, projectId),
+        eq(redditAccounts.isActive, true),
+        isNull(redditAccounts.disabledReason),
+        or(
+          ne(redditAccounts.authStatus, 'valid'),
+          isNull(redditAccounts.refreshTokenCiphertext),
+          isNull(redditAccounts.credentialId),
+        ),
+      ),
+    )
+    .orderBy(redditAccounts.redditUsername);
+  return rows.map((r) => r.username);
 }
 
 /** Every Reddit account connected to the project, whether it can send or not. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +17,9 @@ import { recordingQueue, type Enqueued } from '../../jobs/queue.test-support';
 import { fixedClock } from '../../test/clock.test-support';
 import { buildProject, buildUser, type TestUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { buildAccount } from '../accounts/accounts.test-support';
+import { redditAccounts, refreshTokenRef } from '../accounts';
+import { createCredential } from '../credentials';
 import { buildDm } from '../dms/dms.test-support';
 import { dmMessages } from '../dms/dms.table';
 import { users } from '../users/users.table';
@@ -372,6 +376,113 @@ describe('execute and status', () => {
         .json<TAgentLogList>()
         .items.every((l) => l.activity_type === 'other'),
     ).toBe(true);
+  });
+
+  it('pauses an agent whose accounts are all Auth Required, and runs again once one is re-authenticated and learning completed', async () => {
+    const project = await learnedAgent();
+    // Reddit refused the account's refresh: it shows Auth Required in the accounts panel.
+    const account = await buildAccount(t.ctx.db, project.id, {
+      redditUsername: 'demo_founder',
+      authStatus: 'expired',
+      now: clock.t,
+    });
+    const queued = await buildDm(t.ctx.db, project.id, { state: 'queued', dailyCap: 5 });
+    clock.t += 5000;
+    const run = await post(project, 'agent-autonomous/execute');
+    expect(run.statusCode, run.body).toBe(200);
+    const reason =
+      'Paused: u/demo_founder needs to be re-authenticated (Auth Required) before it can send DMs. ' +
+      'Re-authenticate it in the accounts panel, then complete learning again to restart the agent.';
+    expect(run.json().operation_result).toMatchObject({ status: 'skipped', reason, searches_performed: 0 });
+
+    // Paused, not running: the page's overlay is off, so the accounts panel and Re-authenticate are reachable.
+    const paused = (await get(project, 'agent-status')).json<TAgentStatus>();
+    expect(paused).toMatchObject({
+      paused_reason: reason,
+      is_active: false,
+      is_running: false,
+      next_run_at: null,
+    });
+    expect(paused.recent_activity[0]).toMatchObject({ activity_type: 'error', message: reason });
+    // As every pause does, its queued DM went back to the unsent ones, saying why.
+    const [taken] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, queued.id));
+    expect(taken).toMatchObject({ state: 'approved', scheduledFor: null, outcomeReason: reason });
+    // Paused, the schedule's runs and Execute do nothing more.
+    expect((await post(project, 'agent-autonomous/execute')).json().operation_result).toMatchObject({
+      status: 'skipped',
+      reason,
+    });
+
+    // Signed in again, as Re-authenticate's return from Reddit stores it: a new grant through a credential.
+    const credential = await createCredential(t.ctx, {
+      type: 'send',
+      account_name: 'threadreach_send',
+      client_id: `send-${randomUUID().slice(0, 8)}`,
+      client_secret: `secret-${randomUUID()}`,
+      enabled: true,
+    });
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({
+        authStatus: 'valid',
+        credentialId: credential.id,
+        refreshTokenCiphertext: t.ctx.secrets.encrypt('refreshed', refreshTokenRef(account.id)),
+      })
+      .where(eq(redditAccounts.id, account.id));
+    const resumed = await post(project, 'complete');
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json<TCompleteLearningResponse>().continuous_agent_started).toBe(true);
+    expect((await get(project, 'agent-status')).json<TAgentStatus>()).toMatchObject({
+      paused_reason: null,
+      is_active: true,
+      next_run_at: new Date(clock.t + 5000).toISOString(),
+    });
+    clock.t += 5000;
+    const next = await post(project, 'agent-autonomous/execute');
+    expect(next.statusCode, next.body).toBe(200);
+    expect(next.json().operation_result).toMatchObject({ status: 'completed', reason: null });
+    expect((await get(project, 'agent-status')).json<TAgentStatus>()).toMatchObject({
+      paused_reason: null,
+      is_active: true,
+    });
+  });
+
+  it('names each signed-out account, and pauses though others are switched off; switched off alone, it runs on', async () => {
+    const project = await learnedAgent();
+    await buildAccount(t.ctx.db, project.id, { redditUsername: 'alpha_seller', authStatus: 'expired' });
+    await buildAccount(t.ctx.db, project.id, { redditUsername: 'beta_seller', authStatus: 'expired' });
+    await buildAccount(t.ctx.db, project.id, { redditUsername: 'gamma_seller', isActive: false });
+    clock.t += 5000;
+    const run = (await post(project, 'agent-autonomous/execute')).json().operation_result;
+    expect(run).toMatchObject({
+      status: 'skipped',
+      reason:
+        'Paused: u/alpha_seller and u/beta_seller need to be re-authenticated (Auth Required) before they ' +
+        'can send DMs, and no other Reddit account of this project can send. Re-authenticate them in the ' +
+        'accounts panel, then complete learning again to restart the agent.',
+    });
+
+    // Switching an account off is the customer's own choice: the agent keeps running and says so.
+    const off = await learnedAgent();
+    await buildAccount(t.ctx.db, off.id, { redditUsername: 'delta_seller', isActive: false });
+    await buildAccount(t.ctx.db, off.id, {
+      redditUsername: 'eps_seller',
+      isActive: false,
+      authStatus: 'expired',
+    });
+    clock.t += 5000;
+    expect((await post(off, 'agent-autonomous/execute')).json().operation_result).toMatchObject({
+      status: 'completed',
+    });
+    const status = (await get(off, 'agent-status')).json<TAgentStatus>();
+    expect(status).toMatchObject({ paused_reason: null, is_active: true });
+    const drafting = (
+      await get(off, 'agent-activity-logs?activity_type=dm_generation')
+    ).json<TAgentLogList>();
+    expect(drafting.items[0]!.message).toBe(
+      "None of this project's Reddit accounts can send (2 connected): re-authenticate or switch them on in " +
+        'the accounts panel. No DMs drafted.',
+    );
   });
 
   it("says when a run outside the agent's working hours hands its DMs over", async () => {

@@ -721,6 +721,39 @@ describe('agent running autonomously', () => {
     await waitFor(() => expect(toggle.calls[0]?.body).toEqual({ mode: 'assistant' }));
   });
 
+  it('leaves the accounts uncovered when the agent paused for signed-out accounts: Re-authenticate is reachable', async () => {
+    setup({ projects: [project(P1, 'Alpha')] });
+    const agent = mockAgentAtRest(
+      runningAgentSettings({
+        project_id: P1,
+        is_active: false,
+        next_run_at: null,
+        paused_reason:
+          'Paused: u/demo_founder needs to be re-authenticated (Auth Required) before it can send DMs. ' +
+          'Re-authenticate it in the accounts panel, then complete learning again to restart the agent.',
+      }),
+    );
+    mockEndpoint(
+      accountsEndpoints.list,
+      accountList([
+        buildConnectedAccount({
+          project_id: P1,
+          auth_status: 'expired',
+          capacity: { tokens_expired: true, can_send_now: false },
+        }),
+      ]),
+    );
+    renderApp('/');
+    const accounts = await screen.findByRole('region', { name: 'Connected Reddit accounts' });
+    // The overlay decides from the agent's settings: once they are read, nothing covers the accounts.
+    await waitFor(() => expect(agent.settings.calls.length).toBeGreaterThan(0));
+    await act(async () => {});
+    const reauthenticate = await within(accounts).findByRole('button', { name: 'Re-authenticate' });
+    expect(reauthenticate.closest('[inert]')).toBeNull();
+    expect(reauthenticate.hasAttribute('disabled')).toBe(false);
+    expect(screen.queryByRole('region', { name: 'Agent is running autonomously' })).toBeNull();
+  });
+
   it('reads what lies under it again each time a run starts or ends, and only then', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
