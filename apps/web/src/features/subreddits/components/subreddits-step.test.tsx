@@ -19,7 +19,7 @@ import {
   subredditList,
   withoutAiSubscription,
 } from '../../../test/discovery.test-support';
-import { SubredditsStep } from './subreddits-step';
+import { SUBREDDIT_MESSAGES, SubredditsStep } from './subreddits-step';
 
 const FREELANCE = buildSubreddit({
   subreddit_name: 'freelance',
@@ -364,7 +364,7 @@ describe('Step 3 subreddits: generation', { timeout: 15_000 }, () => {
     expect(first.onApproved).not.toHaveBeenCalled();
   });
 
-  it('says the list is empty only once no generation is filling it', async () => {
+  it('says the list is empty only once no generation is filling it, and that none was found after one', async () => {
     mockEndpoint(subredditsEndpoints.list, subredditList([]));
     statusSequence([generating('starting', 0), generationStatus({ status: 'completed' })]);
     renderStep();
@@ -373,7 +373,8 @@ describe('Step 3 subreddits: generation', { timeout: 15_000 }, () => {
     expect(screen.queryByText(/No subreddits yet/)).toBeNull();
     await advance(RUN_POLL_INTERVAL_MS);
     expect(screen.queryByRole('status', { name: 'Generating subreddits...' })).toBeNull();
-    expect(screen.getByText(/No subreddits yet/)).toBeTruthy();
+    expect(screen.getByText(SUBREDDIT_MESSAGES.noneFound)).toBeTruthy();
+    expect(screen.queryByText(/No subreddits yet/)).toBeNull();
   });
 
   it('an old failed generation is not shown when the step opens by itself', async () => {

@@ -29,6 +29,9 @@ export const SUBREDDIT_MESSAGES = {
   approveError: 'Error approving subreddits',
   completed: 'Subreddit generation completed',
   generating: 'Generating subreddits...',
+  empty: 'No subreddits yet. Add some above, or use Generate More to get suggestions from your keywords.',
+  noneFound:
+    'No subreddit was found for your keywords. Add the communities you know above, or change your keywords in step 2 and use Generate More again.',
 } as const;
 
 export interface TSubredditsStepProps {
@@ -99,9 +102,14 @@ export function SubredditsStep({
   const [changes, setChanges] = useState<Record<string, boolean>>({});
   const [notice, setNotice] = useState<TNotice | null>(null);
   const [selectionError, setSelectionError] = useState<string | null>(null);
+  // A generation that ended here: an empty list after it means none was found, not none asked for yet.
+  const [generated, setGenerated] = useState(false);
   const { polling, start } = useSubredditGeneration(projectId, {
     watchFirst: watchGeneration,
-    onCompleted: () => notifications.show({ color: 'green', message: SUBREDDIT_MESSAGES.completed }),
+    onCompleted: () => {
+      setGenerated(true);
+      notifications.show({ color: 'green', message: SUBREDDIT_MESSAGES.completed });
+    },
   });
   const approve = useApproveSubreddits(projectId);
 
@@ -224,9 +232,10 @@ export function SubredditsStep({
           </Alert>
         ) : items.length === 0 ? (
           // While a generation runs its progress stands in for the empty list.
-          !generating && (
+          !generating &&
+          !subreddits.isFetching && (
             <Text size="sm" c="dimmed">
-              No subreddits yet. Add some above, or use Generate More to get suggestions from your keywords.
+              {generated ? SUBREDDIT_MESSAGES.noneFound : SUBREDDIT_MESSAGES.empty}
             </Text>
           )
         ) : (
