@@ -207,6 +207,33 @@ describe('a search', () => {
     }
   });
 
+  it('tries again after Reddit answers 5xx, by queueing its next attempt, and ends with its leads', async () => {
+    const p = await project({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    t.sim!.inspect.reset();
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 2 });
+    let done: TSearchStatus;
+    try {
+      expect((await posts(p)).statusCode).toBe(200);
+      done = await finished(p, 'posts');
+    } finally {
+      t.sim!.faults.clear();
+    }
+    expect(done.status).toBe('completed');
+    expect(done.error).toBeNull();
+    const leads = await leadsOf(t.ctx.db, p.id);
+    expect(leads.length).toBeGreaterThan(0);
+    expect(done.result!.posts_found).toBe(leads.length);
+    const listings = t.sim!.inspect.requestLog().filter((e) => e.path.endsWith('/new'));
+    expect(listings.map((e) => e.status)).toEqual([503, 503, 200]);
+    const runs = await t.ctx.queue!.boss.findJobs(projectSearchJob.name, { key: p.id });
+    expect(runs.map((j) => (j.data as { attempt?: number }).attempt).sort()).toEqual([2, 3, undefined]);
+    const [search] = await t.ctx.db
+      .select()
+      .from(discoverySearches)
+      .where(eq(discoverySearches.projectId, p.id));
+    expect(search).toMatchObject({ status: 'completed', postsFound: leads.length });
+  });
+
   it('counts without writing anything in a dry run', async () => {
     const p = await project({ keywords: ['customers', 'users'], subreddits: ['SaaS'], backfilled: false });
     expect((await enhanced(p, { persist_posts: false, include_comments: true })).statusCode).toBe(200);

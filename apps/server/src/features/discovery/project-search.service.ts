@@ -100,19 +100,30 @@ class SearchFailure extends Error {
   override name = 'SearchFailure';
 }
 
+/** How a search's run ended: done (completed or failed), or left running for another attempt then. */
+export type SearchRunOutcome = { kind: 'done' } | { kind: 'again'; run: RunRef; retryAtMs: number };
+
 /**
  * The work of one project's search, run by its job: first backfills of the project's subreddits that
  * never had one, then the newest posts (and comments) of its approved subreddits, matched for this
  * project only. Leads are written as they are found (none in a dry run) and progress follows each read.
  * A spent budget leaves the run running and rethrows, so the job is rescheduled for when it frees.
+ * `job.attempt` is the job's how-manyth run: when Reddit does not answer (a 5xx or a broken connection)
+ * before the last attempt, the run stays running and the outcome names when to try again, for the job
+ * to queue its next attempt. Without `job` (the agent's search, which cannot come back) it fails.
  */
-export async function runProjectSearch(ctx: AppContext, projectId: string): Promise<void> {
+export async function runProjectSearch(
+  ctx: AppContext,
+  projectId: string,
+  job?: { attempt: number },
+): Promise<SearchRunOutcome> {
+  const done = { kind: 'done' } as const;
   const run = await findRun(ctx.db, projectId, 'search');
-  if (!run || run.status !== 'running') return;
+  if (!run || run.status !== 'running') return done;
   const parsed = ZProjectSearchOptions.safeParse(run.options);
   if (!parsed.success) {
     await failProjectSearch(ctx, run, 'The search settings could not be read; please start it again');
-    return;
+    return done;
   }
   const options = parsed.data;
   const now = () => new Date(ctx.clock.now());
@@ -147,7 +158,7 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
   try {
     const [rules] = await loadProjectRules(ctx.db, projectId);
     if (!rules) throw new SearchFailure('The project has no approved keywords or subreddits any more');
-    reader = await RedditReader.forSearch(ctx);
+    reader = await RedditReader.forSearch(ctx, { attempt: job?.attempt ?? 1 });
     if (!reader.usable) throw new NoSearchCredentialError();
     const matcher = compileMatcher([rules]);
     const take = async (listed: ListedItem[], backfilledSubredditIds: string[] = []) => {
@@ -199,10 +210,19 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
     await report('done');
     await close('completed');
     await finishRun(ctx.db, run, { status: 'completed', result: counts() }, now());
+    return done;
   } catch (error) {
     if (error instanceof RedditBudgetExhaustedError) {
       await report('waiting for the Reddit request budget');
       throw error;
+    }
+    if (job && error instanceof RedditUnavailableError && error.retryAtMs !== undefined) {
+      ctx.log.warn(
+        { job: 'project-search', projectId, attempt: job.attempt, err: error },
+        'Reddit did not answer: the search tries again',
+      );
+      await report(`Reddit did not answer; trying again at ${clockTime(error.retryAtMs)}`);
+      return { kind: 'again', run, retryAtMs: error.retryAtMs };
     }
     const message = failureMessage(error);
     if (message === null) {
@@ -213,7 +233,13 @@ export async function runProjectSearch(ctx: AppContext, projectId: string): Prom
     ctx.log.warn({ job: 'project-search', projectId, err: error }, 'search failed');
     await close('failed');
     await failProjectSearch(ctx, run, message);
+    return done;
   }
+}
+
+/** A retry's instant to the second (it is seconds away), rounded up so the time shown is never past. */
+function clockTime(ms: number): string {
+  return `${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(11, 19)} UTC`;
 }
 
 /** A listing Reddit refuses (a banned or private subreddit in the group) is skipped, not fatal. */

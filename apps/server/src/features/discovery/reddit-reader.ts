@@ -51,11 +51,15 @@ export class RedditReader {
 
   constructor(private readonly apis: RedditApi[]) {}
 
-  /** The enabled search credentials' clients, in least-recently-used order. */
-  static async forSearch(ctx: AppContext): Promise<RedditReader> {
+  /**
+   * The enabled search credentials' clients, in least-recently-used order. `attempt` is the how-manyth
+   * run of the job reading (1 for the first): a 5xx or broken connection before the last one throws
+   * RedditUnavailableError with `retryAtMs`, the retry's backoff instant; at the last one, without it.
+   */
+  static async forSearch(ctx: AppContext, options: { attempt?: number } = {}): Promise<RedditReader> {
     if (!ctx.reddit.endpoints) return new RedditReader([]);
     const clients = await redditClientsOfType(ctx, 'search');
-    return new RedditReader(clients.map((c) => c.app.withoutWaiting()));
+    return new RedditReader(clients.map((c) => c.app.withoutWaiting(options)));
   }
 
   get usable(): boolean {
@@ -80,8 +84,9 @@ export class RedditReader {
         }
         this.requests++;
         // A connection that broke (an idle keep-alive socket closed by the other side) is tried once more
-        // at once; a second failure means Reddit is unavailable.
-        if (error instanceof RedditUnavailableError && !brokenOnce) {
+        // at once; a second failure means Reddit is unavailable. A 5xx is Reddit's own answer: asking
+        // again at once would not spare it, so it goes to the caller, who retries after the backoff.
+        if (error instanceof RedditUnavailableError && error.connectionBroke && !brokenOnce) {
           brokenOnce = true;
           i--;
           continue;

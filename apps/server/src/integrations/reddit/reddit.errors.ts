@@ -22,6 +22,8 @@ export class RedditUnavailableError extends Error {
     readonly endpoint: string,
     message: string,
     readonly retryAtMs?: number,
+    /** The connection broke (refused, reset, timed out) where a 5xx is an answer from a Reddit in trouble. */
+    readonly connectionBroke = false,
   ) {
     super(message);
   }

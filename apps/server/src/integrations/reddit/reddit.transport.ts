@@ -264,7 +264,7 @@ export class RedditTransport {
         await this.credential.onTransport?.({ ok: false, proxied, error: exchange.error });
         const message = `Reddit request failed: ${exchange.error}`;
         if (!request.idempotent) throw new RedditUnknownOutcomeError(label, message);
-        await this.retryLater(label, message, attempt, maxAttempts, mode);
+        await this.retryLater(label, message, attempt, maxAttempts, mode, true);
         continue;
       }
       await this.credential.onTransport?.({ ok: true, proxied });
@@ -430,10 +430,13 @@ export class RedditTransport {
     attempt: number,
     maxAttempts: number,
     mode: RedditCallMode,
+    connectionBroke = false,
   ): Promise<void> {
-    if (attempt >= maxAttempts) throw new RedditUnavailableError(label, message);
+    if (attempt >= maxAttempts) throw new RedditUnavailableError(label, message, undefined, connectionBroke);
     const delayMs = this.backoffMs(attempt);
-    if (!mode.wait) throw new RedditUnavailableError(label, message, this.clock.now() + delayMs);
+    if (!mode.wait) {
+      throw new RedditUnavailableError(label, message, this.clock.now() + delayMs, connectionBroke);
+    }
     await this.clock.sleep(delayMs);
   }
 
