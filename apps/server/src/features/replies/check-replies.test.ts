@@ -5,6 +5,9 @@ import { virtualClock } from '../../integrations/reddit/reddit-test-support';
 import { buildProject } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { asAccount, redditAccounts, type RedditAccountRow } from '../accounts';
+import { deleteProjectAccount } from '../accounts/accounts.repository';
+import { isRecipientBlocked } from '../suppressions';
+import { accountsToPoll } from './replies.repository';
 import { connectSimAccount, insertDm } from './replies.test-support';
 
 const SUBJECT = 'About your post in r/SaaS';
@@ -109,5 +112,64 @@ describe('POST /projects/{id}/history/check-replies', () => {
   it('has nothing to read for a project that sent nothing', async () => {
     const quiet = await buildProject(t.ctx.db, t.config);
     expect(await check(quiet)).toMatchObject({ accounts_checked: 0, new_replies: 0, not_checked: [] });
+  });
+});
+
+describe('replies to DMs sent before the account was removed and connected again', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ reddit: { clock } });
+  });
+  afterAll(() => t?.close());
+
+  it('are read from the same Reddit inbox: recorded, and a refusal puts the person on the list', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const first = await connectSimAccount(t.ctx, t.sim!, project);
+    const listing = await asAccount(t.ctx, first, (api) => api.listNew(['SaaS', 'startups'], { limit: 50 }));
+    const authors = [...new Set(listing.data.children.map((c) => c.data.author))].filter(
+      (a) => a !== 'demo_founder' && a !== '[deleted]',
+    );
+    let refusing: string | null = null;
+    for (const to of authors) {
+      const sent = await asAccount(t.ctx, first, (api) =>
+        api.compose({ to, subject: SUBJECT, text: `Hi ${to}, would our tool help?` }),
+      );
+      if (!sent.ok) continue;
+      const at = new Date(clock.now());
+      await insertDm(t.ctx.db, {
+        projectId: project.id,
+        ownerUserId: project.owner.id,
+        recipient: to,
+        subject: SUBJECT,
+        accountId: first.id,
+        sender: first.redditUsername,
+        sentAt: at,
+        createdAt: at,
+      });
+      refusing = to;
+      break;
+    }
+    expect(refusing).not.toBeNull();
+
+    // The customer removes u/demo_founder and connects it again: the DM keeps no account id.
+    clock.t += 60_000;
+    await deleteProjectAccount(t.ctx.db, project.id, first.id, new Date(clock.now()));
+    const again = await connectSimAccount(t.ctx, t.sim!, project);
+    t.sim!.answerNow(refusing!, 'demo_founder', { kind: 'stop', body: 'Please stop messaging me.' });
+
+    // The scheduled polls watch it, and Check for replies reads it now.
+    expect(await accountsToPoll(t.ctx.db, new Date(clock.now() - 86_400_000))).toContain(again.id);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/history/check-replies`,
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ accounts_checked: 1, new_replies: 1, refusals: 1 });
+    expect(await isRecipientBlocked(t.ctx.db, project.owner.id, refusing!.toLowerCase())).toMatchObject({
+      code: 'suppressed',
+    });
   });
 });

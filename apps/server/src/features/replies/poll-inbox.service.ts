@@ -173,7 +173,7 @@ export async function pollInbox(ctx: AppContext, accountId: string): Promise<Inb
     return { ...report, skipped: 'auth_required' };
   }
   const since = new Date(ctx.clock.now() - REPLY_WATCH_DAYS * DAY_MS);
-  const oldestSend = await oldestWatchedSend(ctx.db, account.id, since);
+  const oldestSend = await oldestWatchedSend(ctx.db, account, since);
   if (!oldestSend) return { ...report, skipped: 'nothing_to_watch' };
 
   try {

@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { redditAccounts, type RedditAccountRow } from '../accounts';
+import { claimedBySameRedditAccount, redditAccounts, type RedditAccountRow } from '../accounts';
 import { dmMessages } from '../dms/dms.table';
 import { dmReplies } from './replies.table';
 
@@ -10,8 +10,17 @@ const DELIVERED_STATES = ['sent', 'unknown'] as const;
 const UNSENT_STATES = ['draft', 'approved', 'queued'] as const;
 
 /**
- * Connected accounts whose grant is usable and that sent a DM since `since` (every send is claimed
- * first, so the claim index finds them).
+ * DMs the connection's Reddit account claimed: through this connection, or through an earlier one of the
+ * same Reddit account in the workspace (removed and connected again, a DM keeps no account id but its
+ * sender key). Their answers arrive in the same Reddit inbox.
+ */
+function sentFromInbox(account: Pick<RedditAccountRow, 'id' | 'ownerUserId' | 'redditUsername'>): SQL {
+  return or(eq(dmMessages.accountId, account.id), claimedBySameRedditAccount(account))!;
+}
+
+/**
+ * Connected accounts whose grant is usable and whose Reddit account sent a DM since `since` through it
+ * or an earlier connection (every send is claimed first, so the claim index finds them).
  */
 export async function accountsToPoll(db: DbOrTx, since: Date): Promise<string[]> {
   const rows = await db
@@ -23,7 +32,9 @@ export async function accountsToPoll(db: DbOrTx, since: Date): Promise<string[]>
         eq(redditAccounts.isActive, true),
         isNotNull(redditAccounts.credentialId),
         isNotNull(redditAccounts.refreshTokenCiphertext),
-        sql`exists (select 1 from ${dmMessages} where ${dmMessages.accountId} = ${redditAccounts.id}
+        sql`exists (select 1 from ${dmMessages} where (${dmMessages.accountId} = ${redditAccounts.id}
+            or (${dmMessages.ownerUserId} = ${redditAccounts.ownerUserId}
+              and ${dmMessages.senderKey} = lower(${redditAccounts.redditUsername})))
           and ${dmMessages.claimedAt} >= ${since}
           and ${inArray(dmMessages.state, [...DELIVERED_STATES])})`,
       ),
@@ -36,14 +47,18 @@ export async function findAccount(db: DbOrTx, id: string): Promise<RedditAccount
   return row ?? null;
 }
 
-/** When the oldest DM this account sent since `since` went out; null when it sent none. */
-export async function oldestWatchedSend(db: DbOrTx, accountId: string, since: Date): Promise<Date | null> {
+/** When the oldest DM this account's inbox answers, sent since `since`, went out; null when it sent none. */
+export async function oldestWatchedSend(
+  db: DbOrTx,
+  account: Pick<RedditAccountRow, 'id' | 'ownerUserId' | 'redditUsername'>,
+  since: Date,
+): Promise<Date | null> {
   const [row] = await db
     .select({ at: sql<string | null>`min(coalesce(${dmMessages.sentAt}, ${dmMessages.claimedAt}))` })
     .from(dmMessages)
     .where(
       and(
-        eq(dmMessages.accountId, accountId),
+        sentFromInbox(account),
         gte(dmMessages.claimedAt, since),
         inArray(dmMessages.state, [...DELIVERED_STATES]),
       ),
@@ -60,10 +75,10 @@ export interface DeliveredDm {
   sentAt: Date;
 }
 
-/** The account's delivered DMs to any of these people (lower-case names). */
+/** The account's delivered DMs to any of these people (lower-case names), earlier connections' too. */
 export async function deliveredDmsTo(
   db: DbOrTx,
-  account: Pick<RedditAccountRow, 'id' | 'ownerUserId'>,
+  account: Pick<RedditAccountRow, 'id' | 'ownerUserId' | 'redditUsername'>,
   recipientKeys: string[],
 ): Promise<DeliveredDm[]> {
   if (recipientKeys.length === 0) return [];
@@ -84,7 +99,7 @@ export async function deliveredDmsTo(
       and(
         eq(dmMessages.ownerUserId, account.ownerUserId),
         inArray(dmMessages.recipientKey, recipientKeys),
-        eq(dmMessages.accountId, account.id),
+        sentFromInbox(account),
         inArray(dmMessages.state, [...DELIVERED_STATES]),
       ),
     );
@@ -161,7 +176,10 @@ export async function saveInboxPosition(
     .where(eq(redditAccounts.id, accountId));
 }
 
-/** The accounts that sent (or may have sent) a DM of this project since `since`, by name. */
+/**
+ * The project's accounts that sent (or may have sent) a DM of this project since `since`, by name: the
+ * DM's own connection, or the project's present connection of the Reddit account that claimed it.
+ */
 export async function accountsThatSentFor(
   db: DbOrTx,
   projectId: string,
@@ -170,7 +188,16 @@ export async function accountsThatSentFor(
   return db
     .selectDistinct({ id: redditAccounts.id, redditUsername: redditAccounts.redditUsername })
     .from(dmMessages)
-    .innerJoin(redditAccounts, eq(redditAccounts.id, dmMessages.accountId))
+    .innerJoin(
+      redditAccounts,
+      or(
+        eq(redditAccounts.id, dmMessages.accountId),
+        and(
+          eq(redditAccounts.projectId, dmMessages.projectId),
+          eq(sql`lower(${redditAccounts.redditUsername})`, dmMessages.senderKey),
+        ),
+      ),
+    )
     .where(
       and(
         eq(dmMessages.projectId, projectId),

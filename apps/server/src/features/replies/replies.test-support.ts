@@ -25,6 +25,8 @@ export interface DmSpec {
   subject?: string;
   text?: string;
   accountId?: string | null;
+  /** The claiming Reddit account's name, as a claim records it (kept when its connection is removed). */
+  sender?: string | null;
   /** When it was sent (sent DMs; also their claim time). */
   sentAt?: Date | null;
   createdAt?: Date;
@@ -56,6 +58,7 @@ export async function insertDm(db: DbOrTx, spec: DmSpec): Promise<DmMessageRow> 
       originalContent: text,
       state,
       accountId: spec.accountId ?? null,
+      senderKey: spec.sender?.toLowerCase() ?? null,
       claimedAt: sentAt,
       sentAt,
       repliedAt: spec.repliedAt ?? null,
