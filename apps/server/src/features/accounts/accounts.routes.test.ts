@@ -15,6 +15,7 @@ import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-
 import { usedToday } from './account-quota';
 import { startOfNextZonedDay } from './zoned-time';
 import { lastClaimAt } from '../sending/claim.repository';
+import { sweepSends } from '../sending/reconcile.service';
 import { DAILY_LIMIT_REASON } from './account-capacity';
 import {
   CALLBACK_ERRORS,
@@ -712,6 +713,42 @@ describe('DELETE /projects/:id/accounts/:accountId', () => {
     expect(again.id).not.toBe(accountId);
     expect(await usedToday(t.ctx.db, again, clock.now())).toBe(2);
     expect((await lastClaimAt(t.ctx.db, again))?.getTime()).toBe(clock.t - 60_000);
+  });
+
+  it('says of a send cut short on an account removed since that its delivery can be checked no more', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const accountId = (await accountsOf(project)).items[0]!.id;
+    const [sending] = await t.ctx.db
+      .insert(dmMessages)
+      .values(claimedDm(project, await rowOf(accountId), 'sending'))
+      .returning();
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: accountUrl(project, accountId),
+      headers: project.owner.auth,
+    });
+    expect(res.statusCode).toBe(204);
+    // The process that claimed it died: the sweep finds the claim minutes later.
+    const start = clock.t;
+    clock.t += 6 * 60_000;
+    try {
+      await sweepSends(t.ctx);
+    } finally {
+      clock.t = start;
+    }
+    const [after] = await t.ctx.db.select().from(dmMessages).where(eq(dmMessages.id, sending!.id));
+    expect(after).toMatchObject({
+      state: 'unknown',
+      accountId: null,
+      outcomeCode: 'account_removed',
+      outcomeReason: `Delivery unknown: u/demo_founder was removed before Reddit confirmed it. u/${sending!.recipientUsername} counts as contacted and is not sent it again.`,
+    });
+    const status = await t.app.inject({
+      url: `/api/v1/dm-sending-status?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(status.json().counts).toMatchObject({ unknown: 1, delivery_unknown: 1 });
   });
 
   it("keeps counting a deleted project's sends toward its Reddit account's day in another project", async () => {

@@ -6,6 +6,7 @@ import {
   eq,
   inArray,
   isNotNull,
+  isNull,
   lt,
   lte,
   max,
@@ -319,7 +320,9 @@ export async function unknownDmsOf(db: DbOrTx, accountId: string): Promise<DmMes
 
 /**
  * Claims left in `sending` since before `before`: the process that claimed them ended before it
- * recorded Reddit's answer. They become unknown, to be reconciled. Returns their accounts.
+ * recorded Reddit's answer. They become unknown, to be reconciled. One whose account was removed in the
+ * meantime has no sent messages left to check: it stays unknown and says so, as the removal says of the
+ * unknown ones. Returns their accounts.
  */
 export async function markInterruptedSends(
   db: DbOrTx,
@@ -327,9 +330,17 @@ export async function markInterruptedSends(
   now: Date,
   reason: string,
 ): Promise<{ id: string; projectId: string; accountId: string | null }[]> {
+  const removed = isNull(dmMessages.accountId);
   return db
     .update(dmMessages)
-    .set({ state: 'unknown', outcomeCode: 'unknown_outcome', outcomeReason: reason, updatedAt: now })
+    .set({
+      state: 'unknown',
+      outcomeCode: sql`case when ${removed} then ${ACCOUNT_REMOVED} else 'unknown_outcome' end`,
+      outcomeReason: sql`case when ${removed}
+        then 'Delivery unknown: u/' || coalesce(${dmMessages.senderKey}, 'the account') || ' was removed before Reddit confirmed it. u/' || ${dmMessages.recipientUsername} || ' counts as contacted and is not sent it again.'
+        else ${reason}::text end`,
+      updatedAt: now,
+    })
     .where(and(eq(dmMessages.state, 'sending'), lt(dmMessages.claimedAt, before)))
     .returning({ id: dmMessages.id, projectId: dmMessages.projectId, accountId: dmMessages.accountId });
 }
