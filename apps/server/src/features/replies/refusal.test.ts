@@ -60,6 +60,10 @@ const REFUSALS = [
   "Please don't reach out again.",
   "Don't want to receive messages from you.",
   "I don't want to hear from you",
+  'Kindly stop.',
+  'Do not contact.',
+  "Don't DM, thanks",
+  'Blocked.',
 ];
 
 const NOT_REFUSALS = [
