@@ -8,7 +8,8 @@ import type {
 import { authEndpoints, systemEndpoints, usersEndpoints } from '@threadreach/contract';
 import { call } from '../../../lib/api-client';
 import { ApiError, errorBodyField } from '../../../lib/api-error';
-import { clearSsoProcessingLater, setSsoProcessing } from '../../../lib/auth-session';
+import { clearSsoProcessingLater, refreshAccessToken, setSsoProcessing } from '../../../lib/auth-session';
+import { getUserInfo } from '../../../lib/jwt';
 import { localPrefs } from '../../../lib/local-prefs';
 import { setToken } from '../../../lib/token-storage';
 
@@ -32,8 +33,16 @@ export function getPublicConfig(): Promise<TPublicConfig> {
   return call(systemEndpoints.publicConfig, {}, { auth: false });
 }
 
-export function getMe(): Promise<TMeResponse> {
-  return call(usersEndpoints.me);
+/**
+ * The signed-in user as the server has them now. A plan that ended (or began) since the access token was
+ * issued leaves the token's profiles_limit behind: the token is then refreshed, so the subscription
+ * gate and the plans page go by the plan the customer has, not by the one they had.
+ */
+export async function getMe(): Promise<TMeResponse> {
+  const me = await call(usersEndpoints.me);
+  const claimed = getUserInfo()?.profiles_limit;
+  if (claimed !== undefined && claimed !== me.profiles_limit) void refreshAccessToken();
+  return me;
 }
 
 /** Asks the server where to sign in; resolves the provider's URL. */

@@ -194,6 +194,37 @@ describe('authentication gate', () => {
     expect(testLocation()).toBe('/subscribe');
   });
 
+  it('sends a customer whose plan ended since their token was issued to /subscribe', async () => {
+    const lapsed = '7c1e4a52-9b3d-4f08-a6e2-5d8c0b1f9e47';
+    setToken(makeToken({ sub: lapsed, profiles_limit: 3 }));
+    mockSignedOutApp();
+    // The server knows the plan is gone; the token still carries the old limit until it is refreshed.
+    mockEndpoint(usersEndpoints.me, {
+      user_id: lapsed,
+      email: 'user@example.com',
+      roles: ['USER'],
+      profiles_limit: 0,
+      projects_used: 1,
+    });
+    const refreshed = makeToken({ sub: lapsed, profiles_limit: 0 });
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, {
+      token: refreshed,
+      refresh_token: null,
+      user: { user_id: lapsed, email: 'user@example.com', profiles_limit: 0 },
+      expires_at: '2030-01-01T00:00:00Z',
+      refresh_expires_at: '2030-01-02T00:00:00Z',
+      redirect_url: '/',
+      requires_subscription: true,
+      subscribe_url: '/subscribe',
+    });
+    mockEndpoint(billingEndpoints.availablePlans, []);
+    renderApp('/');
+    expect(await screen.findByText('Choose a plan')).toBeTruthy();
+    expect(testLocation()).toBe('/subscribe');
+    expect(refresh.calls).toHaveLength(1);
+    expect(getToken()).toBe(refreshed);
+  });
+
   it('lets moderators without a subscription through', async () => {
     setToken(makeToken({ profiles_limit: 0, roles: ['MODERATOR'] }));
     mockSignedOutApp();

@@ -144,6 +144,8 @@ describe('workspace top bar', () => {
         profiles_limit: 0,
         projects_used: 1,
       });
+      // Until a refresh brings a token that says so (here the server cannot give one yet).
+      mockEndpoint(authEndpoints.refreshWithToken, errorReply(503, 'Service unavailable', 'unavailable'));
       renderApp('/');
       const banner = await screen.findByRole('status', { name: AI_REQUIRED });
       expect(within(banner).getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe(
