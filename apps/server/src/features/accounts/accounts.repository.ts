@@ -1,4 +1,20 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { TPageQuery, TSendOutcomeCode } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmMessages, unqueuedChanges } from '../dms/dms.table';
@@ -119,6 +135,11 @@ export async function updateProjectAccount(
 /** The outcome code of an unknown DM whose account was removed: nothing checks it any more. */
 export const ACCOUNT_REMOVED = 'account_removed' satisfies TSendOutcomeCode;
 
+/** The reason an unknown DM gives once its account (`name`, without u/) was removed, for an UPDATE of it. */
+export function removedBeforeConfirmed(name: SQL | string): SQL {
+  return sql`'Delivery unknown: u/' || ${name}::text || ' was removed before Reddit confirmed it. u/' || ${dmMessages.recipientUsername} || ' counts as contacted and is not sent it again.'`;
+}
+
 /**
  * The Reddit account a DM goes or went from, as its connection spells the name: the DM's account, else
  * the project's connection of the Reddit account that claimed it (removed and connected again, the DM
@@ -148,12 +169,11 @@ export async function deleteProjectAccount(
     const account = and(eq(redditAccounts.projectId, projectId), eq(redditAccounts.id, accountId));
     const [found] = await tx.select().from(redditAccounts).where(account).for('update');
     if (!found) return null;
-    const removed = `u/${found.redditUsername} was removed before Reddit confirmed it`;
     await tx
       .update(dmMessages)
       .set({
         outcomeCode: ACCOUNT_REMOVED,
-        outcomeReason: sql`${`Delivery unknown: ${removed}. u/`}::text || ${dmMessages.recipientUsername} || ' counts as contacted and is not sent it again.'`,
+        outcomeReason: removedBeforeConfirmed(found.redditUsername),
         updatedAt: now,
       })
       .where(and(eq(dmMessages.accountId, accountId), eq(dmMessages.state, 'unknown')));

@@ -24,6 +24,7 @@ import {
   dmSenderName,
   keptOfSameRedditAccount,
   ofSameRedditAccount,
+  removedBeforeConfirmed,
 } from '../accounts';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
 import {
@@ -337,7 +338,7 @@ export async function markInterruptedSends(
       state: 'unknown',
       outcomeCode: sql`case when ${removed} then ${ACCOUNT_REMOVED} else 'unknown_outcome' end`,
       outcomeReason: sql`case when ${removed}
-        then 'Delivery unknown: u/' || coalesce(${dmMessages.senderKey}, 'the account') || ' was removed before Reddit confirmed it. u/' || ${dmMessages.recipientUsername} || ' counts as contacted and is not sent it again.'
+        then ${removedBeforeConfirmed(sql`coalesce(${dmMessages.senderKey}, 'the account')`)}
         else ${reason}::text end`,
       updatedAt: now,
     })
