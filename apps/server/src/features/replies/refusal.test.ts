@@ -64,6 +64,11 @@ const REFUSALS = [
   'Do not contact.',
   "Don't DM, thanks",
   'Blocked.',
+  'Not for me, thanks.',
+  'No interest.',
+  'Hard pass',
+  'Pass.',
+  'Cease.',
 ];
 
 const NOT_REFUSALS = [
@@ -94,6 +99,8 @@ const NOT_REFUSALS = [
   'I want to be contacted when it launches',
   'Feel free to reach out again next month',
   "I don't want to receive invoices by fax, does it email them?",
+  'Is there a pass for the whole team?',
+  'No interest charges on the yearly plan?',
   '',
 ];
 

@@ -49,10 +49,10 @@ const NOT_INTERESTED_IN = /\b(no longer|not) (really )?interested in\b(.*)$/;
 const CONTRAST = /\bbut\b(?! (thanks|thank you|thx|appreciate))/;
 /**
  * A whole clause that is only a refusal: "stop", "no thanks", "nope", "please stop", "kindly stop",
- * "do not contact", "blocked".
+ * "do not contact", "blocked", "not for me", "no interest", "hard pass", "cease".
  */
 const BARE =
-  /^(please |pls |plz |kindly )?(stop|no|nope|nah|no thanks|no thank you|no thx|not interested|spam|blocked|((dont|do not|never) (ever )?(contact|message|msg|dm|pm|text|email)))( please| pls| plz| thanks| thank you| now| it)*$/;
+  /^(please |pls |plz |kindly )?(stop|no|nope|nah|no thanks|no thank you|no thx|not interested|not for me|no interest|(hard )?pass|cease|spam|blocked|((dont|do not|never) (ever )?(contact|message|msg|dm|pm|text|email)))( please| pls| plz| thanks| thank you| now| it)*$/;
 const ENDS_NO_THANKS = /\bno (thanks|thank you|thx)$/;
 
 function normalize(text: string): string {
