@@ -372,6 +372,10 @@ describe('/subscribe for a customer whose plan has ended', () => {
     renderApp('/subscribe');
     const card = await screen.findByRole('region', { name: 'Your projects' });
     expect(within(card).getByText('Spring campaign')).toBeTruthy();
+    // What stopped with the plan, and the way back, are told on /subscription.
+    expect(within(card).getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe(
+      '/subscription',
+    );
     const row = within(card).getByText('Old test').parentElement!;
     await userEvent.click(within(row).getByRole('button', { name: 'Delete Project' }));
     expect(within(row).getByText('Delete "Old test"? This cannot be undone.')).toBeTruthy();

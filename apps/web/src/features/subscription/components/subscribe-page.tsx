@@ -220,7 +220,14 @@ export function SubscribePage() {
       )}
       {content}
       {auth.user && !auth.hasActiveSubscription && !auth.isModerator && !auth.isReadOnly && (
-        <YourProjectsCard ownerId={auth.user.user_id} />
+        <YourProjectsCard
+          ownerId={auth.user.user_id}
+          note={
+            <>
+              What stopped when your plan ended, and how to start it again: <SubscriptionLink />.
+            </>
+          }
+        />
       )}
       <Text size="sm" c="dimmed" ta="center" component="footer">
         {SUBSCRIBE_FOOTER}
