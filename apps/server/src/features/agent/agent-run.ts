@@ -25,10 +25,10 @@ import {
   findPatterns,
   findProjectRow,
   listSendingAccountLimits,
-  listSignedOutAccounts,
   releaseRunLease,
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
+import { reauthenticateFirst, signedOutAccounts } from './signed-out-accounts';
 import type { AgentSettingsRow } from './agent.table';
 
 /** A run drafts at most this many DMs, whatever room the accounts have. */
@@ -52,35 +52,16 @@ export async function pauseAgentsWithoutPlan(ctx: AppContext, ownerId: string): 
   return projectIds.length;
 }
 
-/** At most this many signed-out accounts are named in the reason; the rest are counted. */
-const SIGNED_OUT_NAMED_MAX = 3;
-
 /**
  * Why the agent pauses when none of the project's accounts can send and those switched on are signed out
  * of Reddit (Auth Required), or null. Running on would only log each time that nothing can be sent, and
  * a running agent covers the accounts panel: paused, its Re-authenticate buttons can be reached.
- * Accounts switched off or disabled alone do not pause it: nothing there needs signing in again.
  */
 async function signedOutPause(ctx: AppContext, projectId: string): Promise<string | null> {
-  if ((await listSendingAccountLimits(ctx.db, projectId)).length > 0) return null;
-  const signedOut = await listSignedOutAccounts(ctx.db, projectId);
-  if (signedOut.length === 0) return null;
-  const named = signedOut.slice(0, SIGNED_OUT_NAMED_MAX).map((name) => `u/${name}`);
-  const more = signedOut.length - named.length;
-  const names =
-    more > 0
-      ? `${named.join(', ')} and ${plural(more, 'other account')}`
-      : named.length > 1
-        ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`
-        : named[0]!;
-  const one = signedOut.length === 1;
-  const others = (await countProjectAccounts(ctx.db, projectId)) > signedOut.length;
-  return (
-    `Paused: ${names} ${one ? 'needs' : 'need'} to be re-authenticated (Auth Required) before ` +
-    `${one ? 'it' : 'they'} can send DMs` +
-    `${others ? ', and no other Reddit account of this project can send' : ''}. ` +
-    `Re-authenticate ${one ? 'it' : 'them'} in the accounts panel, then complete learning again to restart the agent.`
-  );
+  const signedOut = await signedOutAccounts(ctx, projectId);
+  return signedOut
+    ? `Paused: ${reauthenticateFirst(signedOut)}, then complete learning again to restart the agent.`
+    : null;
 }
 
 /** This many compose refusals since the last run (within a day) pause the project's agent. */

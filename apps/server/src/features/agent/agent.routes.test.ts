@@ -413,6 +413,20 @@ describe('execute and status', () => {
       reason,
     });
 
+    // Complete Learning before re-authenticating would only start a run that pauses again: refused, saying why.
+    const early = await post(project, 'complete');
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json()).toEqual({
+      detail:
+        'u/demo_founder needs to be re-authenticated (Auth Required) before it can send DMs. ' +
+        'Re-authenticate it in the accounts panel, then complete learning.',
+      code: 'accounts_signed_out',
+    });
+    expect((await get(project, 'agent-status')).json<TAgentStatus>()).toMatchObject({
+      paused_reason: reason,
+      is_active: false,
+    });
+
     // Signed in again, as Re-authenticate's return from Reddit stores it: a new grant through a credential.
     const credential = await createCredential(t.ctx, {
       type: 'send',

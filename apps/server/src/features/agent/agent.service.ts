@@ -48,6 +48,7 @@ import {
 import { presentAgentLog, presentBehaviorLog, presentExample, presentSettings } from './agent.presenter';
 import type { AgentSettingsRow } from './agent.table';
 import { queueAgentRun } from './agent-run.job';
+import { reauthenticateFirst, signedOutAccounts } from './signed-out-accounts';
 
 /** Patterns are learned from at most this many of the newest saved edits. */
 export const LEARNING_EXAMPLES_MAX = 200;
@@ -187,6 +188,15 @@ export async function completeLearning(
   const settings = await findSettings(ctx.db, projectId);
   if (settings?.mode !== 'agent') {
     throw new AppError(409, 'not_in_agent_mode', 'Switch to agent mode before completing learning');
+  }
+  // Started now, its first run would pause it again at once for the same accounts.
+  const signedOut = await signedOutAccounts(ctx, projectId);
+  if (signedOut) {
+    throw new AppError(
+      409,
+      'accounts_signed_out',
+      `${reauthenticateFirst(signedOut)}, then complete learning.`,
+    );
   }
   const saved = await countExamples(ctx.db, projectId);
   if (saved < LEARNING_MIN_EXAMPLES) {
