@@ -425,6 +425,24 @@ export async function expireDmsBatch(db: Db, cutoff: Date, now: Date, limit: num
 }
 
 /**
+ * Marks this DM expired when it is still unsent and its lead (see `leadTime`) is older than `cutoff`, as
+ * expire-dms would at its next run: a send must not go out in between. The expired DM, or null.
+ */
+export async function expireDmIfStale(
+  db: Db,
+  dmId: string,
+  cutoff: Date,
+  now: Date,
+): Promise<DmMessageRow | null> {
+  const [row] = await db
+    .update(dmMessages)
+    .set({ state: 'expired', updatedAt: now })
+    .where(and(eq(dmMessages.id, dmId), inArray(dmMessages.state, EXPIRABLE), lt(leadTime(), cutoff)))
+    .returning();
+  return row ?? null;
+}
+
+/**
  * DMs an agent may send on its own: those the customer edited and saved, and those about a lead (or
  * profile) whose intent reaches `minIntentScore`, as the agent's own drafts do. Generated DMs start
  * approved, so without this a run would send every draft of a Generate All, read or not.

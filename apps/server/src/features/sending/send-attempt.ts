@@ -8,6 +8,7 @@ import {
   type ComposeResult,
 } from '../../integrations/reddit';
 import { AccountAuthRequiredError, usedToday, redditApiForAccount, type RedditAccountRow } from '../accounts';
+import { expireIfStale } from '../dms';
 import { CONTACTED_DM_STATES, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { isRecipientBlocked, suppressRecipient, type SuppressionReason } from '../suppressions';
 import { accountReadiness, formatInstant, type NotReady } from './account-readiness';
@@ -101,6 +102,9 @@ function keepsItsFailure(dm: DmMessageRow): boolean {
   );
 }
 
+/** Why a DM whose lead grew too old (DM_EXPIRY_DAYS) is not sent. */
+export const DM_EXPIRED = 'This DM expired with its lead and can no longer be sent';
+
 /**
  * One send of one DM from one account, effectively once: the claim (a committed transaction: the DM
  * moves to `sending` with the account's quota reserved, the person not contacted, answered or
@@ -138,6 +142,8 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
         if (due > nowMs)
           return { kind: 'not_claimable', dm, reason: 'The DM is not due yet', retryAtMs: due };
       }
+      const expired = await expireIfStale(ctx, tx, dm.id);
+      if (expired) return { kind: 'not_claimable', dm: expired, reason: DM_EXPIRED, retryAtMs: null };
       const blocked = await recipientBlock(tx, dm);
       if (blocked) return { kind: 'failed', dm: await failBlocked(tx, dm, blocked, now), ...blocked };
       const account = await lockAccount(tx, projectId, options.accountId);

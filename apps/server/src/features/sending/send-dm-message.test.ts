@@ -53,6 +53,7 @@ function send(auth: { authorization: string }, body: Record<string, unknown>) {
 }
 
 const delivered = (to: string) => rig.sim.inspect.messages({ to });
+const DAY_MS = 86_400_000;
 
 describe('a single Send', () => {
   it('goes now, from the ready account with the most capacity left, and is marked sent', async () => {
@@ -649,6 +650,62 @@ describe('a single Send refused before Reddit', () => {
     expect(listed.json().items.find((a: { id: string }) => a.id === again.id)).toMatchObject({
       remaining_today: 0,
     });
+  });
+
+  it('expires, unsent, a DM whose lead grew older than DM_EXPIRY_DAYS before expire-dms ran, with an account ready or not', async () => {
+    const { project, auth } = await workspace();
+    const about = async (leadDaysAgo: number) => {
+      const lead = await buildLead(rig.db, project.id, {
+        itemCreatedAt: new Date(rig.clock.t - leadDaysAgo * DAY_MS),
+      });
+      const dm = await buildDm(rig.db, project, { recipient: person() });
+      await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+      return dm;
+    };
+    const expired = { code: 'dm_expired', detail: 'This DM expired with its lead and can no longer be sent' };
+    // DM_EXPIRY_DAYS is 14.
+    const old = await about(14.1);
+    const res = await send(auth, { project_id: project.id, dm_id: old.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual(expired);
+    expect((await dmById(rig.db, old.id)).state).toBe('expired');
+    expect(delivered(old.recipientUsername)).toHaveLength(0);
+
+    // Without an account that could send, the answer is still that it expired, not to wait.
+    await rig.db
+      .update(redditAccounts)
+      .set({ isActive: false })
+      .where(eq(redditAccounts.projectId, project.id));
+    const another = await about(20);
+    const paused = await send(auth, { project_id: project.id, dm_id: another.id });
+    expect(paused.json()).toEqual(expired);
+    expect((await dmById(rig.db, another.id)).state).toBe('expired');
+
+    const fresh = await about(13.9);
+    await rig.db
+      .update(redditAccounts)
+      .set({ isActive: true })
+      .where(eq(redditAccounts.projectId, project.id));
+    expect((await send(auth, { project_id: project.id, dm_id: fresh.id })).json().state).toBe('sent');
+  });
+
+  it('expires a queued DM whose lead grew too old before its turn came, instead of sending it', async () => {
+    const { project, accounts } = await workspace();
+    const lead = await buildLead(rig.db, project.id, {
+      itemCreatedAt: new Date(rig.clock.t - 13.9 * DAY_MS),
+    });
+    const dm = await buildDm(rig.db, project, {
+      recipient: person(),
+      state: 'queued',
+      accountId: accounts[0]!.id,
+      scheduledFor: new Date(rig.clock.t + 0.2 * DAY_MS),
+    });
+    await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+    rig.clock.t += 0.2 * DAY_MS;
+    const result = await sendQueuedDm(rig.ctx, { projectId: project.id, dmId: dm.id });
+    expect(result).toEqual({ outcome: 'not_claimable', retryAtMs: null });
+    expect((await dmById(rig.db, dm.id)).state).toBe('expired');
+    expect(delivered(dm.recipientUsername)).toHaveLength(0);
   });
 
   it('finds the DM by the post_id the DM list shows for it, as well as by its reddit_post_id', async () => {

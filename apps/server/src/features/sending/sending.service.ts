@@ -16,6 +16,7 @@ import {
   startOfZonedDay,
   usedToday,
 } from '../accounts';
+import { expireIfStale } from '../dms';
 import type { DmMessageRow } from '../dms/dms.table';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
@@ -29,7 +30,7 @@ import {
   unqueueProjectDms,
 } from './claim.repository';
 import { queueReconcile } from './reconcile-dms.job';
-import { attemptSend, failIfRecipientBlocked, type OnSendStep } from './send-attempt';
+import { DM_EXPIRED, attemptSend, failIfRecipientBlocked, type OnSendStep } from './send-attempt';
 import { queuePullForward } from './pull-queue-forward.job';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
@@ -83,7 +84,7 @@ function refuseByState(dm: DmMessageRow): AppError | null {
     case 'draft':
       return new AppError(409, 'not_approved', 'Approve this DM before sending it');
     case 'expired':
-      return new AppError(409, 'dm_expired', 'This DM expired with its lead and can no longer be sent');
+      return new AppError(409, 'dm_expired', DM_EXPIRED);
     default:
       return null;
   }
@@ -123,7 +124,8 @@ export async function sendDmNow(
   const random = options.random ?? Math.random;
   const dm = await findProjectDm(ctx.db, projectId, request);
   if (!dm) throw notFound('DM not found');
-  const byState = refuseByState(dm);
+  // A lead too old expires its DM now, even when no account could try it.
+  const byState = refuseByState((await expireIfStale(ctx, ctx.db, dm.id)) ?? dm);
   if (byState) throw byState;
   const accounts = await projectAccounts(ctx.db, projectId);
   if (accounts.length === 0) {
