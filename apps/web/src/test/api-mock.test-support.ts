@@ -25,8 +25,12 @@ const problems: string[] = [];
 /** Requests whose handler has not been chosen yet: a finished test waits for them to be judged. */
 const undecided = new Set<string>();
 
+/** Requests sent and not yet answered. */
+const inFlight = new Set<string>();
+
 apiServer.events.on('request:start', ({ request, requestId }) => {
   undecided.add(requestId);
+  inFlight.add(requestId);
   sent.push({ method: request.method, url: new URL(request.url) });
 });
 apiServer.events.on('request:match', ({ requestId }) => {
@@ -36,6 +40,15 @@ apiServer.events.on('request:unhandled', ({ request, requestId }) => {
   undecided.delete(requestId);
   problems.push(`No handler for ${request.method} ${new URL(request.url).pathname}`);
 });
+
+apiServer.events.on('request:end', ({ requestId }) => {
+  inFlight.delete(requestId);
+});
+
+/** How many requests the app sent that are not answered yet. */
+export function requestsInFlight(): number {
+  return inFlight.size;
+}
 
 /** Every request the app sent in this test, answered or not, in order. */
 export function sentRequests(): readonly TSentRequest[] {
@@ -51,6 +64,7 @@ export async function takeApiProblems(): Promise<string[]> {
     await new Promise((resolve) => setImmediate(resolve));
   }
   undecided.clear();
+  inFlight.clear();
   apiServer.resetHandlers();
   sent.length = 0;
   return problems.splice(0);

@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { credentialsEndpoints, projectsEndpoints, usersEndpoints } from '@threadreach/contract';
 import { call } from '../lib/api-client';
-import { errorReply, mockEndpoint, sentRequests, takeApiProblems } from './api-mock.test-support';
+import {
+  errorReply,
+  mockEndpoint,
+  requestsInFlight,
+  sentRequests,
+  takeApiProblems,
+} from './api-mock.test-support';
+import { advance } from './discovery.test-support';
 
 describe('API mock', () => {
   it('answers with the success status of the endpoint and hands the handler the parsed request', async () => {
@@ -43,5 +50,30 @@ describe('API mock', () => {
     expect(sentRequests()).toHaveLength(1);
     const problems = await takeApiProblems();
     expect(problems).toEqual([`No handler for GET ${usersEndpoints.me.path}`]);
+  });
+});
+
+describe('advance', () => {
+  it('waits for an answer later than its rounds, as on a loaded machine, with the clock standing', async () => {
+    vi.useFakeTimers();
+    try {
+      // 200 macrotasks before the answer: five times the rounds advance gives the network on its own.
+      mockEndpoint(usersEndpoints.me, async () => {
+        for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+        return errorReply(404, 'Late', 'not_found');
+      });
+      let settled = false;
+      void call(usersEndpoints.me).catch(() => {
+        settled = true;
+      });
+      const before = Date.now();
+      await advance();
+      expect(settled).toBe(true);
+      expect(requestsInFlight()).toBe(0);
+      // Only the 40 rounds of 1 ms moved the clock; the wait for the answer did not.
+      expect(Date.now() - before).toBe(40);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -18,6 +18,7 @@ import type {
   TSubredditList,
 } from '@threadreach/contract';
 import { AppProviders } from '../app/app-providers';
+import { requestsInFlight } from './api-mock.test-support';
 import { AI_SUBSCRIPTION_REQUIRED, AiBlockReasonProvider } from '../features/auth';
 import { setToken } from '../lib/token-storage';
 import { testQueryClient } from './render-app';
@@ -267,16 +268,20 @@ export function renderScreen(ui: ReactElement, claims: TTestClaims = {}) {
 /**
  * Moves the fake clock by `ms` and lets everything it released settle: timers, promises, and the
  * mocked network (which answers on real macrotasks and a few timers of its own), 1 ms of fake time
- * per round.
+ * per round. A loaded machine may answer later than that: then its answers are waited for, and settle,
+ * with the clock standing.
  */
 export async function advance(ms = 0): Promise<void> {
+  const round = (step: number) =>
+    act(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(step);
+    });
   await act(async () => {
     await vi.advanceTimersByTimeAsync(ms);
   });
-  for (let i = 0; i < 40; i++) {
-    await act(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      await vi.advanceTimersByTimeAsync(1);
-    });
-  }
+  for (let i = 0; i < 40; i++) await round(1);
+  let waited = 0;
+  for (; requestsInFlight() > 0 && waited < 1000; waited++) await round(0);
+  if (waited > 0) for (let i = 0; i < 40; i++) await round(0);
 }
