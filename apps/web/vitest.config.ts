@@ -12,6 +12,8 @@ export default mergeConfig(
       setupFiles: ['./src/test/setup.ts'],
       restoreMocks: true,
       maxWorkers,
+      // A screen test renders, types and waits for answers: on two busy cores that can pass 5 s.
+      testTimeout: 15_000,
       // Fake clocks leave setImmediate alone: the mocked network reads request bodies with it.
       fakeTimers: { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] },
     },

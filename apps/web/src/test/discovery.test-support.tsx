@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { act, configure, render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { vi } from 'vitest';
 import type {
   TComment,
@@ -23,9 +23,6 @@ import { AI_SUBSCRIPTION_REQUIRED, AiBlockReasonProvider } from '../features/aut
 import { setToken } from '../lib/token-storage';
 import { testQueryClient } from './render-app';
 import { makeToken, type TTestClaims } from './tokens';
-
-// These screens are large: on a busy machine their queries take longer than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 /** Test data of steps 2-4; each builder makes a complete, valid object. */
 export const PROJECT_ID = '0d9a3c52-6f4e-4b1a-9c3d-5e6f7a8b9c0d';

@@ -1,8 +1,11 @@
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { apiServer, takeApiProblems } from './api-mock.test-support';
+
+// findBy and waitFor give the screen 5 s rather than 1: on two busy cores an answer can take longer.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these browser APIs that Mantine uses.
 Object.defineProperty(window, 'matchMedia', {
