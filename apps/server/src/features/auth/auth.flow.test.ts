@@ -5,13 +5,19 @@ import { TestBrowser } from '../../test/sso-browser';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { seedDemoUsers } from '../dev-idp';
 import { INVALID_EMAIL } from '../dev-idp/dev-idp.plugin';
-import { issueV3Link } from './auth.service';
+import { systemClock } from '../../clock';
+import { issueV3Link, REFRESH_REUSE_GRACE_MS } from './auth.service';
 import { SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { REFRESH_COOKIE } from './auth.routes';
 
+// The server's time runs with the wall clock (the identity provider's does), and tests move it on.
+let skew = 0;
+const clock = { now: () => Date.now() + skew, sleep: systemClock.sleep };
+const passMs = (ms: number) => (skew += ms);
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ listen: true });
+  t = await createTestApp({ listen: true, clock });
   await seedDemoUsers(t.ctx.db);
 });
 afterAll(() => t.close());
@@ -19,6 +25,13 @@ afterAll(() => t.close());
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
 type Json = any;
 const json = (res: Response): Promise<Json> => res.json();
+
+/** Another browser holding a copy of a refresh cookie: a second tab, a retry, or a thief. */
+function withCookie(refreshToken: string): TestBrowser {
+  const browser = new TestBrowser(t.url);
+  browser.setCookie(REFRESH_COOKIE, refreshToken);
+  return browser;
+}
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
 
@@ -172,7 +185,7 @@ describe('sign-in through the development identity provider', () => {
 });
 
 describe('refresh tokens', () => {
-  it('rotate on every use; reusing one revokes the whole family', async () => {
+  it('rotate on every use; reusing one after the grace revokes the whole family', async () => {
     const { browser } = await signIn({ loginHint: 'user@demo.local' });
     const first = browser.cookie(REFRESH_COOKIE)!;
     const r1 = await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
@@ -181,6 +194,7 @@ describe('refresh tokens', () => {
     const second = browser.cookie(REFRESH_COOKIE)!;
     expect(second).not.toBe(first);
 
+    passMs(REFRESH_REUSE_GRACE_MS + 1000);
     const thief = new TestBrowser(t.url);
     thief.setCookie(REFRESH_COOKIE, first);
     const reuse = await thief.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
@@ -225,6 +239,7 @@ describe('refresh tokens', () => {
     const again = await signIn({ loginHint: 'user@demo.local' });
     const stolen = again.browser.cookie(REFRESH_COOKIE)!;
     await again.browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    passMs(REFRESH_REUSE_GRACE_MS + 1000);
     const thief = new TestBrowser(t.url);
     thief.setCookie(REFRESH_COOKIE, stolen);
     await thief.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' }); // revokes the family
@@ -254,6 +269,73 @@ describe('refresh tokens', () => {
     const retried = await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
     expect(retried.status).toBe(200);
     expect(browser.cookie(REFRESH_COOKIE)).not.toBe(cookie);
+  });
+
+  it('answer a rotated token again within the grace (a lost answer, a second tab) with a new token of the family, which rotates in turn', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const first = browser.cookie(REFRESH_COOKIE)!;
+    expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+    const second = browser.cookie(REFRESH_COOKIE)!;
+
+    passMs(REFRESH_REUSE_GRACE_MS - 5000);
+    const retry = withCookie(first);
+    const again = await retry.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    expect(again.status).toBe(200);
+    expect(claimsOf((await json(again)).token).email).toBe('user@demo.local');
+    const third = retry.cookie(REFRESH_COOKIE)!;
+    expect([first, second]).not.toContain(third);
+    expect(retry.cookie(SESSION_HINT_COOKIE)).toBe('1');
+
+    // The family lives on: the grace answer rotates like any token, and so does the first answer.
+    expect((await retry.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+    expect([first, second, third]).not.toContain(retry.cookie(REFRESH_COOKIE));
+    expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+  });
+
+  it('count the grace from the rotation, not from its last use: a copy presented after it revokes the family', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const first = browser.cookie(REFRESH_COOKIE)!;
+    await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+
+    const thief = withCookie(first);
+    passMs(REFRESH_REUSE_GRACE_MS / 2);
+    expect((await thief.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+    const graced = thief.cookie(REFRESH_COOKIE)!;
+    thief.setCookie(REFRESH_COOKIE, first);
+    passMs(REFRESH_REUSE_GRACE_MS / 2 + 1000);
+    expect((await thief.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(401);
+
+    expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(401);
+    expect(
+      (await withCookie(graced).fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status,
+    ).toBe(401);
+  });
+
+  it('give no grace once the family is ended by logout', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const first = browser.cookie(REFRESH_COOKIE)!;
+    await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' });
+    await browser.fetch('/api/v1/auth/logout', { method: 'POST' });
+    passMs(1000);
+    expect(
+      (await withCookie(first).fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status,
+    ).toBe(401);
+  });
+
+  it('answer two refreshes of the same cookie at the same instant, each with a live token of the family', async () => {
+    const { browser } = await signIn({ loginHint: 'user@demo.local' });
+    const first = browser.cookie(REFRESH_COOKIE)!;
+    const tabs = [withCookie(first), withCookie(first)];
+    const answers = await Promise.all(
+      tabs.map((tab) => tab.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const [a, b] = tabs.map((tab) => tab.cookie(REFRESH_COOKIE)!);
+    expect(new Set([first, a, b]).size).toBe(3);
+    passMs(REFRESH_REUSE_GRACE_MS + 1000);
+    for (const tab of tabs) {
+      expect((await tab.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+    }
   });
 
   it('refuse a request without the cookie', async () => {

@@ -29,6 +29,44 @@ export async function consumeRefreshToken(
   return rows[0] ?? null;
 }
 
+/**
+ * A token rotated after `rotatedAfter` (a consumed token's `revokedAt` is when it was rotated) whose family
+ * still has a live token, that is, was neither logged out nor revoked for reuse. The live rows are locked,
+ * so a revocation under way is waited for rather than outrun.
+ */
+export async function findRecentlyRotatedToken(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+  rotatedAfter: Date,
+): Promise<{ userId: string; familyId: string } | null> {
+  const rows = await db
+    .select({ userId: refreshTokens.userId, familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        gt(refreshTokens.revokedAt, rotatedAfter),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  const rotated = rows[0];
+  if (!rotated) return null;
+  const live = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.familyId, rotated.familyId),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
+    .for('update');
+  return live.length > 0 ? rotated : null;
+}
+
 export async function findRefreshToken(db: Db, tokenHash: string) {
   const rows = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
   return rows[0] ?? null;

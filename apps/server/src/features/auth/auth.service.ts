@@ -18,6 +18,7 @@ import {
 } from '../users';
 import {
   consumeRefreshToken,
+  findRecentlyRotatedToken,
   findRefreshToken,
   findSsoState,
   insertRefreshToken,
@@ -38,6 +39,13 @@ import { hashToken, newOpaqueToken, signAccessToken, signV3Token, verifyV3Token 
 
 export const SUBSCRIBE_PATH = '/subscribe';
 const SSO_STATE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * How long a rotated refresh token may still be presented without counting as reuse: enough for two
+ * requests (tabs) sending the same cookie at once and for retrying a refresh whose answer was lost, while a
+ * copy used after the rightful one is still caught as reuse half a minute later (record 004).
+ */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
 
 /** A signed-in session: the access token and the refresh token that goes into the cookie. */
 export interface Session {
@@ -239,7 +247,10 @@ async function resolveSsoUser(
   });
 }
 
-/** Rotates the refresh token; a token used twice revokes its whole family. */
+/**
+ * Rotates the refresh token. A token rotated less than REFRESH_REUSE_GRACE_MS ago, in a family still alive,
+ * is answered with another new token of the family; used again later it revokes its whole family.
+ */
 export async function refreshSession(ctx: AppContext, rawToken: string | undefined): Promise<Session> {
   if (!rawToken) throw unauthorized('No refresh token.');
   const hash = hashToken(rawToken);
@@ -247,7 +258,11 @@ export async function refreshSession(ctx: AppContext, rawToken: string | undefin
   // The old token is spent only with its successor stored: a refresh that fails midway leaves it usable,
   // where a spent one would read as a stolen token's reuse on the retry and end the session.
   const outcome = await ctx.db.transaction(async (tx) => {
-    const consumed = await consumeRefreshToken(tx, hash, now);
+    // The grace counts from the rotation and is never renewed by its own answers: a copy of the token
+    // works at most that long after its first use.
+    const consumed =
+      (await consumeRefreshToken(tx, hash, now)) ??
+      (await findRecentlyRotatedToken(tx, hash, now, new Date(now.getTime() - REFRESH_REUSE_GRACE_MS)));
     if (!consumed) return null;
     const user = await findUserById(tx, consumed.userId);
     if (!user) throw unauthorized();
