@@ -250,8 +250,10 @@ describe('API client sessions and errors', () => {
   it('refreshes in one tab at a time (Web Locks); a tab that waited uses the token the first one stored', async () => {
     // Two tabs: two copies of the session module, one storage, one lock manager.
     let held = Promise.resolve();
+    const lockNames: string[] = [];
     const locks = {
-      request: (_name: string, callback: () => Promise<unknown>) => {
+      request: (name: string, callback: () => Promise<unknown>) => {
+        lockNames.push(name);
         const run = held.then(callback);
         held = run.then(
           () => undefined,
@@ -276,9 +278,32 @@ describe('API client sessions and errors', () => {
       expect(answers).toEqual([true, true]);
       expect(refresh.calls).toHaveLength(1);
       expect(getToken()).toBe(fresh);
+      // One name for every tab: a lock is shared only by those that ask for the same one.
+      expect(lockNames).toEqual([tabA.REFRESH_LOCK, tabA.REFRESH_LOCK]);
     } finally {
       Reflect.deleteProperty(navigator, 'locks');
     }
+  });
+
+  it('without Web Locks refreshes in each tab as before, each storing what its refresh answered', async () => {
+    expect('locks' in navigator).toBe(false);
+    setToken(makeToken({ sub: 'old', exp: Math.floor(Date.now() / 1000) + 30 }));
+    const answers = [makeToken({ sub: 'first' }), makeToken({ sub: 'second' })];
+    let served = 0;
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, async () => {
+      const token = answers[served++]!;
+      await delay(20);
+      return refreshed(token);
+    });
+    const tabA = await import('./auth-session');
+    vi.resetModules();
+    const tabB = await import('./auth-session');
+    await expect(Promise.all([tabA.refreshAccessToken(), tabB.refreshAccessToken()])).resolves.toEqual([
+      true,
+      true,
+    ]);
+    expect(refresh.calls).toHaveLength(2);
+    expect(answers).toContain(getToken());
   });
 
   it('removes a malformed token before the request', async () => {

@@ -40,8 +40,10 @@ let refreshInFlight: Promise<boolean> | null = null;
 let loggingOut = false;
 
 /**
- * The tabs of a browser share the refresh cookie, and a cookie presented twice ends the session (the
- * server takes it for a stolen one): they refresh one at a time under this Web Lock.
+ * The tabs of a browser share the refresh cookie and the stored token: they refresh one at a time under
+ * this Web Lock, and a tab that waited uses the token the other stored. The server forgives a cookie
+ * presented twice only within 30 seconds of its rotation, and each time it does, the session gains a second
+ * line of refresh tokens.
  */
 export const REFRESH_LOCK = 'threadreach-token-refresh';
 
