@@ -63,6 +63,7 @@ export async function findRecentlyRotatedToken(
         gt(refreshTokens.expiresAt, now),
       ),
     )
+    .orderBy(refreshTokens.id)
     .for('update');
   return live.length > 0 ? rotated : null;
 }
@@ -72,11 +73,21 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
   return rows[0] ?? null;
 }
 
+/**
+ * Revokes every live token of a family. A rotation or grace answer under way holds some of its live rows:
+ * locking them first waits for it, so the revocation also sees the token it wrote.
+ */
 export async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  const live = and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt));
+  await db.transaction(async (tx) => {
+    await tx
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(live)
+      .orderBy(refreshTokens.id)
+      .for('update');
+    await tx.update(refreshTokens).set({ revokedAt: now }).where(live);
+  });
 }
 
 export async function insertSsoState(
