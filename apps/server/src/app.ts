@@ -179,7 +179,8 @@ function registerWebApp(app: FastifyInstance, distDir: string) {
   if (hasWebApp) {
     void app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // Files are looked up when asked for, not listed at start: a build made while the server runs is served.
+      wildcard: true,
       index: false,
       preCompressed: true,
       maxAge: '365d',

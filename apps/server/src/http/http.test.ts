@@ -49,6 +49,24 @@ describe('http surface', () => {
     expect(api.json()).toEqual({ detail: 'Route GET /api/v1/nope not found', code: 'not_found' });
   });
 
+  it('serves files a build wrote after the server started', async () => {
+    const name = `later-${process.pid}.js`;
+    writeFileSync(path.join(webDir, 'assets', name), 'console.log(2)');
+    const later = await t.app.inject({ url: `/assets/${name}` });
+    expect(later.statusCode).toBe(200);
+    expect(later.body).toBe('console.log(2)');
+    expect(later.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Nothing outside the build is reachable (a path without a file name is a page: index.html).
+    for (const url of [
+      '/assets/../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/%2e%2e/index.html',
+    ]) {
+      const outside = await t.app.inject({ url, headers: { accept: '*/*' } });
+      expect(outside.body, url).not.toContain('root:');
+    }
+  });
+
   it('sends built files compressed as the browser takes them, kept for good; index.html checked each load', async () => {
     const br = await t.app.inject({
       url: '/assets/big.js',
