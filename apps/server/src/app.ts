@@ -39,6 +39,7 @@ import { lazyRequestLogger } from './http/request-logger';
 import { requireDeclaredRoutes } from './http/endpoints';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
 import { registerJsonBody } from './http/json-body';
+import { apiMethodsByPath } from './http/method-not-allowed';
 import { registerSecurity } from './http/security';
 import { createPaymentsProvider } from './integrations/payments/create-payments-provider';
 import { isLocalProvider } from './integrations/payments/local.provider';
@@ -188,12 +189,23 @@ function registerWebApp(app: FastifyInstance, distDir: string) {
       allowedPath: (pathName) => !isAppPage(pathName),
     });
   }
+  const methodsAt = apiMethodsByPath(app.routeTable);
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0]!;
     if (isAppPage(pathname) && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply
         .header('Cache-Control', 'no-cache')
         .sendFile('index.html', distDir, { cacheControl: false });
+    }
+    const allowed = pathname.startsWith('/api/') ? methodsAt(pathname) : [];
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header('Allow', allowed.join(', '))
+        .send({
+          detail: `${pathname} does not take ${request.method}; it takes ${allowed.join(', ')}`,
+          code: 'method_not_allowed',
+        });
     }
     return reply
       .status(404)

@@ -49,6 +49,28 @@ describe('http surface', () => {
     expect(api.json()).toEqual({ detail: 'Route GET /api/v1/nope not found', code: 'not_found' });
   });
 
+  it('answers 405 with the methods a path takes to a method it does not take, and 404 to a path that is not there', async () => {
+    const user = await buildUser(t.ctx.db, t.config);
+    const project = await buildProject(t.ctx.db, t.config, { owner: user });
+    const wrong = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/dm-messages/${project.id}?x=1`,
+      headers: user.auth,
+    });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers.allow).toBe('DELETE');
+    expect(wrong.json()).toEqual({
+      detail: `/api/v1/dm-messages/${project.id} does not take PUT; it takes DELETE`,
+      code: 'method_not_allowed',
+    });
+    const list = await t.app.inject({ method: 'DELETE', url: '/api/v1/projects' });
+    expect(list.statusCode).toBe(405);
+    expect(list.headers.allow).toBe('GET, HEAD, POST');
+    const nested = await t.app.inject({ method: 'DELETE', url: `/api/v1/projects/${project.id}/nope` });
+    expect(nested.statusCode).toBe(404);
+    expect(nested.json<{ code: string }>().code).toBe('not_found');
+  });
+
   it('serves files a build wrote after the server started', async () => {
     const name = `later-${process.pid}.js`;
     writeFileSync(path.join(webDir, 'assets', name), 'console.log(2)');
