@@ -139,4 +139,20 @@ test('Send All queues the DMs over the connected account, and Stop sending takes
   await expect(status.getByRole('button', { name: 'Stop sending' })).toHaveCount(0);
   // They are unsent again: Send All offers them once more.
   await expect(page.getByRole('button', { name: 'Send All DMs' })).toBeEnabled();
+
+  // A person put on the do-not-contact list by hand: their DM says so, and its Send is off.
+  const label = await dms.getByRole('article').first().getAttribute('aria-label');
+  const recipient = label!.replace(/^DM to u\//, '');
+  const dm = dms.getByRole('article', { name: `DM to u/${recipient}` });
+  await expect(dm.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Do-not-contact list' }).click();
+  const dnc = page.getByRole('dialog', { name: 'Do-not-contact list' });
+  await dnc.getByLabel('Reddit user names').fill(recipient);
+  await dnc.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('1 added to the do-not-contact list')).toBeVisible();
+  await dnc.getByRole('button', { name: 'Close' }).click();
+  await expect(
+    dm.getByText(`u/${recipient} is on this workspace's do-not-contact list (added by hand)`),
+  ).toBeVisible();
+  await expect(dm.getByRole('button', { name: 'Send' })).toBeDisabled();
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DM_MAX_LENGTH, ZDmSourceType } from './ai.schema';
 import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
 import { ZRunStatus } from './runs.schema';
+import { ZSuppressionReason } from './suppressions.schema';
 
 /** Texts of spec section 8 for DMs, shown as they are. */
 export const DM_TEXTS = {
@@ -88,6 +89,11 @@ export const ZDmMessage = z
     outcome_code: z.string().nullable(),
     outcome_reason: z.string().nullable(),
     replied_at: ZIsoDateTime.nullable(),
+    /**
+     * The recipient is on the workspace's do-not-contact list, so the DM cannot be sent: the list's reason
+     * and the words a Send would be refused with. Null when they are not on it.
+     */
+    do_not_contact: z.object({ reason: ZSuppressionReason, detail: z.string() }).nullable(),
     created_at: ZIsoDateTime,
     generated_at: ZIsoDateTime,
     updated_at: ZIsoDateTime,

@@ -1,10 +1,14 @@
 import type { TDmMessage } from '@threadreach/contract';
+import { onTheList, type SuppressionReason } from '../suppressions';
 import type { DmMessageRow } from './dms.table';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** A DM as step 4 lists it. */
-export function presentDm(row: DmMessageRow): TDmMessage {
+/**
+ * A DM as step 4 lists it, with why its recipient is on the workspace's do-not-contact list (null when not),
+ * in the words a Send would be refused with.
+ */
+export function presentDm(row: DmMessageRow, suppression: SuppressionReason | null): TDmMessage {
   return {
     id: row.id,
     project_id: row.projectId,
@@ -33,6 +37,9 @@ export function presentDm(row: DmMessageRow): TDmMessage {
     outcome_code: row.outcomeCode,
     outcome_reason: row.outcomeReason,
     replied_at: iso(row.repliedAt),
+    do_not_contact: suppression
+      ? { reason: suppression, detail: `u/${row.recipientUsername} ${onTheList(suppression)}` }
+      : null,
     created_at: row.createdAt.toISOString(),
     generated_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

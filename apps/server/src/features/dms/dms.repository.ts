@@ -6,7 +6,7 @@ import { redditAuthors, redditItems } from '../discovery/discovery.table';
 import { leads, profiles } from '../leads/leads.table';
 import { productInfos, type ProductInfoRow } from '../product-info/product-info.table';
 import { projects } from '../projects/projects.table';
-import { suppressions } from '../suppressions/suppressions.table';
+import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
 import {
   CONTACTED_DM_STATES,
   dmMessages,
@@ -28,17 +28,33 @@ export const failedToSend: SQL = and(
 export type NewDm = typeof dmMessages.$inferInsert;
 export type NewMessageExample = typeof messageExamples.$inferInsert;
 
-/** One page of a project's DMs, newest first. */
+/** A DM with why its recipient is on the workspace's do-not-contact list, or null when they are not. */
+export interface DmWithSuppression {
+  dm: DmMessageRow;
+  suppression: SuppressionReason | null;
+}
+
+/**
+ * One page of a project's DMs, newest first, each with its recipient's entry on the do-not-contact list of
+ * the DM's own workspace (looked up by the list's key, in the same query).
+ */
 export async function listDmPage(
   db: Db,
   projectId: string,
   page: TPageQuery,
-): Promise<{ rows: DmMessageRow[]; total: number; ready: number }> {
+): Promise<{ rows: DmWithSuppression[]; total: number; ready: number }> {
   const where = eq(dmMessages.projectId, projectId);
   const [rows, totals] = await Promise.all([
     db
-      .select()
+      .select({ dm: dmMessages, suppression: suppressions.reason })
       .from(dmMessages)
+      .leftJoin(
+        suppressions,
+        and(
+          eq(suppressions.ownerUserId, dmMessages.ownerUserId),
+          eq(suppressions.usernameKey, dmMessages.recipientKey),
+        ),
+      )
       .where(where)
       .orderBy(desc(dmMessages.createdAt), desc(dmMessages.id))
       .limit(page.limit)
@@ -262,6 +278,20 @@ export async function contactedRecipients(db: Db, ownerUserId: string, keys: str
       ),
     );
   return new Set(rows.map((r) => r.key));
+}
+
+/** Why each of these recipients (by key) is on the workspace's do-not-contact list; others are left out. */
+export async function suppressionsOf(
+  db: Db,
+  ownerUserId: string,
+  keys: string[],
+): Promise<Map<string, SuppressionReason>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({ key: suppressions.usernameKey, reason: suppressions.reason })
+    .from(suppressions)
+    .where(and(eq(suppressions.ownerUserId, ownerUserId), inArray(suppressions.usernameKey, keys)));
+  return new Map(rows.map((r) => [r.key, r.reason]));
 }
 
 /** Recipients on the workspace's do-not-contact list. */

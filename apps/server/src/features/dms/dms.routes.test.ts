@@ -604,6 +604,61 @@ describe('the list', () => {
     });
   });
 
+  it('says which DMs go to someone on the do-not-contact list, with the reason a Send would be refused with', async () => {
+    const project = await newProject();
+    const other = await newProject();
+    const [gone, byHand, free] = [redditName('Gone'), redditName('ByHand'), redditName('free')];
+    // Reddit said the account does not exist: its DM failed and the person went on the list.
+    const failed = await buildDm(t.ctx.db, project.id, {
+      recipientUsername: gone,
+      state: 'failed',
+      outcomeCode: 'USER_DOESNT_EXIST',
+      outcomeReason: "Reddit says that user doesn't exist",
+    });
+    await t.ctx.db.insert(suppressions).values({
+      ownerUserId: project.owner.id,
+      usernameKey: gone.toLowerCase(),
+      username: gone,
+      reason: 'user_doesnt_exist',
+      createdAt: new Date(),
+    });
+    const draft = await buildDm(t.ctx.db, project.id, { recipientUsername: byHand });
+    const open = await buildDm(t.ctx.db, project.id, { recipientUsername: free });
+    // Added by hand afterwards, spelt otherwise; another workspace's list does not count.
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/do-not-contact',
+      headers: project.owner.auth,
+      payload: { usernames: [byHand.toUpperCase()] },
+    });
+    expect(added.statusCode).toBe(200);
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/do-not-contact',
+      headers: other.owner.auth,
+      payload: { usernames: [free] },
+    });
+    expect(elsewhere.statusCode).toBe(200);
+
+    const byId = new Map((await listDms(project)).map((d) => [d.id, d]));
+    expect(byId.get(failed.id)!.do_not_contact).toEqual({
+      reason: 'user_doesnt_exist',
+      detail: `u/${gone} is on this workspace's do-not-contact list (Reddit said the account doesn't exist)`,
+    });
+    expect(byId.get(draft.id)!.do_not_contact).toEqual({
+      reason: 'manual',
+      detail: `u/${byHand} is on this workspace's do-not-contact list (added by hand)`,
+    });
+    expect(byId.get(open.id)!.do_not_contact).toBeNull();
+
+    // A saved edit answers with the same.
+    const saved = await post(project, '/api/v1/update-dm-messages', {
+      messages: [{ id: draft.id, message_content: 'Hello again' }],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().messages[0].do_not_contact).toMatchObject({ reason: 'manual' });
+  });
+
   it('counts the approved DMs of the whole project, those Send All DMs would queue, on every page', async () => {
     const project = await newProject();
     for (const state of ['approved', 'approved', 'queued', 'sent', 'draft'] as const)

@@ -4,6 +4,7 @@ import {
   DM_TEXTS,
   ZDmSourceType,
   type TDmList,
+  type TDmMessage,
   type TDmMessagesResponse,
   type TDmSource,
   type TDmSourceType,
@@ -37,9 +38,11 @@ import {
   insertExample,
   listDmPage,
   lockDms,
+  suppressionsOf,
   updateDm,
   updateExample,
 } from './dms.repository';
+import type { SuppressionReason } from '../suppressions';
 import type { DmMessageRow, DmState } from './dms.table';
 
 const DM_NOT_FOUND = 'DM not found';
@@ -54,11 +57,19 @@ export const dmChildResource: ChildResource = {
 const isLocked = (row: DmMessageRow) => DM_LOCKED_STATES.includes(row.state);
 const sentConflict = () => new AppError(409, 'dm_sent', DM_SENT_READ_ONLY);
 
+/** DMs of one project as presented, each with its recipient's entry on the workspace's do-not-contact list. */
+async function presentWithList(db: DbOrTx, rows: DmMessageRow[]): Promise<TDmMessage[]> {
+  const owner = rows[0]?.ownerUserId;
+  const keys = rows.map((r) => r.recipientKey);
+  const listed = owner ? await suppressionsOf(db, owner, keys) : new Map<string, SuppressionReason>();
+  return rows.map((r) => presentDm(r, listed.get(r.recipientKey) ?? null));
+}
+
 /** Step 4's list of DMs, newest first. */
 export async function listDms(ctx: AppContext, projectId: string, page: TPageQuery): Promise<TDmList> {
   const { rows, total, ready } = await listDmPage(ctx.db, projectId, page);
   return {
-    items: rows.map(presentDm),
+    items: rows.map((r) => presentDm(r.dm, r.suppression)),
     total,
     limit: page.limit,
     offset: page.offset,
@@ -70,7 +81,8 @@ export async function listDms(ctx: AppContext, projectId: string, page: TPageQue
 function generationAnswer(outcomes: DmOutcome[]): TGenerateDmsResponse {
   const answer: TGenerateDmsResponse = { generated_messages: [], skipped: [], failed: [] };
   for (const o of outcomes) {
-    if (o.kind === 'generated') answer.generated_messages.push(presentDm(o.dm));
+    // Generation skips people on the do-not-contact list.
+    if (o.kind === 'generated') answer.generated_messages.push(presentDm(o.dm, null));
     else if (o.kind === 'skipped') answer.skipped.push(o.skipped);
     else answer.failed.push({ id: o.id, detail: o.detail });
   }
@@ -205,7 +217,7 @@ export async function saveDmTexts(
     }
     return out;
   });
-  return { messages: saved.map(presentDm) };
+  return { messages: await presentWithList(ctx.db, saved) };
 }
 
 /** Deletes a DM for good, unless it was sent or is on its way (409: it stays in the history). */
@@ -315,7 +327,8 @@ export async function regenerateDmOf(ctx: AppContext, projectId: string, id: str
       updatedAt: now,
     });
   });
-  return presentDm(updated!);
+  const [presented] = await presentWithList(ctx.db, [updated!]);
+  return presented!;
 }
 
 /** "Generate All DMs" for the project's leads scoring at least `minScore`: 'running' when one already is. */

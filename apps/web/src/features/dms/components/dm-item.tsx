@@ -94,7 +94,9 @@ export function DmItem(props: TDmItemProps) {
   const state = stateLabel(dm);
   const source = sourceOf(dm);
   const busy = props.saving || props.regenerating || props.deleting;
-  const sendBlocked = !props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null;
+  // Someone on the do-not-contact list is never sent a DM: that outlasts any other reason.
+  const sendBlocked =
+    dm.do_not_contact?.detail ?? (!props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null);
   const regenerateBlocked = aiBlocked ?? (unsaved ? SAVE_BEFORE_REGENERATING : null);
 
   return (
@@ -139,6 +141,12 @@ export function DmItem(props: TDmItemProps) {
           <CharacterCounter length={dmLength(locked ? dm.message_content : value)} />
           <Outcome dm={dm} />
         </Group>
+        {/* A DM that failed on the list already says so in its outcome. */}
+        {!locked && dm.do_not_contact && dm.do_not_contact.detail !== dm.outcome_reason && (
+          <Text size="xs" c="orange">
+            {dm.do_not_contact.detail}
+          </Text>
+        )}
         {!locked && (
           <Group gap="xs">
             <Button

@@ -382,6 +382,57 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(await screen.findByText('Sending is not available yet')).toBeTruthy();
   });
 
+  it('says a DM to someone on the do-not-contact list cannot be sent, and disables its Send', async () => {
+    const listed =
+      "u/gone_user is on this workspace's do-not-contact list (Reddit said the account doesn't exist)";
+    const byHand = "u/by_hand is on this workspace's do-not-contact list (added by hand)";
+    mockList([
+      buildDm({
+        recipient_username: 'gone_user',
+        state: 'failed',
+        outcome_code: 'USER_DOESNT_EXIST',
+        outcome_reason: "Reddit says that user doesn't exist",
+        do_not_contact: { reason: 'user_doesnt_exist', detail: listed },
+      }),
+      buildDm({ recipient_username: 'by_hand', do_not_contact: { reason: 'manual', detail: byHand } }),
+      // Failed by Send All for being on the list: its outcome says so once.
+      buildDm({
+        recipient_username: 'already_said',
+        state: 'failed',
+        outcome_code: 'suppressed',
+        outcome_reason: "u/already_said is on this workspace's do-not-contact list (imported)",
+        do_not_contact: {
+          reason: 'import',
+          detail: "u/already_said is on this workspace's do-not-contact list (imported)",
+        },
+      }),
+      buildDm({ recipient_username: 'reachable' }),
+    ]);
+    const onSend = vi.fn();
+    renderPanel({ onSend });
+    const gone = await row('gone_user');
+    expect(within(gone).getByText(listed)).toBeTruthy();
+    const send = within(gone).getByRole('button', { name: 'Send' });
+    expect(send.hasAttribute('disabled')).toBe(true);
+    await user.hover(send.parentElement!);
+    expect(await screen.findByRole('tooltip', { name: listed })).toBeTruthy();
+
+    const manual = await row('by_hand');
+    expect(within(manual).getByText(byHand)).toBeTruthy();
+    expect(within(manual).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true);
+    // Still editable and deletable.
+    expect(within(manual).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(false);
+
+    const said = await row('already_said');
+    expect(within(said).getAllByText(/do-not-contact list \(imported\)/)).toHaveLength(1);
+    expect(within(said).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true);
+
+    const open = await row('reachable');
+    expect(within(open).queryByText(/do-not-contact/)).toBeNull();
+    await user.click(within(open).getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
   it('disables every change for a read-only account', async () => {
     mockList([buildDm({ recipient_username: 'viewer' })]);
     renderPanel({ readOnly: true });

@@ -54,6 +54,11 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
     reload(accountKeys.list(projectId));
     reload(leadKeys.all(projectId));
   };
+  // The list may have changed: the leads leave out the people on it, and their DMs say they cannot be sent.
+  const onListClosed = () => {
+    reload(leadKeys.all(projectId));
+    reload(dmKeys.all(projectId));
+  };
   // Agent mode learns from what the customer does with the drafts.
   const logBehavior = useLogBehavior(projectId);
   const { send } = useSendDm(projectId, {
@@ -67,7 +72,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
         <Group justify="space-between">
           <Title order={2}>Posts &amp; Messages</Title>
           <Group gap="xs">
-            <DoNotContactButton readOnly={readOnly} onClosed={() => reload(leadKeys.all(projectId))} />
+            <DoNotContactButton readOnly={readOnly} onClosed={onListClosed} />
             <ExportCsvButton projectId={projectId} />
           </Group>
         </Group>

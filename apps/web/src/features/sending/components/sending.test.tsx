@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import {
   accountsEndpoints,
   dmsEndpoints,
+  doNotContactEndpoints,
   historyEndpoints,
   leadsEndpoints,
   OUTSIDE_WORKING_HOURS_REASON,
@@ -137,6 +138,20 @@ describe('Send on a DM', { timeout: 15_000 }, () => {
     await user.click(within(await dmRow('carol')).getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(message)).toBeTruthy();
     expect(screen.queryByText(SENDING_TEXTS.sentTo('carol'))).toBeNull();
+  });
+
+  it('turns Send off for a person added to the do-not-contact list, once the list is closed', async () => {
+    const dm = buildDm({ recipient_username: 'changed_mind' });
+    renderStep4([dm]);
+    mockEndpoint(doNotContactEndpoints.list, page([]));
+    const item = await dmRow('changed_mind');
+    expect(within(item).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(false);
+    const detail = "u/changed_mind is on this workspace's do-not-contact list (added by hand)";
+    mockEndpoint(dmsEndpoints.list, dmPage([{ ...dm, do_not_contact: { reason: 'manual', detail } }]));
+    await user.click(screen.getByRole('button', { name: 'Do-not-contact list' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(await within(item).findByText(detail)).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true);
   });
 });
 
