@@ -155,4 +155,18 @@ test('Send All queues the DMs over the connected account, and Stop sending takes
     dm.getByText(`u/${recipient} is on this workspace's do-not-contact list (added by hand)`),
   ).toBeVisible();
   await expect(dm.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+  // Delete asks first: Cancel keeps the DM, the dialog's Delete removes it.
+  await dm.getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete DM message' });
+  await expect(
+    confirm.getByText(`Delete the DM to u/${recipient}? Its text cannot be brought back.`),
+  ).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(dm).toBeVisible();
+  await dm.getByRole('button', { name: 'Delete' }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('✅ DM message deleted successfully')).toBeVisible();
+  await expect(dm).toHaveCount(0);
 });

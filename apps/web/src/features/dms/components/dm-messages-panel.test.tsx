@@ -57,6 +57,13 @@ function renderPanel(
 const row = (name: string) => screen.findByRole('article', { name: `DM to u/${name}` });
 const editor = (item: HTMLElement) => within(item).getByRole('textbox') as HTMLTextAreaElement;
 
+/** Delete, then the dialog's Delete: a DM goes only once confirmed. */
+async function confirmDelete(item: HTMLElement) {
+  await user.click(within(item).getByRole('button', { name: 'Delete' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Delete DM message' });
+  await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+}
+
 async function retype(item: HTMLElement, text: string) {
   const box = editor(item);
   await user.clear(box);
@@ -220,7 +227,8 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
       // Regenerate waits for an edit to be saved or undone.
       if (action !== 'Regenerate') await retype(item, 'Edited');
       const reads = list.calls.length;
-      await user.click(within(item).getByRole('button', { name: action }));
+      if (action === 'Delete') await confirmDelete(item);
+      else await user.click(within(item).getByRole('button', { name: action }));
       await waitFor(() => expect(screen.queryByRole('article')).toBeNull());
       expect(list.calls.length).toBeGreaterThan(reads);
       expect(screen.queryByText(otherPagesEditsText(1))).toBeNull();
@@ -283,16 +291,32 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(await screen.findByText(text)).toBeTruthy();
   });
 
-  it('deletes a DM and says so, or says it could not', async () => {
+  it('asks before it deletes a DM, keeps it on Cancel, and says when it is deleted', async () => {
     const dm = buildDm({ recipient_username: 'doomed' });
     const { state } = mockList([dm]);
-    mockEndpoint(dmsEndpoints.delete, () => {
+    const remove = mockEndpoint(dmsEndpoints.delete, () => {
       state.dms = [];
       return undefined;
     });
     renderPanel();
-    await user.click(within(await row('doomed')).getByRole('button', { name: 'Delete' }));
+    const item = await row('doomed');
+    await user.click(within(item).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete DM message' });
+    expect(
+      within(dialog).getByText('Delete the DM to u/doomed? Its text cannot be brought back.'),
+    ).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(remove.calls).toHaveLength(0);
+    expect(await row('doomed')).toBeTruthy();
+
+    // A double click on the answer deletes once.
+    await user.click(within(item).getByRole('button', { name: 'Delete' }));
+    const again = await screen.findByRole('dialog', { name: 'Delete DM message' });
+    await user.dblClick(within(again).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('✅ DM message deleted successfully')).toBeTruthy();
+    expect(remove.calls).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(screen.queryByRole('article')).toBeNull());
   });
 
@@ -300,7 +324,7 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     mockList([buildDm({ recipient_username: 'stays' })]);
     mockEndpoint(dmsEndpoints.delete, errorReply(409, 'This DM has been sent', 'dm_sent'));
     renderPanel();
-    await user.click(within(await row('stays')).getByRole('button', { name: 'Delete' }));
+    await confirmDelete(await row('stays'));
     expect(await screen.findByText('❌ Error deleting DM message')).toBeTruthy();
     expect(screen.getByText('This DM has been sent')).toBeTruthy();
   });
@@ -312,7 +336,7 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
       errorReply(403, 'READONLY access: your account cannot modify data.', 'read_only'),
     );
     renderPanel();
-    await user.click(within(await row('kept')).getByRole('button', { name: 'Delete' }));
+    await confirmDelete(await row('kept'));
     expect(await screen.findByText('❌ Error deleting DM message')).toBeTruthy();
     expect(
       screen.getByText('Your account has read-only access. Contact your administrator to modify data.'),

@@ -40,6 +40,7 @@ import {
   useRegenerateDm,
   useSaveDms,
 } from '../hooks/use-dms';
+import { DeleteDmDialog } from './delete-dm-dialog';
 import { DmItem } from './dm-item';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
 import { localPrefs } from '../../../lib/local-prefs';
@@ -118,6 +119,8 @@ export function DmMessagesPanel({
    * project or page, Connect account's trip to Reddit or a reload does not lose them.
    */
   const [kept, setEdits] = useState<Record<string, string>>(() => localPrefs.getDmEdits(projectId));
+  /** The DM whose Delete asks for confirmation. */
+  const [askingDelete, setAskingDelete] = useState<TDmMessage | null>(null);
   const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
   const dms = useDms(projectId, page);
   const save = useSaveDms(projectId);
@@ -190,6 +193,7 @@ export function DmMessagesPanel({
   };
   const deleteOne = (dm: TDmMessage) =>
     remove.mutate(dm.id, {
+      onSettled: () => setAskingDelete(null),
       onSuccess: () => {
         forget([dm.id]);
         onDeleted?.(dm);
@@ -316,7 +320,7 @@ export function DmMessagesPanel({
                 onSave={() => saveOne(dm)}
                 onUndo={() => forget([dm.id])}
                 onRegenerate={() => regenerateOne(dm)}
-                onDelete={() => deleteOne(dm)}
+                onDelete={() => setAskingDelete(dm)}
                 onSend={onSend}
               />
             ))}
@@ -328,6 +332,12 @@ export function DmMessagesPanel({
           </Group>
         )}
       </Stack>
+      <DeleteDmDialog
+        dm={askingDelete}
+        deleting={remove.isPending}
+        onConfirm={deleteOne}
+        onClose={() => setAskingDelete(null)}
+      />
     </Paper>
   );
 }

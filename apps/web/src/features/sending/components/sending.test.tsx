@@ -585,6 +585,8 @@ describe('what agent mode learns from in step 4', { timeout: 15_000 }, () => {
     expect(agent.behavior.calls[1]!.body).toEqual({ action: 'message_sent', metadata: { dm_id: sent.id } });
 
     await user.click(within(await dmRow('dora')).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete DM message' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(agent.behavior.calls).toHaveLength(3));
     expect(agent.behavior.calls[2]!.body).toEqual({
       action: 'message_deleted',
