@@ -280,20 +280,6 @@ export async function contactedRecipients(db: Db, ownerUserId: string, keys: str
   return new Set(rows.map((r) => r.key));
 }
 
-/** Why each of these recipients (by key) is on the workspace's do-not-contact list; others are left out. */
-export async function suppressionsOf(
-  db: Db,
-  ownerUserId: string,
-  keys: string[],
-): Promise<Map<string, SuppressionReason>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db
-    .select({ key: suppressions.usernameKey, reason: suppressions.reason })
-    .from(suppressions)
-    .where(and(eq(suppressions.ownerUserId, ownerUserId), inArray(suppressions.usernameKey, keys)));
-  return new Map(rows.map((r) => [r.key, r.reason]));
-}
-
 /** Recipients on the workspace's do-not-contact list. */
 export async function suppressedRecipients(
   db: Db,

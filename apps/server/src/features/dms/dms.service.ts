@@ -38,11 +38,10 @@ import {
   insertExample,
   listDmPage,
   lockDms,
-  suppressionsOf,
   updateDm,
   updateExample,
 } from './dms.repository';
-import type { SuppressionReason } from '../suppressions';
+import { suppressedAmong, type SuppressionReason } from '../suppressions';
 import type { DmMessageRow, DmState } from './dms.table';
 
 const DM_NOT_FOUND = 'DM not found';
@@ -61,7 +60,7 @@ const sentConflict = () => new AppError(409, 'dm_sent', DM_SENT_READ_ONLY);
 async function presentWithList(db: DbOrTx, rows: DmMessageRow[]): Promise<TDmMessage[]> {
   const owner = rows[0]?.ownerUserId;
   const keys = rows.map((r) => r.recipientKey);
-  const listed = owner ? await suppressionsOf(db, owner, keys) : new Map<string, SuppressionReason>();
+  const listed = owner ? await suppressedAmong(db, owner, keys) : new Map<string, SuppressionReason>();
   return rows.map((r) => presentDm(r, listed.get(r.recipientKey) ?? null));
 }
 

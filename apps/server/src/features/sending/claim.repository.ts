@@ -34,7 +34,6 @@ import {
   type DmMessageRow,
   type DmState,
 } from '../dms/dms.table';
-import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
 
 /**
  * Queued DMs the agent queued: it alone queues with limits of its own (a daily cap per account), kept
@@ -270,20 +269,6 @@ export async function lockQueuedDms(db: DbOrTx, projectId: string): Promise<DmMe
     )
     .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id))
     .for('update');
-}
-
-/** Every workspace suppression among these people. */
-export async function suppressedAmong(
-  db: DbOrTx,
-  ownerUserId: string,
-  keys: string[],
-): Promise<Map<string, SuppressionReason>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db
-    .select({ key: suppressions.usernameKey, reason: suppressions.reason })
-    .from(suppressions)
-    .where(and(eq(suppressions.ownerUserId, ownerUserId), inArray(suppressions.usernameKey, keys)));
-  return new Map(rows.map((r) => [r.key, r.reason]));
 }
 
 /** What the workspace's other DMs to these people tell: contacted, answered, or already queued. */

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
 import { agentMaySend, intentOfDms, leadTimesOfDms } from '../dms';
 import { unqueuedChanges, type DmMessageRow } from '../dms/dms.table';
-import { onTheList } from '../suppressions';
+import { onTheList, suppressedAmong } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
 import {
   lastClaimAt,
@@ -13,7 +13,6 @@ import {
   lockQueuedDms,
   projectAccounts,
   queuedTimes,
-  suppressedAmong,
   updateDm,
   workspaceDmsTo,
 } from './claim.repository';

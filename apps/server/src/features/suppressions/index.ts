@@ -3,6 +3,7 @@ export { isRecipientBlocked, onTheList, type RecipientBlock } from './suppressio
 export {
   suppressContacted,
   suppressRecipient,
+  suppressedAmong,
   usernameKey,
   type NewSuppression,
 } from './suppressions.repository';

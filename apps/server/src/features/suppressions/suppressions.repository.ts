@@ -217,3 +217,17 @@ export async function failQueuedDmsTo(
     .returning({ id: dmMessages.id });
   return rows.length;
 }
+
+/** Why each of these people (by key) is on the workspace's do-not-contact list; the others are left out. */
+export async function suppressedAmong(
+  db: DbOrTx,
+  ownerUserId: string,
+  keys: string[],
+): Promise<Map<string, SuppressionReason>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({ key: suppressions.usernameKey, reason: suppressions.reason })
+    .from(suppressions)
+    .where(and(eq(suppressions.ownerUserId, ownerUserId), inArray(suppressions.usernameKey, keys)));
+  return new Map(rows.map((r) => [r.key, r.reason]));
+}
