@@ -27,11 +27,12 @@ export const billingEndpoints = {
     scope: scope.public(),
     responses: { 200: ZAvailablePlansResponse },
   }),
-  // Buying changes the account: READONLY accounts cannot.
+  // Buying changes the account: READONLY accounts cannot. Moderators and admins have no limit to buy
+  // (403 no_plan_needed); a customer whose plan still runs gets 409 already_subscribed.
   createCheckoutSession: endpoint({
     method: 'POST',
     path: '/api/v1/billing/create-checkout-session',
-    summary: "Start the provider's checkout for a plan (READONLY accounts cannot buy)",
+    summary: "Start the provider's checkout for a plan (refused while a plan still runs, and to READONLY)",
     tags,
     scope: scope.user('write'),
     body: ZCreateCheckoutSessionRequest,

@@ -34,8 +34,14 @@ export type TSubscriptionPlan = z.infer<typeof ZSubscriptionPlan>;
 export const ZAvailablePlansResponse = z.array(ZSubscriptionPlan);
 export type TAvailablePlansResponse = z.infer<typeof ZAvailablePlansResponse>;
 
-/** The code of the 409 a checkout gets for a plan the customer already has, renewing. */
+/**
+ * The code of the 409 a checkout gets while the customer has a plan still running (renewing, or
+ * canceled with paid time left): a checkout would start a second subscription beside it.
+ */
 export const ALREADY_SUBSCRIBED = 'already_subscribed';
+
+/** The code of the 403 a checkout gets from moderators and admins, whose profiles have no limit. */
+export const NO_PLAN_NEEDED = 'no_plan_needed';
 
 export const ZCreateCheckoutSessionRequest = z.object({
   price_id: ZText({ error: 'price_id is required' })
@@ -76,6 +82,8 @@ export const ZHeldSubscription = z.object({
   profiles_limit: z.number().int(),
   current_period_end: ZIsoDateTime.nullable(),
   cancel_at_period_end: z.boolean(),
+  /** Still running now: renewing, or canceled with paid time left. No other plan is sold beside it. */
+  gives_access: z.boolean(),
 });
 export type THeldSubscription = z.infer<typeof ZHeldSubscription>;
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshCookieFor } from '../auth/auth.test-support';
@@ -7,7 +8,8 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { findUserById } from '../users';
 import { fixedClock } from '../../test/clock.test-support';
 import { startCheckout } from './billing.test-support';
-import { ALREADY_ON_PLAN, applyEndedSubscriptions } from './billing.service';
+import { upsertSubscription } from './billing.repository';
+import { applyEndedSubscriptions } from './billing.service';
 
 /** The embedded default: plans from configuration and the local checkout page, no card charged. */
 let t: TestApp;
@@ -22,6 +24,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const checkout = (user: TestUser, priceId: string) => startCheckout(t, user, priceId);
+const tryCheckout = (user: TestUser, priceId: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/billing/create-checkout-session',
+    headers: user.auth,
+    payload: { price_id: priceId },
+  });
 
 const pathOf = (url: string) => new URL(url).pathname;
 const post = (url: string) =>
@@ -97,35 +106,73 @@ describe('local checkout', () => {
     expect(revisit.statusCode).toBe(303);
   });
 
-  it('does not sell a plan the customer already has (409), and sells it again once canceled', async () => {
+  it('starts no checkout while a plan still runs (409), whichever plan is chosen, and sells again once it ended', async () => {
     const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
     const session = await checkout(user, 'price_solo');
     await post(`${pathOf(session.checkout_url)}/complete`);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/billing/create-checkout-session',
-      headers: user.auth,
-      payload: { price_id: 'price_solo' },
-    });
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ detail: ALREADY_ON_PLAN, code: 'already_subscribed' });
-    // A checkout of the same plan opened before, in another tab, is not completed either.
+    for (const priceId of ['price_solo', 'price_duo']) {
+      const again = await tryCheckout(user, priceId);
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({
+        detail: 'You already have the Solo plan. Change or cancel it under Subscription.',
+        code: 'already_subscribed',
+      });
+    }
+    // A checkout opened before a plan was bought in another tab is not completed either, whatever its plan.
     const other = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
-    const [first, second] = [await checkout(other, 'price_solo'), await checkout(other, 'price_solo')];
+    const [first, second] = [await checkout(other, 'price_solo'), await checkout(other, 'price_duo')];
     expect((await post(`${pathOf(first.checkout_url)}/complete`)).statusCode).toBe(303);
     const late = await post(`${pathOf(second.checkout_url)}/complete`);
     expect(late.statusCode).toBe(409);
-    expect(late.body).toContain('You already have this plan.');
+    expect(late.body).toContain('You already have the Solo plan.');
     const held = await t.ctx.db.execute(
       sql`select id from billing_subscriptions where user_id = ${other.id}`,
     );
     expect(held.rows).toHaveLength(1);
-    // Another plan is still for sale beside it.
-    await checkout(user, 'price_duo');
+
+    // Canceled on the billing page, it runs to the end of its period: still no second plan beside it.
+    const portal = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/billing/create-portal-session', headers: user.auth })
+    ).json().portal_url as string;
+    const page = await t.app.inject({ url: pathOf(portal) });
+    expect((await post(/action="([^"]+\/cancel\/[^"]+)"/.exec(page.body)![1]!)).statusCode).toBe(303);
+    const [{ current_period_end: periodEnd }] = (
+      await t.ctx.db.execute<{ current_period_end: string | Date }>(
+        sql`select current_period_end from billing_subscriptions where user_id = ${user.id}`,
+      )
+    ).rows as [{ current_period_end: string | Date }];
+    const day = new Date(periodEnd).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+    const canceled = await tryCheckout(user, 'price_duo');
+    expect(canceled.statusCode).toBe(409);
+    expect(canceled.json()).toEqual({
+      detail: `You canceled the Solo plan, but it runs until ${day}. You can choose a plan again once it has ended; until then, manage it under Subscription.`,
+      code: 'already_subscribed',
+    });
+
+    // Once its period is over, any plan is for sale again.
     await t.ctx.db.execute(
-      sql`update billing_subscriptions set status = 'canceled' where user_id = ${user.id}`,
+      sql`update billing_subscriptions set current_period_end = now() - interval '1 minute' where user_id = ${user.id}`,
     );
-    await checkout(user, 'price_solo');
+    const bought = await checkout(user, 'price_duo');
+    expect((await post(`${pathOf(bought.checkout_url)}/complete`)).statusCode).toBe(303);
+    expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(2);
+  });
+
+  it('sells no plan to moderators and admins, whose profiles have no limit (403)', async () => {
+    for (const roles of [['MODERATOR'], ['ADMIN']]) {
+      const staff = await buildUser(t.ctx.db, t.config, { roles, profilesLimit: 0 });
+      const res = await tryCheckout(staff, 'price_solo');
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({
+        detail:
+          'Moderators and admins need no plan: their profiles have no limit, so there is nothing to buy.',
+        code: 'no_plan_needed',
+      });
+      const sessions = await t.ctx.db.execute(
+        sql`select id from billing_checkout_sessions where user_id = ${staff.id}`,
+      );
+      expect(sessions.rows).toEqual([]);
+    }
   });
 
   it('cancels through the same path: back to /subscribe/cancel, and the session cannot be completed', async () => {
@@ -221,30 +268,47 @@ describe('local billing portal', () => {
     expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(0);
   });
 
-  it('lists every plan held: one canceled and bought again, and a second plan beside it', async () => {
+  it('lists every plan held: one canceled and still running, and a second plan beside it', async () => {
     const user = await subscribed('price_duo');
-    const portal = (await openPortal(user)).json().portal_url as string;
-    const page = await t.app.inject({ url: pathOf(portal) });
-    await post(/action="([^"]+\/cancel\/[^"]+)"/.exec(page.body)![1]!);
-    for (const priceId of ['price_duo', 'price_solo']) {
-      const session = await checkout(user, priceId);
-      expect((await post(`${pathOf(session.checkout_url)}/complete`)).statusCode).toBe(303);
+    // Held from before one plan at a time was the rule: no checkout sells them together now.
+    const [{ customer_id: customerId }] = (
+      await t.ctx.db.execute<{ customer_id: string }>(
+        sql`select customer_id from billing_subscriptions where user_id = ${user.id}`,
+      )
+    ).rows as [{ customer_id: string }];
+    const periodEnd = new Date(Date.now() + 5 * 86_400_000);
+    for (const [priceId, status, profilesLimit] of [
+      ['price_duo', 'canceled', 2],
+      ['price_solo', 'active', 1],
+    ] as const) {
+      await upsertSubscription(t.ctx.db, {
+        id: `sub_held_${randomUUID()}`,
+        userId: user.id,
+        customerId,
+        priceId,
+        status,
+        profilesLimit,
+        currentPeriodEnd: periodEnd,
+      });
     }
 
     const lookup = await subscription(user);
     expect(lookup.profiles_limit).toBe(2);
-    const held = lookup.subscriptions.map((s: { price_id: string; status: string }) => [
-      s.price_id,
-      s.status,
-    ]);
+    const held = lookup.subscriptions.map(
+      (s: { price_id: string; status: string; gives_access: boolean }) => [
+        s.price_id,
+        s.status,
+        s.gives_access,
+      ],
+    );
     // The highest limit first, of equal ones the plan that renews.
     expect(held).toEqual([
-      ['price_duo', 'active'],
-      ['price_duo', 'canceled'],
-      ['price_solo', 'active'],
+      ['price_duo', 'active', true],
+      ['price_duo', 'canceled', true],
+      ['price_solo', 'active', true],
     ]);
     expect(lookup.subscription).toEqual(lookup.subscriptions[0]);
-    // Neither renewing plan is sold again.
+    // No plan is sold beside them.
     for (const priceId of ['price_duo', 'price_solo']) {
       const again = await t.app.inject({
         method: 'POST',

@@ -6,7 +6,6 @@ import type { LocalPaymentsProvider } from '../../integrations/payments/local.pr
 import { WebhookSignatureError, type PaymentsProvider } from '../../integrations/payments/payments.provider';
 import { requireUser } from '../auth';
 import {
-  ALREADY_ON_PLAN,
   CANCEL_PATH,
   cancelLocalCheckout,
   cancelLocalSubscription,
@@ -136,8 +135,12 @@ export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
       const outcome = await completeLocalCheckout(ctx, payments, sessionId);
       if (outcome === 'missing') return closed(reply, 404);
       if (outcome === 'expired') return closed(reply, 410);
-      if (outcome === 'already_subscribed') {
-        return html(reply, 409, renderCheckoutClosed(ALREADY_ON_PLAN, `${publicUrl}${SUBSCRIPTION_PATH}`));
+      if (typeof outcome === 'object') {
+        return html(
+          reply,
+          409,
+          renderCheckoutClosed(outcome.alreadySubscribed, `${publicUrl}${SUBSCRIPTION_PATH}`),
+        );
       }
       return toSuccess(reply, sessionId);
     });

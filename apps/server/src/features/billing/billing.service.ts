@@ -3,6 +3,7 @@ import {
   ALREADY_SUBSCRIBED,
   isAdmin,
   isModerator,
+  NO_PLAN_NEEDED,
   ZUuid,
   type TCheckoutSessionResponse,
   type THeldSubscription,
@@ -12,7 +13,7 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { AppError, badRequest, notFound, unauthorized } from '../../http/errors';
+import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { LocalPaymentsProvider, LocalSubscription } from '../../integrations/payments/local.provider';
 import {
   ACCESS_STATUSES,
@@ -48,7 +49,20 @@ export const CANCEL_PATH = '/subscribe/cancel';
 /** The page the billing portal's way back leads to: the customer's plan. */
 export const SUBSCRIPTION_PATH = '/subscription';
 export const NO_PLAN_TO_MANAGE = 'You have no plan to manage yet. Choose one on the plans page.';
-export const ALREADY_ON_PLAN = 'You already have this plan. Change or cancel it under Subscription.';
+export const NO_PLAN_FOR_MODERATORS =
+  'Moderators and admins need no plan: their profiles have no limit, so there is nothing to buy.';
+
+const formatDay = (at: Date) => at.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Why a checkout is refused while `row` still runs: it renews, or it was canceled and runs to its end. */
+function planStillRunning(row: BillingSubscriptionRow, planName: string | null): string {
+  const plan = planName ? `the ${planName} plan` : 'a plan';
+  const ends = row.currentPeriodEnd ? formatDay(row.currentPeriodEnd) : null;
+  if ((row.status === 'canceled' || row.cancelAtPeriodEnd) && ends) {
+    return `You canceled ${plan}, but it runs until ${ends}. You can choose a plan again once it has ended; until then, manage it under Subscription.`;
+  }
+  return `You already have ${plan}. Change or cancel it under Subscription.`;
+}
 
 /** Events that change what a user may use; anything else is acknowledged and left alone. */
 export const FULFILLED_EVENT_TYPES = new Set([
@@ -91,11 +105,20 @@ async function ensureCustomer(
   return insertCustomer(ctx.db, user.id, created);
 }
 
-/** Whether the user has a subscription to this price that renews (not one canceled or ended). */
-async function renewingPlan(db: DbOrTx, userId: string, priceId: string): Promise<boolean> {
-  return (await listSubscriptionsOfUser(db, userId)).some(
-    (row) => (ACCESS_STATUSES as readonly string[]).includes(row.status) && row.priceId === priceId,
-  );
+/**
+ * The user's subscription that still runs at `now` (renewing, or canceled with paid time left), if any.
+ * One runs at a time: a checkout beside it would bill a second subscription.
+ */
+async function runningSubscription(
+  db: DbOrTx,
+  userId: string,
+  now: Date,
+): Promise<BillingSubscriptionRow | null> {
+  return (await listSubscriptionsOfUser(db, userId)).find((row) => givesAccess(row, now)) ?? null;
+}
+
+function planNameOf(plans: TSubscriptionPlan[], priceId: string | null): string | null {
+  return plans.find((p) => p.price_id === priceId)?.product_name ?? null;
 }
 
 /**
@@ -108,14 +131,22 @@ export async function startCheckout(
   caller: AuthUser,
   priceId: string,
 ): Promise<TCheckoutSessionResponse> {
-  const plan = (await listPlans(payments)).find((p) => p.price_id === priceId);
-  if (!plan)
-    throw badRequest('This plan is not available. Please choose one of the listed plans.', 'unknown_plan');
   const user = await findUserById(ctx.db, caller.id);
   if (!user) throw unauthorized();
-  // A second subscription to the same plan would be billed and add nothing: the higher limit applies.
-  if (await renewingPlan(ctx.db, user.id, priceId))
-    throw new AppError(409, ALREADY_SUBSCRIBED, ALREADY_ON_PLAN);
+  // The subscription gate never applies to them: a plan would be billed and change nothing.
+  if (isModerator(user.roles)) throw forbidden(NO_PLAN_FOR_MODERATORS, NO_PLAN_NEEDED);
+  const plans = await listPlans(payments);
+  const plan = plans.find((p) => p.price_id === priceId);
+  if (!plan)
+    throw badRequest('This plan is not available. Please choose one of the listed plans.', 'unknown_plan');
+  const running = await runningSubscription(ctx.db, user.id, new Date(ctx.clock.now()));
+  if (running) {
+    throw new AppError(
+      409,
+      ALREADY_SUBSCRIBED,
+      planStillRunning(running, planNameOf(plans, running.priceId)),
+    );
+  }
 
   const idempotencyKey = `checkout-${user.id}-${randomUUID()}`;
   let customerId: string;
@@ -386,7 +417,7 @@ export async function getUserSubscription(
   const live = rows
     .filter((r) => givesAccess(r, now))
     .sort((a, b) => b.profilesLimit - a.profilesLimit || Number(renews(b)) - Number(renews(a)));
-  const held = (live.length > 0 ? live : rows.slice(0, 1)).map(presentHeldSubscription);
+  const held = (live.length > 0 ? live : rows.slice(0, 1)).map((row) => presentHeldSubscription(row, now));
   return {
     user_id: user.id,
     user_email: user.email,
@@ -401,13 +432,14 @@ export async function getUserSubscription(
   };
 }
 
-function presentHeldSubscription(row: BillingSubscriptionRow): THeldSubscription {
+function presentHeldSubscription(row: BillingSubscriptionRow, now: Date): THeldSubscription {
   return {
     status: row.status as THeldSubscription['status'],
     price_id: row.priceId,
     profiles_limit: row.profilesLimit,
     current_period_end: row.currentPeriodEnd?.toISOString() ?? null,
     cancel_at_period_end: row.cancelAtPeriodEnd,
+    gives_access: givesAccess(row, now),
   };
 }
 
@@ -432,14 +464,20 @@ export async function completeLocalCheckout(
   ctx: AppContext,
   payments: LocalPaymentsProvider,
   sessionId: string,
-): Promise<'complete' | 'expired' | 'missing' | 'already_subscribed'> {
+): Promise<'complete' | 'expired' | 'missing' | { alreadySubscribed: string }> {
   const found = await getLocalCheckout(ctx, payments, sessionId);
   if (!found) return 'missing';
   const { session, plan } = found;
   if (session.status === 'expired' || !plan) return 'expired';
-  // A checkout opened before the same plan was bought in another tab: it would be a second subscription.
-  if (session.status === 'open' && (await renewingPlan(ctx.db, session.userId, plan.price_id))) {
-    return 'already_subscribed';
+  // A checkout opened before a plan was bought in another tab: it would be a second subscription.
+  const running =
+    session.status === 'open'
+      ? await runningSubscription(ctx.db, session.userId, new Date(ctx.clock.now()))
+      : null;
+  if (running) {
+    return {
+      alreadySubscribed: planStillRunning(running, planNameOf(await payments.listPlans(), running.priceId)),
+    };
   }
   const subscriptionId = await payments.startSubscription({
     sessionId,

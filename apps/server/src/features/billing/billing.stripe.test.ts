@@ -170,6 +170,94 @@ describe('checkout', () => {
   });
 });
 
+describe('one plan at a time', () => {
+  const tryCheckout = (user: TestUser, priceId: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/create-checkout-session',
+      headers: user.auth,
+      payload: { price_id: priceId },
+    });
+  const sessionsCreated = () => stripe.count('POST', '/v1/checkout/sessions');
+
+  it('opens no Stripe Checkout while a plan runs, canceled at period end or not, and again once it ended', async () => {
+    const { user, completed, subscriptionId } = await subscribed(starter.id);
+    expect((await deliver(completed)).statusCode).toBe(200);
+    const before = sessionsCreated();
+    for (const priceId of [starter.id, scale.id]) {
+      const res = await tryCheckout(user, priceId);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        detail: 'You already have the Starter plan. Change or cancel it under Subscription.',
+        code: 'already_subscribed',
+      });
+    }
+
+    // Canceled in Stripe's portal: it stays active to the end of the period and stops renewing.
+    const periodEnd = Math.floor(Date.now() / 1000) + 7 * 86_400;
+    const day = new Date(periodEnd * 1000).toLocaleDateString('en-US', {
+      dateStyle: 'medium',
+      timeZone: 'UTC',
+    });
+    const cancelling = stripe.updateSubscription(subscriptionId, { cancelAtPeriodEnd: true, periodEnd });
+    expect((await deliver(stripe.event('customer.subscription.updated', cancelling))).statusCode).toBe(200);
+    const running = `You canceled the Starter plan, but it runs until ${day}. You can choose a plan again once it has ended; until then, manage it under Subscription.`;
+    expect((await tryCheckout(user, growth.id)).json()).toEqual({
+      detail: running,
+      code: 'already_subscribed',
+    });
+
+    // Canceled at once by request, with paid time left: still running.
+    const canceled = stripe.updateSubscription(subscriptionId, {
+      status: 'canceled',
+      periodEnd,
+      cancellationReason: 'cancellation_requested',
+    });
+    expect((await deliver(stripe.event('customer.subscription.deleted', canceled))).statusCode).toBe(200);
+    const refused = await tryCheckout(user, growth.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toBe(running);
+    expect(sessionsCreated()).toBe(before);
+
+    // Ended: a new plan is sold.
+    const ended = stripe.updateSubscription(subscriptionId, {
+      status: 'canceled',
+      periodEnd: Math.floor(Date.now() / 1000) - 60,
+    });
+    expect((await deliver(stripe.event('customer.subscription.deleted', ended))).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(0);
+    expect((await checkout(user, growth.id)).profiles_limit).toBe(3);
+    expect(sessionsCreated()).toBe(before + 1);
+  });
+
+  it('sells a plan again at once after Stripe ended the last one for non-payment', async () => {
+    const { user, completed, subscriptionId } = await subscribed(growth.id);
+    await deliver(completed);
+    const ended = stripe.updateSubscription(subscriptionId, {
+      status: 'canceled',
+      cancellationReason: 'payment_failed',
+      periodEnd: Math.floor(Date.now() / 1000) + 20 * 86_400,
+    });
+    await deliver(stripe.event('customer.subscription.deleted', ended));
+    expect((await checkout(user, growth.id)).profiles_limit).toBe(3);
+  });
+
+  it('sells no plan to moderators and admins (403), and asks Stripe for nothing', async () => {
+    const before = stripe.requests.length;
+    for (const roles of [['MODERATOR'], ['ADMIN'], ['USER', 'MODERATOR']]) {
+      const staff = await buildUser(t.ctx.db, t.config, { roles, profilesLimit: 0 });
+      const res = await tryCheckout(staff, growth.id);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({
+        detail:
+          'Moderators and admins need no plan: their profiles have no limit, so there is nothing to buy.',
+        code: 'no_plan_needed',
+      });
+    }
+    expect(stripe.requests.length).toBe(before);
+  });
+});
+
 describe('webhook', () => {
   it('fulfils checkout.session.completed: the limit follows the plan and refresh-after-subscription carries it', async () => {
     const { user, completed, subscriptionId } = await subscribed(growth.id);

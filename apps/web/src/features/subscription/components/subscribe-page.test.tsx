@@ -78,6 +78,7 @@ function held(priceId: string, status: THeldSubscription['status'] = 'active'): 
     profiles_limit: 1,
     current_period_end: '2026-12-29T10:00:00.000Z',
     cancel_at_period_end: false,
+    gives_access: status !== 'canceled',
   };
 }
 

@@ -28,6 +28,7 @@ const GROWTH: THeldSubscription = {
   profiles_limit: 3,
   current_period_end: '2026-12-29T10:00:00.000Z',
   cancel_at_period_end: false,
+  gives_access: true,
 };
 /** The lookup's plans: `subscription` is the first of `subscriptions`. */
 const holding = (...subscriptions: THeldSubscription[]) => ({
@@ -155,7 +156,12 @@ describe('/subscription', () => {
   it('says plainly that access ended, what stopped with it, and offers the plans instead of the dashboard', async () => {
     setToken(makeToken({ sub: USER_ID, profiles_limit: 0 }));
     // Canceled, and its paid period over: the expiry job has lowered the limit to 0.
-    const ended = { ...GROWTH, status: 'canceled' as const, current_period_end: '2025-11-29T10:00:00.000Z' };
+    const ended = {
+      ...GROWTH,
+      status: 'canceled' as const,
+      current_period_end: '2025-11-29T10:00:00.000Z',
+      gives_access: false,
+    };
     const lapsed = { ...SUBSCRIBED, profiles_limit: 0, projects_limit: 0, has_active_subscription: false };
     mockPage({ ...lapsed, projects_used: 1, accounts_used: 1, ...holding(ended) });
     const { unmount } = renderApp('/subscription');
