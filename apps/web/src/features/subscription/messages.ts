@@ -7,7 +7,23 @@ export const PLAN_MESSAGES = {
   createSessionStatus: (status: number) => `Failed to create checkout session: ${status}`,
   noPlans: 'No subscription plans available.',
   portalFailed: 'Could not open the billing page. Please try again.',
-  alreadySubscribed: (plan: string) => `You already have the ${plan} plan.`,
+} as const;
+
+/**
+ * /subscribe for those who are sold no plan (decision 012): one plan runs at a time, and moderators and
+ * admins have no limit to buy.
+ */
+export const NO_CHECKOUT_MESSAGES = {
+  noPlanNeeded: 'You need no plan',
+  noPlanNeededText: 'Moderators and admins work without a plan: your profiles have no limit.',
+  /** `names`: 'Starter', 'Starter and Growth', or null for a plan no longer on sale. */
+  renewing: (names: string | null, count: number) =>
+    names ? `You have the ${names} plan${count > 1 ? 's' : ''}` : 'You have a plan',
+  canceled: (names: string | null, count: number, ends: string) =>
+    `Your ${names ? `${names} ` : ''}plan${count > 1 ? 's run' : ' runs'} until ${ends}`,
+  renewingText: 'No second plan is sold while yours runs. To change or cancel yours, open',
+  canceledText:
+    'It was canceled and keeps its profiles until then. You can choose a plan again once it has ended; to resume or manage it, open',
 } as const;
 
 export const SUCCESS_MESSAGES = {

@@ -27,3 +27,8 @@ export function planIntervalText(plan: {
 export function profilesText(limit: number): string {
   return `Up to ${limit} profiles`;
 }
+
+/** A plan's renewal or end day as the subscription pages show it: 'Dec 29, 2026'. */
+export function formatPeriodEnd(value: string | null): string | null {
+  return value ? new Date(value).toLocaleDateString('en-US', { dateStyle: 'medium' }) : null;
+}

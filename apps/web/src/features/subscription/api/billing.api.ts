@@ -4,7 +4,7 @@ import type {
   TRefreshResponse,
   TUserSubscriptionResponse,
 } from '@threadreach/contract';
-import { ALREADY_SUBSCRIBED, authEndpoints, billingEndpoints } from '@threadreach/contract';
+import { ALREADY_SUBSCRIBED, authEndpoints, billingEndpoints, NO_PLAN_NEEDED } from '@threadreach/contract';
 import { call } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
 import { decodeClaims } from '../../../lib/jwt';
@@ -64,9 +64,13 @@ export async function createCheckoutSession(priceId: string): Promise<TCheckoutS
   } catch (error) {
     if (error instanceof ApiError && error.status === 401)
       throw new SubscriptionError(PLAN_MESSAGES.authRequired);
+    // Moderators and admins are sold no plan: the server's own words, not a general refusal.
+    if (error instanceof ApiError && error.status === 403 && error.code === NO_PLAN_NEEDED) {
+      throw new SubscriptionError(error.detail ?? error.message, null, NO_PLAN_NEEDED);
+    }
     // A 403 carries its own message (read-only accounts, for example).
     if (error instanceof ApiError && error.status === 403) throw new SubscriptionError(error.message);
-    // The plan is already the customer's (bought in another tab, say): not a failure to retry.
+    // A plan still runs (bought in another tab, say): not a failure to retry.
     if (error instanceof ApiError && error.status === 409 && error.code === ALREADY_SUBSCRIBED) {
       throw new SubscriptionError(error.message, null, ALREADY_SUBSCRIBED);
     }

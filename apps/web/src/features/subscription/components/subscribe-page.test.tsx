@@ -8,6 +8,7 @@ import {
   systemEndpoints,
   type THeldSubscription,
   type TSubscriptionPlan,
+  type TUserSubscriptionResponse,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
@@ -70,17 +71,24 @@ function mockPlansPage() {
 
 const SUBSCRIBER = '5d0c7a9e-4b21-4f3e-8c6a-2e9b1f0d7a34';
 
-/** A plan the subscriber holds: active unless `status` says otherwise. */
-function held(priceId: string, status: THeldSubscription['status'] = 'active'): THeldSubscription {
+/** A plan the subscriber holds: active and running unless told otherwise. */
+function held(
+  priceId: string,
+  status: THeldSubscription['status'] = 'active',
+  more: Partial<THeldSubscription> = {},
+): THeldSubscription {
   return {
     status,
     price_id: priceId,
     profiles_limit: 1,
     current_period_end: '2026-12-29T10:00:00.000Z',
     cancel_at_period_end: false,
-    gives_access: status !== 'canceled',
+    gives_access: true,
+    ...more,
   };
 }
+
+const selectButtons = () => screen.queryAllByRole('button', { name: 'Select Plan' });
 
 /** The subscriber's plan lookup: the plans they hold (none: no plan behind their limit). */
 function mockSubscription(...subscriptions: THeldSubscription[]) {
@@ -263,23 +271,98 @@ describe('/subscribe account bar', () => {
     const starter = screen.getByRole('region', { name: 'Starter' });
     expect(await within(starter).findByText('Your plan')).toBeTruthy();
     expect(within(starter).getByRole('button', { name: 'Current Plan' }).hasAttribute('disabled')).toBe(true);
+    // No second plan is offered beside it.
     const quarterly = screen.getByRole('region', { name: 'Quarterly' });
-    expect(within(quarterly).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(
-      false,
-    );
+    expect(within(quarterly).queryByRole('button')).toBeNull();
+    expect(selectButtons()).toHaveLength(0);
     expect(screen.getByText('You have the Starter plan')).toBeTruthy();
+    expect(
+      screen.getByText(/No second plan is sold while yours runs\. To change or cancel yours, open/),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe('/subscription');
   });
 
-  it('marks every renewing plan the customer holds, not a canceled one, and sells none of them again', async () => {
+  it("offers no plan for sale before the subscriber's plans are known", async () => {
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 1 }));
+    mockPlansPage();
+    let answer: ((value: TUserSubscriptionResponse) => void) | null = null;
+    mockEndpoint(
+      billingEndpoints.userSubscription,
+      () => new Promise<TUserSubscriptionResponse>((resolve) => (answer = resolve)),
+    );
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    expect(selectButtons()).toHaveLength(0);
+    await waitFor(() => expect(answer).not.toBeNull());
+    answer!({
+      user_id: SUBSCRIBER,
+      user_email: 'user@example.com',
+      profiles_limit: 1,
+      projects_limit: 1,
+      projects_used: 0,
+      accounts_used: 0,
+      unlimited: false,
+      has_active_subscription: true,
+      subscription: null,
+      subscriptions: [],
+    });
+    // Profiles given by an administrator, no plan behind them: any plan is for sale.
+    await waitFor(() => expect(selectButtons()).toHaveLength(3));
+  });
+
+  it.each([
+    ['canceled in the demo billing page', held('price_starter', 'canceled')],
+    [
+      'set to cancel at the period end in Stripe',
+      held('price_starter', 'active', { cancel_at_period_end: true }),
+    ],
+  ])('says a plan %s still runs until its end, and sells none beside it', async (_how, plan) => {
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 1 }));
+    mockPlansPage();
+    mockSubscription(plan);
+    const checkout = mockEndpoint(billingEndpoints.createCheckoutSession, errorReply(500, 'x', 'internal'));
+    renderApp('/subscribe');
+    const notice = await screen.findByText('Your Starter plan runs until Dec 29, 2026');
+    const alert = notice.closest<HTMLElement>('.mantine-Alert-root')!;
+    expect(
+      within(alert).getByText(
+        /It was canceled and keeps its profiles until then\. You can choose a plan again once it has ended; to resume or manage it, open/,
+      ),
+    ).toBeTruthy();
+    expect(within(alert).getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe(
+      '/subscription',
+    );
+    const starter = screen.getByRole('region', { name: 'Starter' });
+    expect(within(starter).getByText('Your plan')).toBeTruthy();
+    expect(within(starter).getByRole('button', { name: 'Current Plan' }).hasAttribute('disabled')).toBe(true);
+    expect(selectButtons()).toHaveLength(0);
+    expect(checkout.calls).toHaveLength(0);
+  });
+
+  it('sells a plan again once the last one has ended, though the token still says otherwise', async () => {
+    setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 1 }));
+    mockPlansPage();
+    mockSubscription(
+      held('price_starter', 'canceled', {
+        current_period_end: '2025-11-29T10:00:00.000Z',
+        gives_access: false,
+      }),
+    );
+    renderApp('/subscribe');
+    await screen.findByRole('region', { name: 'Starter' });
+    await waitFor(() => expect(selectButtons()).toHaveLength(3));
+    expect(screen.queryByText('Your plan')).toBeNull();
+    expect(screen.queryByText(/runs until/)).toBeNull();
+  });
+
+  it('marks every plan the customer holds that still runs, and sells none beside them', async () => {
     setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 3 }));
     mockPlansPage();
-    // Starter bought beside Quarterly, which was canceled once and bought again.
+    // Held from before one plan at a time: Quarterly twice (one canceled, still running) and Starter.
     mockSubscription(held('price_quarter'), held('price_quarter', 'canceled'), held('price_starter'));
     const checkout = mockEndpoint(billingEndpoints.createCheckoutSession, errorReply(500, 'x', 'internal'));
     renderApp('/subscribe');
     expect(await screen.findByText('You have the Starter and Quarterly plans')).toBeTruthy();
-    expect(screen.getByText(/billed beside them; the higher limit applies/)).toBeTruthy();
     for (const name of ['Starter', 'Quarterly']) {
       const card = screen.getByRole('region', { name });
       expect(within(card).getByText('Your plan')).toBeTruthy();
@@ -287,17 +370,15 @@ describe('/subscribe account bar', () => {
     }
     const lifetime = screen.getByRole('region', { name: 'Lifetime' });
     expect(within(lifetime).queryByText('Your plan')).toBeNull();
-    expect(within(lifetime).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(
-      false,
-    );
+    expect(within(lifetime).queryByRole('button')).toBeNull();
     expect(checkout.calls).toHaveLength(0);
   });
 
-  it('names a plan the server says the customer already has, without offering to retry or sign in', async () => {
+  it('shows why the server sold no plan beside one bought meanwhile, without offering to retry or sign in', async () => {
     setToken(makeToken({ sub: SUBSCRIBER, profiles_limit: 3 }));
     mockPlansPage();
     // Bought in another tab since this page loaded: the first lookup does not know it yet.
-    let plans = [held('price_quarter')];
+    let plans: THeldSubscription[] = [];
     const lookup = mockEndpoint(billingEndpoints.userSubscription, () => ({
       user_id: SUBSCRIBER,
       user_email: 'user@example.com',
@@ -314,37 +395,66 @@ describe('/subscribe account bar', () => {
       billingEndpoints.createCheckoutSession,
       errorReply(
         409,
-        'You already have this plan. Change or cancel it under Subscription.',
+        'You already have the Quarterly plan. Change or cancel it under Subscription.',
         'already_subscribed',
       ),
     );
     renderApp('/subscribe');
     const starter = await screen.findByRole('region', { name: 'Starter' });
-    await screen.findByText('You have the Quarterly plan');
-    plans = [held('price_quarter'), held('price_starter')];
+    await waitFor(() => expect(selectButtons()).toHaveLength(3));
+    plans = [held('price_quarter')];
     await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));
 
-    const alert = await screen.findByRole('alert', { name: 'You already have the Starter plan.' });
-    expect(within(alert).getByText(/It is not sold to you a second time/)).toBeTruthy();
+    const alert = await screen.findByRole('alert', {
+      name: 'You already have the Quarterly plan. Change or cancel it under Subscription.',
+    });
     expect(within(alert).getByRole('link', { name: 'Subscription' }).getAttribute('href')).toBe(
       '/subscription',
     );
     expect(within(alert).queryByRole('button')).toBeNull();
     expect(screen.queryByText('Failed to start checkout process. Please try again.')).toBeNull();
     expect(screen.queryByText(/Failed to create checkout session/)).toBeNull();
-    // The page asks again, and marks the plan as the customer's.
-    expect(await screen.findByText('You have the Starter and Quarterly plans')).toBeTruthy();
-    expect(within(starter).getByRole('button', { name: 'Current Plan' })).toBeTruthy();
+    // The page asks again, marks the plan as the customer's and sells none beside it.
+    expect(await screen.findByText('You have the Quarterly plan')).toBeTruthy();
+    const quarterly = screen.getByRole('region', { name: 'Quarterly' });
+    expect(within(quarterly).getByRole('button', { name: 'Current Plan' })).toBeTruthy();
+    expect(selectButtons()).toHaveLength(0);
     expect(lookup.calls.length).toBeGreaterThan(1);
     expect(external.assigned).toEqual([]);
   });
 
-  it('offers moderators the dashboard link without a subscription', async () => {
-    setToken(makeToken({ roles: ['MODERATOR'], profiles_limit: 0 }));
+  it.each([['MODERATOR'], ['ADMIN']])(
+    'tells a %s they need no plan, with the dashboard link and no plan for sale',
+    async (role) => {
+      setToken(makeToken({ roles: [role], profiles_limit: 0 }));
+      mockPlansPage();
+      const lookup = mockEndpoint(billingEndpoints.userSubscription, errorReply(500, 'x', 'internal'));
+      renderApp('/subscribe');
+      await screen.findByRole('region', { name: 'Starter' });
+      expect(within(accountBar()).getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+      expect(screen.getByText('You need no plan')).toBeTruthy();
+      expect(
+        screen.getByText('Moderators and admins work without a plan: your profiles have no limit.'),
+      ).toBeTruthy();
+      expect(screen.queryAllByRole('button', { name: /Select Plan|Current Plan/ })).toHaveLength(0);
+      expect(screen.queryByRole('region', { name: 'Your projects' })).toBeNull();
+      expect(lookup.calls).toHaveLength(0);
+    },
+  );
+
+  it("shows the server's word when it sells no plan to a moderator the page took for a customer", async () => {
+    setToken(makeToken({ profiles_limit: 0 }));
     mockPlansPage();
+    const detail =
+      'Moderators and admins need no plan: their profiles have no limit, so there is nothing to buy.';
+    mockEndpoint(billingEndpoints.createCheckoutSession, errorReply(403, detail, 'no_plan_needed'));
     renderApp('/subscribe');
-    await screen.findByRole('region', { name: 'Starter' });
-    expect(within(accountBar()).getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+    const starter = await screen.findByRole('region', { name: 'Starter' });
+    await userEvent.click(within(starter).getByRole('button', { name: 'Select Plan' }));
+    const alert = await screen.findByRole('alert', { name: detail });
+    expect(within(alert).queryByRole('button')).toBeNull();
+    expect(screen.queryByText(/You don't have permission/)).toBeNull();
+    expect(external.assigned).toEqual([]);
   });
 
   it('shows neither to a visitor who is not signed in', async () => {

@@ -14,7 +14,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { ALREADY_SUBSCRIBED, type TSubscriptionPlan } from '@threadreach/contract';
+import { ALREADY_SUBSCRIBED, NO_PLAN_NEEDED, type TSubscriptionPlan } from '@threadreach/contract';
 import { Link, useNavigate } from 'react-router';
 import { navigateTo } from '../../../lib/navigation';
 import { useAuth } from '../../auth';
@@ -26,15 +26,15 @@ import {
   useCreateCheckoutSession,
   useUserSubscription,
 } from '../hooks/use-billing';
-import { PLAN_MESSAGES } from '../messages';
-import { formatPlanPrice, planIntervalText, profilesText } from '../plan-format';
+import { NO_CHECKOUT_MESSAGES, PLAN_MESSAGES } from '../messages';
+import { formatPeriodEnd, formatPlanPrice, planIntervalText, profilesText } from '../plan-format';
 import { SubscribeAccountBar } from './subscribe-account-bar';
 import { SubscriptionShell } from './subscription-shell';
 
 export const SUBSCRIBE_FOOTER =
   'Payments are processed securely by our card payment provider. You can cancel anytime.';
 
-/** Plans that renew and give their profiles now: the ones a customer would buy twice by mistake. */
+/** Statuses of a plan that renews, unless it was canceled at the end of its period. */
 const RENEWING_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
 
 /** 'Starter', 'Starter and Growth', 'Starter, Growth and Pro'. */
@@ -56,13 +56,16 @@ function PlanCard({
   loading,
   disabled,
   current,
+  offered,
   onSelect,
 }: {
   plan: TSubscriptionPlan;
   loading: boolean;
   disabled: boolean;
-  /** One of the customer's own renewing plans: not sold to them a second time. */
+  /** One of the customer's own plans that still runs: not sold to them a second time. */
   current: boolean;
+  /** Whether the plan is sold to this visitor at all: not beside a running plan, nor to moderators. */
+  offered: boolean;
   onSelect: () => void;
 }) {
   return (
@@ -92,9 +95,17 @@ function PlanCard({
             {plan.description}
           </Text>
         )}
-        <Button mt="auto" onClick={onSelect} disabled={disabled || loading || current} fullWidth>
-          {loading ? 'Loading...' : current ? 'Current Plan' : 'Select Plan'}
-        </Button>
+        {current ? (
+          <Button mt="auto" disabled fullWidth>
+            Current Plan
+          </Button>
+        ) : (
+          offered && (
+            <Button mt="auto" onClick={onSelect} disabled={disabled || loading} fullWidth>
+              {loading ? 'Loading...' : 'Select Plan'}
+            </Button>
+          )
+        )}
       </Stack>
     </Card>
   );
@@ -113,30 +124,43 @@ export function SubscribePage() {
   const checkout = useCreateCheckoutSession();
   const [chosen, setChosen] = useState<string | null>(null);
   const [checkoutError, setCheckoutError] = useState<SubscriptionError | null>(null);
-  /** A plan the server says the customer already has, though this page did not know it yet. */
-  const [alreadyHeld, setAlreadyHeld] = useState<TSubscriptionPlan | null>(null);
+  /** The server's refusal to sell: a plan still runs that this page did not know of, or no plan needed. */
+  const [refusal, setRefusal] = useState<SubscriptionError | null>(null);
   const queryClient = useQueryClient();
-  const customer = auth.hasActiveSubscription && !auth.isModerator;
+  // Moderators and admins are never gated by a plan, so none is sold to them (decision 012).
+  const staff = auth.isModerator;
+  const customer = auth.hasActiveSubscription && !staff;
   const subscription = useUserSubscription(customer ? (auth.user?.user_id ?? null) : null);
-  // A customer may hold several plans (a second one beside the first): each renewing one is theirs.
-  const currentPriceIds = new Set(
-    (subscription.data?.subscriptions ?? [])
-      .filter((held) => RENEWING_STATUSES.includes(held.status))
-      .map((held) => held.price_id),
+  // A plan runs until it ends, canceled or not; one may still hold several from before one at a time.
+  const running = (subscription.data?.subscriptions ?? []).filter((held) => held.gives_access);
+  const renews = running.some(
+    (held) => RENEWING_STATUSES.includes(held.status) && !held.cancel_at_period_end,
   );
+  const currentPriceIds = new Set(running.map((held) => held.price_id));
   const currentPlans = plans.data?.filter((plan) => currentPriceIds.has(plan.price_id)) ?? [];
+  const heldNames = currentPlans.length > 0 ? namesText(currentPlans.map((plan) => plan.product_name)) : null;
+  const lastEnd = running
+    .map((held) => held.current_period_end)
+    .filter((end): end is string => end !== null)
+    .sort()
+    .at(-1);
+  // Nothing is sold beside a running plan; a subscriber's plans are read before any is offered.
+  const offered = !staff && running.length === 0 && !(customer && subscription.isPending);
 
   const select = (plan: TSubscriptionPlan) => {
     setCheckoutError(null);
-    setAlreadyHeld(null);
+    setRefusal(null);
     setChosen(plan.price_id);
     checkout.mutate(plan.price_id, {
       // The card keeps 'Loading...' while the browser leaves for the checkout page.
       onSuccess: (session) => navigateTo(session.checkout_url),
       onError: (error) => {
         setChosen(null);
-        if (error instanceof SubscriptionError && error.code === ALREADY_SUBSCRIBED) {
-          setAlreadyHeld(plan);
+        if (
+          error instanceof SubscriptionError &&
+          (error.code === ALREADY_SUBSCRIBED || error.code === NO_PLAN_NEEDED)
+        ) {
+          setRefusal(error);
           void queryClient.invalidateQueries({
             queryKey: billingKeys.subscription(auth.user?.user_id ?? null),
           });
@@ -173,6 +197,7 @@ export function SubscribePage() {
             loading={chosen === plan.price_id}
             disabled={chosen !== null}
             current={currentPriceIds.has(plan.price_id)}
+            offered={offered}
             onSelect={() => select(plan)}
           />
         ))}
@@ -204,18 +229,31 @@ export function SubscribePage() {
           </Stack>
         </Alert>
       )}
-      {alreadyHeld && (
-        <Alert color="blue" role="alert" title={PLAN_MESSAGES.alreadySubscribed(alreadyHeld.product_name)}>
-          It is not sold to you a second time. To change or cancel it, open <SubscriptionLink />.
+      {refusal && (
+        <Alert color="blue" role="alert" title={refusal.message}>
+          {refusal.code === ALREADY_SUBSCRIBED && (
+            <>
+              Your plans are under <SubscriptionLink />.
+            </>
+          )}
         </Alert>
       )}
-      {currentPlans.length > 0 && (
+      {staff && (
+        <Alert color="blue" title={NO_CHECKOUT_MESSAGES.noPlanNeeded}>
+          {NO_CHECKOUT_MESSAGES.noPlanNeededText}
+        </Alert>
+      )}
+      {running.length > 0 && (
         <Alert
           color="blue"
-          title={`You have the ${namesText(currentPlans.map((plan) => plan.product_name))} plan${currentPlans.length > 1 ? 's' : ''}`}
+          title={
+            renews || !lastEnd
+              ? NO_CHECKOUT_MESSAGES.renewing(heldNames, currentPlans.length)
+              : NO_CHECKOUT_MESSAGES.canceled(heldNames, currentPlans.length, formatPeriodEnd(lastEnd)!)
+          }
         >
-          Another plan is a second subscription, billed beside {currentPlans.length > 1 ? 'them' : 'it'}; the
-          higher limit applies. To change or cancel yours, open <SubscriptionLink />.
+          {renews || !lastEnd ? NO_CHECKOUT_MESSAGES.renewingText : NO_CHECKOUT_MESSAGES.canceledText}{' '}
+          <SubscriptionLink />.
         </Alert>
       )}
       {content}

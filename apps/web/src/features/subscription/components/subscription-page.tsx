@@ -4,11 +4,8 @@ import { Link } from 'react-router';
 import { useAuth } from '../../auth';
 import { useAvailablePlans, useOpenBillingPortal, useUserSubscription } from '../hooks/use-billing';
 import { ENDED_MESSAGES, PLAN_MESSAGES } from '../messages';
+import { formatPeriodEnd } from '../plan-format';
 import { SubscriptionShell } from './subscription-shell';
-
-function periodEnd(value: string | null): string | null {
-  return value ? new Date(value).toLocaleDateString('en-US', { dateStyle: 'medium' }) : null;
-}
 
 /**
  * The customer's last plan has ended: when, what stopped with it, and the way back. The lookup shows the
@@ -21,7 +18,7 @@ function PlanEnded({ plan, periodEndsAt }: { plan: string | null; periodEndsAt: 
   const past = periodEndsAt !== null && new Date(periodEndsAt).getTime() <= now;
   return (
     <Stack gap="xs">
-      <Text fw={600}>{ENDED_MESSAGES.ended(plan, past ? periodEnd(periodEndsAt) : null)}</Text>
+      <Text fw={600}>{ENDED_MESSAGES.ended(plan, past ? formatPeriodEnd(periodEndsAt) : null)}</Text>
       <Text>{ENDED_MESSAGES.stopped}</Text>
       <Text>{ENDED_MESSAGES.restart}</Text>
     </Stack>
@@ -108,7 +105,7 @@ export function SubscriptionPage() {
             <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Your plans">
               {held.map((sub, index) => {
                 const name = planName(sub.price_id);
-                const ends = periodEnd(sub.current_period_end);
+                const ends = formatPeriodEnd(sub.current_period_end);
                 return (
                   <Paper key={index} component="li" withBorder p="xs" radius="sm" aria-label={name ?? 'Plan'}>
                     {name && <Text>Plan: {name}</Text>}
