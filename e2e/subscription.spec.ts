@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { signInAsNewCustomer, signInAsSubscriber } from './fixtures';
+import { signInAs, signInAsNewCustomer, signInAsSubscriber } from './fixtures';
 
 test('a new customer chooses a plan, completes the local checkout and reaches the dashboard', async ({
   page,
@@ -65,6 +65,8 @@ test('a subscriber on the plans page finds the way back to the dashboard', async
   await expect(starter.getByText('Your plan')).toBeVisible();
   await expect(starter.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
   await expect(page.getByText('You have the Starter plan')).toBeVisible();
+  // No second plan is sold beside it.
+  await expect(page.getByRole('button', { name: 'Select Plan' })).toHaveCount(0);
   await page
     .getByRole('navigation', { name: 'Account' })
     .getByRole('link', { name: 'Go to Dashboard' })
@@ -103,4 +105,42 @@ test('a subscriber cancels their plan on the billing page and keeps it to the en
   await expect(page.getByText('Profiles: up to 3')).toBeVisible();
   await expect(page.getByText('Projects: 0/3 used')).toBeVisible();
   await expect(page.getByText('Reddit accounts: 0/3 connected')).toBeVisible();
+
+  // Canceled, it still runs: the plans say until when, and sell none beside it.
+  await page.getByRole('link', { name: 'Plans' }).click();
+  await expect(page).toHaveURL(/\/subscribe$/);
+  await expect(page.getByText(`Your Growth plan runs until ${day}`)).toBeVisible();
+  await expect(page.getByText(/to resume or manage it, open Subscription/)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Growth' }).getByText('Your plan')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Select Plan' })).toHaveCount(0);
+  // Nor does the server, asked directly.
+  const refused = await page.evaluate(async () => {
+    const res = await fetch('/api/v1/billing/create-checkout-session', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${localStorage.getItem('authToken')}`,
+      },
+      body: JSON.stringify({ price_id: 'price_local_starter' }),
+    });
+    return { status: res.status, body: (await res.json()) as { code: string; detail: string } };
+  });
+  expect(refused.status).toBe(409);
+  expect(refused.body.code).toBe('already_subscribed');
+  expect(refused.body.detail).toContain(`You canceled the Growth plan, but it runs until ${day}.`);
+});
+
+test('a moderator is told on the plans page that they need no plan, and offered none', async ({ page }) => {
+  await signInAs(page, 'moderator@demo.local');
+  await page.goto('/subscribe');
+  await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Growth' })).toBeVisible();
+  await expect(page.getByText('You need no plan')).toBeVisible();
+  await expect(
+    page.getByText('Moderators and admins work without a plan: your profiles have no limit.'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Select Plan' })).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Go to Dashboard' }),
+  ).toBeVisible();
 });
