@@ -76,4 +76,39 @@ describe('the discovery-cycle job', () => {
     expect(next).toHaveLength(1);
     expect(next[0]!.startAfter.getTime()).toBe(freesAt);
   });
+
+  it('queues a read of the streams Reddit did not answer for the backoff instant, which then queues the next cycle', async () => {
+    // Past the budget the test before spent.
+    clock.t += 10 * 60_000;
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    const startedAt = clock.t;
+    const id = await queue.enqueue(discoveryCycleJob, {});
+    await vi.waitFor(async () => {
+      const [job] = await queue.boss.findJobs(discoveryCycleJob.name, { id: id! });
+      expect(job?.state).toBe('completed');
+    }, settled);
+    const [retry] = (await jobs()).filter((j) => j.state === 'created');
+    expect(retry!.data).toEqual({
+      retry: { streams: [{ groupNo: 0, kind: 't3' }], attempt: 2, startedAtMs: startedAt },
+    });
+    expect(retry!.startAfter.getTime()).toBeGreaterThan(clock.t);
+    expect(retry!.startAfter.getTime()).toBeLessThanOrEqual(clock.t + 500);
+
+    // Run as the worker would, once due: the next cycle counts its interval from the first run's start.
+    await queue.boss.deleteQueuedJobs(discoveryCycleJob.name);
+    t.sim!.inspect.reset();
+    clock.t = retry!.startAfter.getTime();
+    await discoveryCycleJob.handler(t.ctx, retry!.data as never);
+    expect(t.sim!.inspect.requestLog().filter((e) => e.path.endsWith('/comments'))).toEqual([]);
+    expect(
+      t
+        .sim!.inspect.requestLog()
+        .filter((e) => e.path.endsWith('/new'))
+        .map((e) => e.status),
+    ).toEqual([200]);
+    const next = (await jobs()).filter((j) => j.state === 'created');
+    expect(next).toHaveLength(1);
+    expect(next[0]!.data).toEqual({});
+    expect(next[0]!.startAfter.getTime()).toBe(startedAt + t.config.discovery.intervalSeconds * 1000);
+  });
 });

@@ -42,15 +42,30 @@ export interface CycleReport {
   groups: number;
   backfills: number;
   authorsEnriched: number;
-  /** False when the budget ran out, Reddit was unavailable, or no search credential is enabled. */
+  /** False when the budget ran out, a read went unanswered, or no search credential is enabled. */
   complete: boolean;
   /** When the budget ran out: the instant it frees. */
   retryAtMs: number | null;
+  /** Reads Reddit did not answer (a 5xx or a broken connection), skipped while the cycle went on. */
+  unanswered: { streams: StreamRef[]; backfills: string[] };
+  /** When to read those again (the client's backoff); null when none, or at the last attempt. */
+  againAtMs: number | null;
+}
+
+/** One group's posts (t3) or comments (t1). */
+export interface StreamRef {
+  groupNo: number;
+  kind: StreamKind;
 }
 
 export interface CycleOptions {
   /** Told after each read's transaction committed. */
   onCommit?(event: { groupNo: number | null; kind: StreamKind; items: number; leadsCreated: number }): void;
+  /**
+   * A later try at the streams an earlier run left unanswered: only those are read (backfills and
+   * authors still pending are done as in every cycle). `attempt` is its how-manyth try, 2 or more.
+   */
+  retry?: { streams: StreamRef[]; attempt: number };
 }
 
 /** Pages one stream may read per cycle: as deep as Reddit lists. The rest waits for the next cycle. */
@@ -69,7 +84,9 @@ const ENRICH_WINDOW_MS = 7 * 86_400_000;
  * each group's new posts and new comments read from where the last cycle stopped, each new item matched
  * once against every project, then first backfills of newly approved subreddits and the authors of new
  * leads. Each read is written in one transaction with its cursor, so a crash repeats work but never
- * loses or duplicates a lead. A spent budget ends the cycle early and says when it frees.
+ * loses or duplicates a lead. A spent budget ends the cycle early and says when it frees. A read Reddit
+ * does not answer (a 5xx, a connection broken twice) is skipped and the cycle goes on; the report names
+ * it and when to try it again.
  */
 export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions = {}): Promise<CycleReport> {
   const report: CycleReport = {
@@ -83,6 +100,8 @@ export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions =
     authorsEnriched: 0,
     complete: true,
     retryAtMs: null,
+    unanswered: { streams: [], backfills: [] },
+    againAtMs: null,
   };
   const rules = await loadProjectRules(ctx.db);
   const { groups, shrunk } = await syncStreams(
@@ -93,7 +112,8 @@ export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions =
   report.groups = groups.size;
   if (groups.size === 0) return report;
 
-  const reader = await RedditReader.forSearch(ctx);
+  const retry = options.retry;
+  const reader = await RedditReader.forSearch(ctx, { attempt: retry?.attempt ?? 1 });
   if (!reader.usable) {
     ctx.log.warn({ job: 'discovery-cycle' }, 'no enabled Reddit search credential: discovery is paused');
     return { ...report, complete: false };
@@ -102,6 +122,7 @@ export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions =
   try {
     for (const [groupNo, subs] of groups) {
       for (const kind of ['t3', 't1'] as const) {
+        if (retry && !retry.streams.some((s) => s.groupNo === groupNo && s.kind === kind)) continue;
         await readStreamSafely(cycle, { groupNo, kind, subs, shrunk: shrunk.has(groupNo) });
       }
     }
@@ -113,9 +134,6 @@ export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions =
     if (error instanceof RedditBudgetExhaustedError) {
       report.complete = false;
       report.retryAtMs = error.retryAtMs;
-    } else if (error instanceof RedditUnavailableError) {
-      report.complete = false;
-      ctx.log.warn({ job: 'discovery-cycle', err: error }, 'Reddit unavailable: the cycle ends early');
     } else {
       throw error;
     }
@@ -141,11 +159,30 @@ interface Stream {
   shrunk: boolean;
 }
 
-/** A stream Reddit refuses or answers oddly is skipped this cycle; the others are still read. */
+/**
+ * Notes a read Reddit did not answer: the cycle goes on without it, and it is tried again at the latest
+ * backoff instant of the cycle's unanswered reads (none at the last attempt: the next interval reads it).
+ */
+function unanswered(cycle: Cycle, error: RedditUnavailableError, what: Record<string, unknown>): void {
+  const { report } = cycle;
+  report.complete = false;
+  if (error.retryAtMs !== undefined) report.againAtMs = Math.max(report.againAtMs ?? 0, error.retryAtMs);
+  cycle.ctx.log.warn({ job: 'discovery-cycle', ...what, err: error }, 'Reddit did not answer: read skipped');
+}
+
+/**
+ * A stream Reddit refuses or answers oddly is skipped this cycle, and one it does not answer is tried
+ * again soon; the others are still read.
+ */
 async function readStreamSafely(cycle: Cycle, stream: Stream): Promise<void> {
   try {
     await readStream(cycle, stream);
   } catch (error) {
+    if (error instanceof RedditUnavailableError) {
+      cycle.report.unanswered.streams.push({ groupNo: stream.groupNo, kind: stream.kind });
+      unanswered(cycle, error, { group: stream.groupNo, kind: stream.kind });
+      return;
+    }
     if (
       error instanceof RedditApiError ||
       error instanceof RedditResponseShapeError ||
@@ -315,7 +352,16 @@ async function runBackfills(cycle: Cycle, rules: ProjectRules[]): Promise<void> 
       const projectRules = byProject.get(p.projectId)!;
       const startedAt = new Date(ctx.clock.now());
       const before = reader.requests;
-      const listed = await readBackfill(reader, projectRules, p.name);
+      let listed: ListedItem[];
+      try {
+        listed = await readBackfill(reader, projectRules, p.name);
+      } catch (error) {
+        if (!(error instanceof RedditUnavailableError)) throw error;
+        // Still pending: a later run backfills it.
+        report.unanswered.backfills.push(p.name);
+        unanswered(cycle, error, { backfill: p.name, projectId: p.projectId });
+        continue;
+      }
       const matched = await scoreWithAi(ctx, matchItems(compileMatcher([projectRules]), listed, startedAt));
       const created = await writePage(
         ctx.db,

@@ -431,6 +431,123 @@ describe('reads spread over the search credentials', () => {
   });
 });
 
+describe('a read Reddit does not answer', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+  // r/saas and 99 names the simulator does not know fill group 0; r/startups is group 1 on its own.
+  const GROUP_0 = ['SaaS', ...Array.from({ length: 99 }, (_, i) => `sb${String(i).padStart(3, '0')}`)];
+  beforeAll(async () => {
+    t = await createDiscoveryApp({ reddit: { clock } });
+    await addSearchCredential(t.ctx);
+  });
+  afterAll(() => t?.close());
+  /** The listings read, in order (group 0's by its stream), each once however many pages it took. */
+  const listings = () => {
+    const read = t
+      .sim!.inspect.requestLog()
+      .filter((e) => e.path.endsWith('/new') || e.path.endsWith('/comments'))
+      .map((e) => {
+        const stream = e.path.startsWith('/r/saas+') ? `group 0 ${e.path.split('/').at(-1)}` : e.path;
+        return `${stream} ${e.status}`;
+      });
+    return [...new Set(read)];
+  };
+
+  it("is skipped while the other subreddits are read in the same cycle, and read again at the client's backoff", async () => {
+    const project = await buildDiscoveryProject(t.ctx.db, t.config, {
+      keywords: ['customers', 'users'],
+      subreddits: [...GROUP_0, 'startups'],
+    });
+    expect((await runDiscoveryCycle(t.ctx)).groups).toBe(2);
+    const start = await cursorsOf(t.ctx.db);
+    clock.t += 6 * HOUR;
+    t.sim!.inspect.reset();
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/saas+*/new', count: 1 });
+
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report).toMatchObject({
+      complete: false,
+      retryAtMs: null,
+      unanswered: { streams: [{ groupNo: 0, kind: 't3' }], backfills: [] },
+    });
+    expect(report.againAtMs).toBeGreaterThan(clock.t);
+    // The client's first backoff: at most 500 ms.
+    expect(report.againAtMs).toBeLessThanOrEqual(clock.t + 500);
+    expect(listings()).toEqual([
+      'group 0 new 503',
+      'group 0 comments 200',
+      '/r/startups/new 200',
+      '/r/startups/comments 200',
+    ]);
+    const found = await leadsOf(t.ctx.db, project.id);
+    expect(found.some((l) => l.subreddit === 'startups' && l.kind === 'post')).toBe(true);
+    expect(found.some((l) => l.subreddit === 'SaaS' && l.kind === 'post')).toBe(false);
+    const cursor = async (groupNo: number, kind: string) =>
+      (await cursorsOf(t.ctx.db)).find((c) => c.groupNo === groupNo && c.kind === kind)!.beforeName;
+    const before = (groupNo: number, kind: string) =>
+      start.find((c) => c.groupNo === groupNo && c.kind === kind)!.beforeName;
+    expect(await cursor(0, 't3')).toBe(before(0, 't3'));
+    expect(await cursor(1, 't3')).not.toBe(before(1, 't3'));
+
+    // The retry reads that stream only, from where it stopped.
+    clock.t = report.againAtMs!;
+    t.sim!.inspect.reset();
+    const again = await runDiscoveryCycle(t.ctx, {
+      retry: { streams: report.unanswered.streams, attempt: 2 },
+    });
+    expect(again).toMatchObject({
+      complete: true,
+      againAtMs: null,
+      unanswered: { streams: [], backfills: [] },
+    });
+    expect(listings()).toEqual(['group 0 new 200']);
+    expect(await cursor(0, 't3')).not.toBe(before(0, 't3'));
+    const after = await leadsOf(t.ctx.db, project.id);
+    expect(after.some((l) => l.subreddit === 'SaaS' && l.kind === 'post')).toBe(true);
+  });
+
+  it('leaves a backfill Reddit does not answer pending, and backfills the other subreddits', async () => {
+    const project = await buildDiscoveryProject(t.ctx.db, t.config, {
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+      backfilled: false,
+    });
+    clock.t += 61_000;
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/saas/search', count: 1 });
+    const report = await runDiscoveryCycle(t.ctx);
+    expect(report).toMatchObject({
+      backfills: 1,
+      unanswered: { streams: [], backfills: ['SaaS'] },
+      complete: false,
+    });
+    expect(report.againAtMs).toBeGreaterThan(clock.t);
+    const backfilled = async () =>
+      (await t.ctx.db.select().from(subreddits).where(eq(subreddits.projectId, project.id)))
+        .filter((r) => r.backfilledAt)
+        .map((r) => r.name)
+        .sort();
+    expect(await backfilled()).toEqual(['startups']);
+
+    clock.t = report.againAtMs!;
+    const again = await runDiscoveryCycle(t.ctx, { retry: { streams: [], attempt: 2 } });
+    expect(again).toMatchObject({ backfills: 1, complete: true, againAtMs: null });
+    expect(await backfilled()).toEqual(['SaaS', 'startups']);
+  });
+
+  it('at the last attempt is left for the next interval', async () => {
+    clock.t += 61_000;
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/startups/comments', count: 1 });
+    const report = await runDiscoveryCycle(t.ctx, {
+      retry: { streams: [{ groupNo: 1, kind: 't1' }], attempt: 4 },
+    });
+    expect(report).toMatchObject({
+      complete: false,
+      againAtMs: null,
+      unanswered: { streams: [{ groupNo: 1, kind: 't1' }] },
+    });
+  });
+});
+
 describe('a burst deeper than Reddit lists', () => {
   const clock = virtualClock();
   let t: TestApp;
