@@ -399,6 +399,90 @@ describe('the agent-run chain on the simulator', () => {
     expect(settings).toMatchObject({ isActive: true, pausedReason: null });
   }, 300_000);
 
+  it('comes back at the backoff instant when Reddit does not answer its search, then searches, drafts and queues', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+    });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    sim.inspect.reset();
+    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    try {
+      await agentRunJob.handler(ctx, { projectId: project.id });
+    } finally {
+      sim.faults.clear();
+    }
+    const retry = agentJobs(project.id).at(-1)!;
+    expect(retry.data).toEqual({ projectId: project.id, attempt: 2 });
+    const at = retry.options.startAfter!.getTime();
+    expect(at).toBeGreaterThan(clock.t);
+    // The Reddit client's first backoff: at most 500 ms.
+    expect(at).toBeLessThanOrEqual(clock.t + 500);
+    expect(retry.options).toMatchObject({ singletonKey: project.id, earliest: true });
+    const settings = async () =>
+      (await rig.db.select().from(agentSettings).where(eq(agentSettings.projectId, project.id)))[0]!;
+    expect(await settings()).toMatchObject({ nextRunAt: new Date(at), runStartedAt: null });
+    const logs = async () =>
+      (await rig.db.select().from(agentLogs).where(eq(agentLogs.projectId, project.id))).map((l) => [
+        l.activityType,
+        l.success,
+        l.message,
+      ]);
+    const due = new Date(Math.ceil(at / 1000) * 1000).toISOString().slice(11, 19);
+    expect(await logs()).toEqual([
+      ['search', false, `Reddit did not answer the search; the run tries again at ${due} UTC`],
+    ]);
+    expect(await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toEqual([]);
+
+    // The retry takes up the same search, and the run goes on.
+    clock.t = at;
+    await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt: number });
+    const run = await resultOfLastRun(project.id);
+    expect(run).toMatchObject({ status: 'completed', searches_performed: 1, trigger: 'schedule' });
+    expect(run.posts_found).toBeGreaterThan(0);
+    expect(run.messages_generated).toBeGreaterThan(0);
+    expect(run.messages_queued).toBeGreaterThan(0);
+    const listings = sim.inspect.requestLog().filter((e) => e.path.endsWith('/new'));
+    expect(listings.map((e) => e.status)).toEqual([503, 200]);
+    const next = agentJobs(project.id).at(-1)!;
+    expect(next.data).toEqual({ projectId: project.id });
+    expect(next.options.startAfter!.getTime()).toBe(clock.t + 2 * HOUR);
+  }, 300_000);
+
+  it('goes on with the leads it has when Reddit still does not answer at the fourth attempt', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await buildLead(rig.db, project.id, { intentScore: 80 });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new' });
+    try {
+      await agentRunJob.handler(ctx, { projectId: project.id });
+      for (const attempt of [2, 3, 4]) {
+        const retry = agentJobs(project.id).at(-1)!;
+        expect(retry.data).toEqual({ projectId: project.id, attempt });
+        clock.t = retry.options.startAfter!.getTime();
+        await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt: number });
+      }
+    } finally {
+      sim.faults.clear();
+    }
+    const run = await resultOfLastRun(project.id);
+    expect(run).toMatchObject({ status: 'completed', searches_performed: 0, messages_generated: 1 });
+    const failed = await rig.db
+      .select()
+      .from(agentLogs)
+      .where(and(eq(agentLogs.projectId, project.id), eq(agentLogs.activityType, 'search')));
+    expect(failed.map((l) => l.message).at(-1)).toBe(
+      'Search failed: Reddit is unavailable right now; please try again later',
+    );
+    const next = agentJobs(project.id).at(-1)!;
+    expect(next.data).toEqual({ projectId: project.id });
+    expect(next.options.startAfter!.getTime()).toBe(clock.t + 2 * HOUR);
+  }, 300_000);
+
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {
     const { ctx, clock } = rig;
     const at = new Date(clock.t);

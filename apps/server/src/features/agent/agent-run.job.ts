@@ -14,18 +14,20 @@ class AgentBusyError extends Error {
 /**
  * The autonomous schedule of one project's agent, a chain of one job at a time per project (singleton
  * key: the project). Each run queues the next for 2 hours later on ctx.clock; a stopped, paused or
- * learning agent ends the chain. A worker killed mid-run leaves the job to expire and run again; the
- * run's lease and the DMs' own uniqueness keep that from drafting or sending twice.
+ * learning agent ends the chain. A run whose search Reddit did not answer queues itself instead for the
+ * search's backoff instant, with its next `attempt` (1 when absent). A worker killed mid-run leaves the
+ * job to expire and run again; the run's lease and the DMs' own uniqueness keep that from drafting or
+ * sending twice.
  */
 export const agentRunJob = defineJob({
   name: 'agent-run',
-  schema: z.object({ projectId: z.uuid() }),
+  schema: z.object({ projectId: z.uuid(), attempt: z.number().int().min(2).optional() }),
   policy: 'stately',
   retry: { limit: 2, delaySeconds: 60, backoff: true },
   // Longer than a run's lease, so a retried run finds the dead one's lease stale.
   expireInSeconds: 20 * 60,
   async handler(ctx, data) {
-    await runScheduled(ctx, data.projectId);
+    await runScheduled(ctx, data.projectId, data.attempt ? { attempt: data.attempt } : {});
   },
 });
 
@@ -40,29 +42,35 @@ export async function runScheduled(
   const due = settings.nextRunAt?.getTime() ?? ctx.clock.now();
   // Early (a duplicate from before a restart): the chain's next job is already set for then.
   if (due > ctx.clock.now() + 1000) {
-    await queueAgentRun(ctx, projectId, due);
+    await queueAgentRun(ctx, projectId, due, options.attempt);
     return;
   }
   const outcome = await runAgent(ctx, projectId, 'schedule', options);
   if (outcome.kind === 'busy') throw new AgentBusyError(outcome.retryAtMs);
   const after = await findSettings(ctx.db, projectId);
   if (after?.isActive && after.nextRunAt && !after.pausedReason) {
-    await queueAgentRun(ctx, projectId, after.nextRunAt.getTime());
+    const attempt = outcome.kind === 'again' ? outcome.attempt : undefined;
+    await queueAgentRun(ctx, projectId, after.nextRunAt.getTime(), attempt);
   }
 }
 
 /**
  * Queues the project's next run for `atMs`, in place of a waiting one due later (the chain of an agent
  * stopped and started again, whose old run would otherwise hold the project's one place for hours);
- * false when no job queue runs on this server.
+ * false when no job queue runs on this server. `attempt`: a run trying its search again.
  */
-export async function queueAgentRun(ctx: AppContext, projectId: string, atMs: number): Promise<boolean> {
+export async function queueAgentRun(
+  ctx: AppContext,
+  projectId: string,
+  atMs: number,
+  attempt?: number,
+): Promise<boolean> {
   if (!ctx.queue) return false;
-  await ctx.queue.enqueue(
-    agentRunJob,
-    { projectId },
-    { startAfter: new Date(atMs), singletonKey: projectId, earliest: true },
-  );
+  await ctx.queue.enqueue(agentRunJob, attempt ? { projectId, attempt } : { projectId }, {
+    startAfter: new Date(atMs),
+    singletonKey: projectId,
+    earliest: true,
+  });
   return true;
 }
 

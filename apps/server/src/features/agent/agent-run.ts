@@ -8,7 +8,13 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
 import { MIN_SENDING_AGE_DAYS, dailyCapacity, isWithinWorkingHours, nextWorkingInstant } from '../accounts';
-import { getSearchStatus, runProjectSearch, startProjectSearch } from '../discovery';
+import {
+  agentSearchRunning,
+  clockTime,
+  getSearchStatus,
+  runProjectSearch,
+  startProjectSearch,
+} from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
 import { ownerHasPlan } from '../projects';
 import { formatInstant, NO_PLAN_UNQUEUED, queueProjectDms } from '../sending';
@@ -30,6 +36,7 @@ import {
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
 import { reauthenticateFirst, signedOutAccounts } from './signed-out-accounts';
 import type { AgentSettingsRow } from './agent.table';
+import type { ProjectRow } from '../projects/projects.table';
 
 /** A run drafts at most this many DMs, whatever room the accounts have. */
 export const AGENT_DRAFTS_PER_RUN_MAX = 25;
@@ -74,8 +81,14 @@ export const AGENT_RUN_STEPS = ['after-search', 'after-draft', 'after-queue'] as
 export type AgentRunStep = (typeof AGENT_RUN_STEPS)[number];
 export interface RunOptions {
   onStep?: (step: AgentRunStep) => void;
+  /** The how-manyth try of a scheduled run at its search (1 for the first). */
+  attempt?: number;
 }
-export type RunOutcome = { kind: 'busy'; retryAtMs: number } | { kind: 'done'; result: TOperationResult };
+/** 'again': Reddit did not answer the search; the run comes back at `retryAtMs` for its `attempt`. */
+export type RunOutcome =
+  | { kind: 'busy'; retryAtMs: number }
+  | { kind: 'done'; result: TOperationResult }
+  | { kind: 'again'; retryAtMs: number; attempt: number; result: TOperationResult };
 
 function emptyResult(): TOperationResult {
   return {
@@ -111,7 +124,9 @@ const agentWindow = (s: AgentSettingsRow) => ({
 /**
  * One autonomous run of a project's agent (DESIGN.md §4 "Agent mode"): learn from new edits, search,
  * draft DMs for new leads with the learned patterns, queue them through the sending pacing, and log
- * each step. One run at a time per project (the lease); 'busy' while another holds it.
+ * each step. One run at a time per project (the lease); 'busy' while another holds it. A scheduled run
+ * whose search Reddit does not answer stops there and comes back at the search's backoff instant, up to
+ * the Reddit client's last attempt; after that, and for Execute, the run goes on with the leads it has.
  */
 export async function runAgent(
   ctx: AppContext,
@@ -129,6 +144,7 @@ export async function runAgent(
   if (!settings) return { kind: 'busy', retryAtMs: leaseAt.getTime() + RUN_LEASE_MS };
   const result = emptyResult();
   let scheduleNext = trigger === 'schedule';
+  let againAtMs: number | null = null;
   try {
     const blocked = notReady(settings, trigger);
     if (blocked) {
@@ -172,7 +188,18 @@ export async function runAgent(
       });
     }
 
-    await search(ctx, projectId, result);
+    // Only the schedule can come back for another attempt; Execute answers a person now.
+    const attempt = options.attempt ?? 1;
+    againAtMs = await search(ctx, projectId, result, trigger === 'schedule' ? { attempt } : undefined);
+    if (againAtMs !== null) {
+      const reason = searchAgain(againAtMs);
+      return {
+        kind: 'again',
+        retryAtMs: againAtMs,
+        attempt: attempt + 1,
+        result: { ...result, status: 'skipped', reason },
+      };
+    }
     options.onStep?.('after-search');
     // Drafting and handing over are both sized by what the signed-in accounts may send in a day.
     const accounts = await sendingDay(ctx, projectId, settings);
@@ -200,14 +227,46 @@ export async function runAgent(
     const nowMs = ctx.clock.now();
     await releaseRunLease(ctx.db, projectId, leaseAt, {
       lastRunAt: new Date(nowMs),
-      ...(scheduleNext ? { nextRunAt: new Date(nowMs + AGENT_RUN_INTERVAL_SECONDS * 1000) } : {}),
+      ...(scheduleNext
+        ? { nextRunAt: new Date(againAtMs ?? nowMs + AGENT_RUN_INTERVAL_SECONDS * 1000) }
+        : {}),
     });
   }
 }
 
-async function search(ctx: AppContext, projectId: string, result: TOperationResult): Promise<void> {
+const searchAgain = (atMs: number) =>
+  `Reddit did not answer the search; the run tries again at ${clockTime(atMs)}`;
+
+/**
+ * The run's search, inline. With `job` (a scheduled run), Reddit not answering before the client's last
+ * attempt leaves the search running and answers the instant to try again; otherwise null.
+ */
+async function search(
+  ctx: AppContext,
+  projectId: string,
+  result: TOperationResult,
+  job?: { attempt: number },
+): Promise<number | null> {
   const project = await findProjectRow(ctx.db, projectId);
-  if (!project) return;
+  if (!project) return null;
+  // The agent's own search left for its next attempt (or by a run that died) is taken up, not refused.
+  if (!(await agentSearchRunning(ctx, projectId))) {
+    const started = await startSearch(ctx, projectId, project);
+    if (!started) return null;
+  }
+  const outcome = await runProjectSearch(ctx, projectId, job);
+  if (outcome.kind === 'again') {
+    await writeAgentLog(ctx, projectId, 'search', false, searchAgain(outcome.retryAtMs), {
+      attempt: job?.attempt ?? 1,
+    });
+    return outcome.retryAtMs;
+  }
+  await recordSearch(ctx, projectId, result);
+  return null;
+}
+
+/** Starts the project's search for the agent; false (and logged) when it cannot start. */
+async function startSearch(ctx: AppContext, projectId: string, project: ProjectRow): Promise<boolean> {
   try {
     await startProjectSearch(ctx, project, {
       trigger: 'agent',
@@ -230,9 +289,13 @@ async function search(ctx: AppContext, projectId: string, result: TOperationResu
         : `Search: ${error.detail}`,
       { code: error.code },
     );
-    return;
+    return false;
   }
-  await runProjectSearch(ctx, projectId);
+  return true;
+}
+
+/** What the finished search found, in the run's result and log. */
+async function recordSearch(ctx: AppContext, projectId: string, result: TOperationResult): Promise<void> {
   const status = await getSearchStatus(ctx, projectId);
   if (status.status !== 'completed' || !status.result) {
     await writeAgentLog(ctx, projectId, 'search', false, `Search failed: ${status.error ?? 'Unknown error'}`);

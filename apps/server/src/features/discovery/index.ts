@@ -2,4 +2,10 @@ export { discoveryRoutes } from './discovery.routes';
 export { discoveryCycleJob, requestDiscoveryCycle } from './discovery-cycle.job';
 export { projectSearchJob } from './project-search.job';
 export { runDiscoveryCycle, type CycleOptions, type CycleReport } from './discovery-cycle.service';
-export { getSearchStatus, runProjectSearch, startProjectSearch } from './project-search.service';
+export {
+  agentSearchRunning,
+  clockTime,
+  getSearchStatus,
+  runProjectSearch,
+  startProjectSearch,
+} from './project-search.service';

@@ -91,6 +91,17 @@ export async function getSearchStatus(ctx: AppContext, projectId: string): Promi
   return { ...status, result: status.status === 'completed' && counts.success ? counts.data : null };
 }
 
+/**
+ * Whether the project's search is the agent's, still running: left for its next attempt after Reddit did
+ * not answer (or by a run that died). The agent runs one at a time, so no other run is reading it.
+ */
+export async function agentSearchRunning(ctx: AppContext, projectId: string): Promise<boolean> {
+  const run = await findRun(ctx.db, projectId, 'search');
+  if (run?.status !== 'running') return false;
+  const options = ZProjectSearchOptions.safeParse(run.options);
+  return options.success && options.data.trigger === 'agent';
+}
+
 /** Marks a search that could not even be queued as failed, so its status does not stay 'searching'. */
 export async function failProjectSearch(ctx: AppContext, run: RunRef, error: string): Promise<void> {
   await finishRun(ctx.db, run, { status: 'failed', error }, new Date(ctx.clock.now()));
@@ -110,7 +121,8 @@ export type SearchRunOutcome = { kind: 'done' } | { kind: 'again'; run: RunRef; 
  * A spent budget leaves the run running and rethrows, so the job is rescheduled for when it frees.
  * `job.attempt` is the job's how-manyth run: when Reddit does not answer (a 5xx or a broken connection)
  * before the last attempt, the run stays running and the outcome names when to try again, for the job
- * to queue its next attempt. Without `job` (the agent's search, which cannot come back) it fails.
+ * to queue its next attempt (the agent's scheduled run passes its own). Without `job` (a run that cannot
+ * come back: the agent's Execute) it fails.
  */
 export async function runProjectSearch(
   ctx: AppContext,
@@ -238,7 +250,7 @@ export async function runProjectSearch(
 }
 
 /** A retry's instant to the second (it is seconds away), rounded up so the time shown is never past. */
-function clockTime(ms: number): string {
+export function clockTime(ms: number): string {
   return `${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(11, 19)} UTC`;
 }
 
