@@ -242,6 +242,50 @@ describe('one plan at a time', () => {
     expect((await checkout(user, growth.id)).profiles_limit).toBe(3);
   });
 
+  it('expires the Checkout opened before when a second one opens, so only the newest can be paid', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const first = await checkout(user, starter.id);
+    const second = await checkout(user, growth.id);
+    expect(stripe.sessions.get(first.session_id)!.status).toBe('expired');
+    expect(stripe.sessions.get(second.session_id)!.status).toBe('open');
+    expect(() => stripe.completeCheckout(first.session_id)).toThrow(/expired/);
+
+    // Stripe tells of the expiry; the newest is paid and fulfilled.
+    expect(
+      (await deliver(stripe.event('checkout.session.expired', stripe.sessions.get(first.session_id)!)))
+        .statusCode,
+    ).toBe(200);
+    const { session: paid } = stripe.completeCheckout(second.session_id);
+    expect((await deliver(stripe.event('checkout.session.completed', paid))).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(3);
+    const sessions = await t.ctx.db.execute<{ id: string; status: string }>(
+      sql`select id, status from billing_checkout_sessions where user_id = ${user.id} order by status`,
+    );
+    expect(sessions.rows).toEqual([
+      { id: second.session_id, status: 'complete' },
+      { id: first.session_id, status: 'expired' },
+    ]);
+  });
+
+  it('opens the new Checkout when the one it expires was paid in that moment, and the paid one is fulfilled', async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const first = await checkout(user, starter.id);
+    let paid: Record<string, unknown> | null = null;
+    stripe.beforeExpire = (sessionId) => {
+      if (sessionId === first.session_id) paid = stripe.completeCheckout(sessionId).session;
+    };
+    try {
+      const second = await checkout(user, growth.id);
+      expect(stripe.count('POST', `/v1/checkout/sessions/${first.session_id}/expire`)).toBe(1);
+      expect(stripe.sessions.get(second.session_id)!.status).toBe('open');
+    } finally {
+      stripe.beforeExpire = null;
+    }
+    expect((await deliver(stripe.event('checkout.session.completed', paid!))).statusCode).toBe(200);
+    expect(await limitOf(user.id)).toBe(1);
+    expect((await tryCheckout(user, growth.id)).statusCode).toBe(409);
+  });
+
   it('sells no plan to moderators and admins (403), and asks Stripe for nothing', async () => {
     const before = stripe.requests.length;
     for (const roles of [['MODERATOR'], ['ADMIN'], ['USER', 'MODERATOR']]) {

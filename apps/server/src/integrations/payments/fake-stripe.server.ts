@@ -6,8 +6,9 @@ import Stripe from 'stripe';
 /**
  * A stand-in for the few Stripe API endpoints the server uses, for tests: the real `stripe` library
  * talks to it over HTTP (STRIPE_API_URL). It keeps prices, customers, checkout sessions and
- * subscriptions in memory, opens billing portal sessions, honours Idempotency-Key, and answers anything else with a 404 that is
- * also recorded in `unhandled`, so an unexpected call fails the test.
+ * subscriptions in memory, lists and expires open checkout sessions, opens billing portal sessions, honours
+ * Idempotency-Key, and answers anything else with a 404 that is also recorded in `unhandled`, so an
+ * unexpected call fails the test.
  */
 
 type Json = Record<string, unknown>;
@@ -70,6 +71,8 @@ export class FakeStripe {
   readonly subscriptions = new Map<string, Json>();
   /** Answers the next N requests whose path starts with the key with a 500. */
   readonly failures = new Map<string, number>();
+  /** Runs as an expire request arrives, before it is answered: what the customer did in that moment. */
+  beforeExpire: ((sessionId: string) => void) | null = null;
   private readonly idempotent = new Map<string, { status: number; body: Json }>();
   private server: Server | null = null;
   url = '';
@@ -131,6 +134,8 @@ export class FakeStripe {
   completeCheckout(sessionId: string): { subscription: Json; session: Json } {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
+    // Stripe's page of an expired (or paid) session takes no payment.
+    if (session.status !== 'open') throw new Error(`session ${sessionId} is ${String(session.status)}`);
     const lineItems = session.line_items as Array<{ price: string }>;
     const subscriptionData = (session.subscription_data ?? {}) as { metadata?: Json };
     const subscription = this.createSubscription({
@@ -328,10 +333,42 @@ export class FakeStripe {
         cancel_url: body.cancel_url,
         status: 'open',
         payment_status: 'unpaid',
+        created: nowSeconds(),
         subscription: null,
         url: `https://checkout.stripe.com/c/pay/${sessionId}`,
       };
       this.sessions.set(sessionId, session);
+      const { subscription_data: _s, line_items: _l, ...visible } = session;
+      return [200, visible];
+    }
+
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      const data = [...this.sessions.values()]
+        .filter((s) => query.customer === undefined || s.customer === query.customer)
+        .filter((s) => query.status === undefined || s.status === query.status)
+        .map(({ subscription_data: _s, line_items: _l, ...visible }) => visible);
+      return [200, { object: 'list', data, has_more: false, url: '/v1/checkout/sessions' }];
+    }
+
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === 'POST' && expire) {
+      const sessionId = decodeURIComponent(expire[1]!);
+      this.beforeExpire?.(sessionId);
+      const session = this.sessions.get(sessionId);
+      if (!session) return missing(`checkout.session: '${sessionId}'`);
+      // Only an open session can be expired.
+      if (session.status !== 'open') {
+        return [
+          400,
+          {
+            error: {
+              type: 'invalid_request_error',
+              message: `This Checkout Session is ${String(session.status)} and can no longer be expired.`,
+            },
+          },
+        ];
+      }
+      session.status = 'expired';
       const { subscription_data: _s, line_items: _l, ...visible } = session;
       return [200, visible];
     }

@@ -61,6 +61,10 @@ export interface PaymentsProvider {
   /** Plans on sale, cheapest first. */
   listPlans(): Promise<TSubscriptionPlan[]>;
   createCustomer(input: { userId: string; email: string }): Promise<string>;
+  /**
+   * Stripe expires the customer's other open Checkout Sessions before it answers, so only the newest
+   * can be paid; the local checkout page checks for a running plan at Complete purchase instead.
+   */
   createCheckoutSession(input: CheckoutRequest): Promise<{ sessionId: string; checkoutUrl: string }>;
   /** A short-lived page where the customer changes or cancels their plan. */
   createPortalSession(input: PortalRequest): Promise<{ url: string }>;

@@ -47,6 +47,31 @@ export function createStripeProvider(
     return sortPlans(plans);
   }
 
+  /**
+   * One checkout at a time: a session opened earlier (another tab, an earlier click) could otherwise be
+   * paid beside the new one and bill a second subscription.
+   */
+  async function expireOtherOpenSessions(customerId: string, keepId: string): Promise<void> {
+    const open: string[] = [];
+    for await (const session of stripe.checkout.sessions.list({
+      customer: customerId,
+      status: 'open',
+      limit: 100,
+    })) {
+      if (session.id !== keepId) open.push(session.id);
+    }
+    for (const id of open) {
+      try {
+        await stripe.checkout.sessions.expire(id);
+      } catch (error) {
+        // No longer open: paid (or expired) since it was listed. The webhook fulfils a paid one, and the
+        // customer's next checkout is refused while that plan runs.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) continue;
+        throw error;
+      }
+    }
+  }
+
   return {
     kind: 'stripe',
 
@@ -85,6 +110,7 @@ export function createStripeProvider(
         { idempotencyKey: input.idempotencyKey },
       );
       if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+      await expireOtherOpenSessions(input.customerId, session.id);
       return { sessionId: session.id, checkoutUrl: session.url };
     },
 
