@@ -359,6 +359,25 @@ export async function fulfilEvent(
       return 'fulfilled';
     }
 
+    const now = new Date(ctx.clock.now());
+    if (!stored && givesAccess(current, now)) {
+      // One plan at a time is kept at checkout; a second paid in the moment before the first checkout was
+      // expired still gets here. It is kept (the limit is the higher plan's), and the operator refunds one.
+      const others = (await listSubscriptionsOfUser(tx, userId)).filter(
+        (row) => row.id !== current.id && givesAccess(row, now),
+      );
+      if (others.length > 0) {
+        log.warn(
+          {
+            userId,
+            customerId: current.customerId,
+            subscriptionId: current.id,
+            runningSubscriptionIds: others.map((row) => row.id),
+          },
+          'second plan paid while another still runs: the customer is billed for both; cancel and refund one in Stripe',
+        );
+      }
+    }
     await upsertSubscription(tx, {
       id: current.id,
       userId,
@@ -373,7 +392,7 @@ export async function fulfilEvent(
     if (target.sessionId) {
       await finishCheckoutSession(tx, target.sessionId, { status: 'complete', subscriptionId: current.id });
     }
-    const limit = await applyUserLimit(tx, userId, new Date(ctx.clock.now()));
+    const limit = await applyUserLimit(tx, userId, now);
     if (limit === 0) lapsed.push(userId);
     log.info(
       { userId, subscriptionId: current.id, status: current.status, profilesLimit: limit },

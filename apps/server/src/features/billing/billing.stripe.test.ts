@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe } from '../../integrations/payments/fake-stripe.server';
@@ -515,6 +516,54 @@ describe('webhook', () => {
     const retried = await deliver(completed);
     expect(retried.json()).toEqual({ received: true, duplicate: false });
     expect(await limitOf(user.id)).toBe(3);
+  });
+
+  it('keeps a second plan paid while one still runs, and warns the operator that the customer pays for both', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    });
+    const w = await createTestApp({ env: stripe.env(), logger: { stream, level: 'warn' } });
+    try {
+      const user = await buildUser(w.ctx.db, w.config, { profilesLimit: 0 });
+      const send = (event: Record<string, unknown>) => {
+        const { payload, header } = stripe.sign(event);
+        return w.app.inject({
+          method: 'POST',
+          url: '/api/v1/billing/webhook',
+          headers: { 'content-type': 'application/json', 'stripe-signature': header },
+          payload,
+        });
+      };
+      const started = await startCheckout(w, user, starter.id);
+      const { subscription: first, session } = stripe.completeCheckout(started.session_id);
+      expect((await send(stripe.event('checkout.session.completed', session))).statusCode).toBe(200);
+      expect((await send(stripe.event('customer.subscription.created', first))).statusCode).toBe(200);
+      expect(lines).toEqual([]);
+
+      const second = stripe.createSubscription({
+        customer: started.customer_id,
+        priceId: growth.id,
+        metadata: { user_id: user.id },
+      });
+      expect((await send(stripe.event('customer.subscription.created', second))).statusCode).toBe(200);
+      expect((await findUserById(w.ctx.db, user.id))!.profilesLimit).toBe(3);
+      await expect.poll(() => lines.length, { timeout: 5000, interval: 5 }).toBe(1);
+      expect(lines[0]).toMatchObject({
+        level: 40,
+        userId: user.id,
+        customerId: started.customer_id,
+        subscriptionId: second.id,
+        runningSubscriptionIds: [first.id],
+        msg: expect.stringContaining('billed for both'),
+      });
+      // Told once: a later event about the same plan says nothing more.
+      expect((await send(stripe.event('customer.subscription.updated', second))).statusCode).toBe(200);
+      expect(lines).toHaveLength(1);
+    } finally {
+      await w.close();
+    }
   });
 
   it('acknowledges event types it does not use without recording them', async () => {
