@@ -266,8 +266,8 @@ export function renderScreen(ui: ReactElement, claims: TTestClaims = {}) {
 /**
  * Moves the fake clock by `ms` and lets everything it released settle: timers, promises, and the
  * mocked network (which answers on real macrotasks and a few timers of its own), 1 ms of fake time
- * per round. A loaded machine may answer later than that: then its answers are waited for, and settle,
- * with the clock standing.
+ * per round. A loaded machine may answer later than that: then its answers, and the requests they set
+ * off, are waited for with the clock standing.
  */
 export async function advance(ms = 0): Promise<void> {
   const round = (step: number) =>
@@ -279,7 +279,10 @@ export async function advance(ms = 0): Promise<void> {
     await vi.advanceTimersByTimeAsync(ms);
   });
   for (let i = 0; i < 40; i++) await round(1);
-  let waited = 0;
-  for (; requestsInFlight() > 0 && waited < 1000; waited++) await round(0);
-  if (waited > 0) for (let i = 0; i < 40; i++) await round(0);
+  // Until 40 rounds in a row pass with no request unanswered: an answer may set off the next request.
+  let quiet = requestsInFlight() > 0 ? 0 : 40;
+  for (let n = 0; quiet < 40 && n < 2000; n++) {
+    await round(0);
+    quiet = requestsInFlight() > 0 ? 0 : quiet + 1;
+  }
 }
