@@ -106,7 +106,10 @@ const ZDmId = z.uuid({ error: 'DM not found' });
 
 export const ZDmListQuery = ZPageQuery.extend({ project_id: ZProjectId });
 export const ZDmList = ZPage(ZDmMessage).extend({
-  /** Approved DMs of the whole project, not queued or sent yet: what Send All DMs would queue. */
+  /**
+   * What Send All DMs would queue of the whole project: approved DMs, one per person, leaving out people on
+   * the do-not-contact list, who already answered, or whom another DM of the workspace reached or is queued to.
+   */
   ready_to_send: z.number().int(),
 });
 export type TDmList = z.infer<typeof ZDmList>;

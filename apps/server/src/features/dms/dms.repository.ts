@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { WITHHELD_OUTCOME_CODES, type TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
 import { redditAccounts } from '../accounts/accounts.table';
@@ -34,6 +35,24 @@ export interface DmWithSuppression {
   suppression: SuppressionReason | null;
 }
 
+const otherDm = alias(dmMessages, 'other_dm');
+
+/** The workspace has a DM to the DM's recipient that matches `where` (by the owner-recipient index). */
+const workspaceDmToSamePerson = (where: SQL) =>
+  // An alias in sql`` renders as its name alone: the table goes before it.
+  sql`exists (select 1 from ${dmMessages} ${otherDm} where ${otherDm.ownerUserId} = ${dmMessages.ownerUserId} and ${otherDm.recipientKey} = ${dmMessages.recipientKey} and ${where})`;
+
+/**
+ * An approved DM Send All would queue, as far as its person goes: not on the list, never answered, not
+ * contacted nor queued to by another DM of the workspace. Of several to one person it queues one, so
+ * people are counted, not DMs.
+ */
+const sendAllWouldQueue = sql`${dmMessages.state} = 'approved'
+  and not exists (select 1 from ${suppressions} where ${suppressions.ownerUserId} = ${dmMessages.ownerUserId} and ${suppressions.usernameKey} = ${dmMessages.recipientKey})
+  and not ${workspaceDmToSamePerson(
+    sql`(${otherDm.repliedAt} is not null or ${inArray(otherDm.state, ['queued', ...CONTACTED_DM_STATES])})`,
+  )}`;
+
 /**
  * One page of a project's DMs, newest first, each with its recipient's entry on the do-not-contact list of
  * the DM's own workspace (looked up by the list's key, in the same query).
@@ -62,7 +81,7 @@ export async function listDmPage(
     db
       .select({
         n: count(),
-        ready: sql<number>`count(*) filter (where ${dmMessages.state} = 'approved')::int`,
+        ready: sql<number>`(count(distinct ${dmMessages.recipientKey}) filter (where ${sendAllWouldQueue}))::int`,
       })
       .from(dmMessages)
       .where(where),

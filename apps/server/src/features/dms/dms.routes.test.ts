@@ -669,4 +669,51 @@ describe('the list', () => {
     });
     expect(res.json()).toMatchObject({ total: 5, ready_to_send: 2 });
   });
+
+  it('counts as ready only the DMs Send All would queue: one per person, none to someone listed, answered, contacted or queued to', async () => {
+    const project = await newProject();
+    const sibling = await newProject({ owner: project.owner });
+    const stranger = await newProject();
+    const [free, twice, listed, answered, contacted, queued, elsewhere] = [
+      redditName('free'),
+      redditName('twice'),
+      redditName('listed'),
+      redditName('answered'),
+      redditName('contacted'),
+      redditName('queued'),
+      redditName('elsewhere'),
+    ];
+    for (const name of [free, twice, twice, listed, answered, contacted, queued, elsewhere])
+      await buildDm(t.ctx.db, project.id, { recipientUsername: name });
+    await t.ctx.db.insert(suppressions).values({
+      ownerUserId: project.owner.id,
+      usernameKey: listed.toLowerCase(),
+      username: listed,
+      reason: 'manual',
+      createdAt: new Date(),
+    });
+    // From another project of the same workspace.
+    await buildDm(t.ctx.db, sibling.id, {
+      recipientUsername: answered,
+      state: 'sent',
+      repliedAt: new Date(),
+    });
+    await buildDm(t.ctx.db, sibling.id, { recipientUsername: contacted, state: 'sent' });
+    await buildDm(t.ctx.db, sibling.id, { recipientUsername: queued, state: 'queued' });
+    // Another workspace's list and DMs do not count.
+    await t.ctx.db.insert(suppressions).values({
+      ownerUserId: stranger.owner.id,
+      usernameKey: elsewhere.toLowerCase(),
+      username: elsewhere,
+      reason: 'manual',
+      createdAt: new Date(),
+    });
+    await buildDm(t.ctx.db, stranger.id, { recipientUsername: free, state: 'sent', repliedAt: new Date() });
+
+    const res = await t.app.inject({
+      url: `/api/v1/dm-messages?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(res.json()).toMatchObject({ total: 8, ready_to_send: 3 });
+  });
 });
