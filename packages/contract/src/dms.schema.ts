@@ -94,6 +94,11 @@ export const ZDmMessage = z
      * and the words a Send would be refused with. Null when they are not on it.
      */
     do_not_contact: z.object({ reason: ZSuppressionReason, detail: z.string() }).nullable(),
+    /**
+     * The recipient already answered a DM from this workspace, so this one cannot be sent: the words a Send
+     * would be refused with. Null when they did not.
+     */
+    already_answered: z.object({ detail: z.string() }).nullable(),
     created_at: ZIsoDateTime,
     generated_at: ZIsoDateTime,
     updated_at: ZIsoDateTime,

@@ -189,6 +189,7 @@ export function buildDm(overrides: Partial<TDmMessage> = {}): TDmMessage {
     outcome_reason: null,
     replied_at: null,
     do_not_contact: null,
+    already_answered: null,
     created_at: '2030-01-01T00:02:00Z',
     generated_at: '2030-01-01T00:02:00Z',
     updated_at: '2030-01-01T00:02:00Z',

@@ -1,14 +1,23 @@
 import type { TDmMessage } from '@threadreach/contract';
-import { onTheList, type SuppressionReason } from '../suppressions';
+import { alreadyAnswered, onTheList, type SuppressionReason } from '../suppressions';
 import type { DmMessageRow } from './dms.table';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/** What stops a Send to the DM's recipient: their entry on the do-not-contact list, an answer before. */
+export interface RecipientStanding {
+  suppression: SuppressionReason | null;
+  answered: boolean;
+}
+
+/** A DM to someone nothing stops. */
+export const FREE_TO_CONTACT: RecipientStanding = { suppression: null, answered: false };
+
 /**
- * A DM as step 4 lists it, with why its recipient is on the workspace's do-not-contact list (null when not),
- * in the words a Send would be refused with.
+ * A DM as step 4 lists it, with why its recipient is on the workspace's do-not-contact list (null when not)
+ * and whether they already answered the workspace, in the words a Send would be refused with.
  */
-export function presentDm(row: DmMessageRow, suppression: SuppressionReason | null): TDmMessage {
+export function presentDm(row: DmMessageRow, { suppression, answered }: RecipientStanding): TDmMessage {
   return {
     id: row.id,
     project_id: row.projectId,
@@ -40,6 +49,7 @@ export function presentDm(row: DmMessageRow, suppression: SuppressionReason | nu
     do_not_contact: suppression
       ? { reason: suppression, detail: `u/${row.recipientUsername} ${onTheList(suppression)}` }
       : null,
+    already_answered: answered ? { detail: alreadyAnswered(row.recipientUsername) } : null,
     created_at: row.createdAt.toISOString(),
     generated_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

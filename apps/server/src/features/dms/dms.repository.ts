@@ -29,10 +29,14 @@ export const failedToSend: SQL = and(
 export type NewDm = typeof dmMessages.$inferInsert;
 export type NewMessageExample = typeof messageExamples.$inferInsert;
 
-/** A DM with why its recipient is on the workspace's do-not-contact list, or null when they are not. */
+/**
+ * A DM with why its recipient is on the workspace's do-not-contact list (null when they are not), and whether
+ * they already answered a DM of the workspace.
+ */
 export interface DmWithSuppression {
   dm: DmMessageRow;
   suppression: SuppressionReason | null;
+  answered: boolean;
 }
 
 const otherDm = alias(dmMessages, 'other_dm');
@@ -41,6 +45,9 @@ const otherDm = alias(dmMessages, 'other_dm');
 const workspaceDmToSamePerson = (where: SQL) =>
   // An alias in sql`` renders as its name alone: the table goes before it.
   sql`exists (select 1 from ${dmMessages} ${otherDm} where ${otherDm.ownerUserId} = ${dmMessages.ownerUserId} and ${otherDm.recipientKey} = ${dmMessages.recipientKey} and ${where})`;
+
+/** The recipient already answered a DM of the workspace: a Send is refused ('replied'). */
+const answeredBefore = workspaceDmToSamePerson(sql`${otherDm.repliedAt} is not null`);
 
 /**
  * An approved DM Send All would queue, as far as its person goes: not on the list, never answered, not
@@ -55,7 +62,7 @@ const sendAllWouldQueue = sql`${dmMessages.state} = 'approved'
 
 /**
  * One page of a project's DMs, newest first, each with its recipient's entry on the do-not-contact list of
- * the DM's own workspace (looked up by the list's key, in the same query).
+ * the DM's own workspace (looked up by the list's key, in the same query) and whether they answered before.
  */
 export async function listDmPage(
   db: Db,
@@ -65,7 +72,7 @@ export async function listDmPage(
   const where = eq(dmMessages.projectId, projectId);
   const [rows, totals] = await Promise.all([
     db
-      .select({ dm: dmMessages, suppression: suppressions.reason })
+      .select({ dm: dmMessages, suppression: suppressions.reason, answered: sql<boolean>`${answeredBefore}` })
       .from(dmMessages)
       .leftJoin(
         suppressions,

@@ -716,4 +716,33 @@ describe('the list', () => {
     });
     expect(res.json()).toMatchObject({ total: 8, ready_to_send: 3 });
   });
+
+  it("says which DMs go to someone who already answered the workspace, in the words of a Send's refusal", async () => {
+    const project = await newProject();
+    const sibling = await newProject({ owner: project.owner });
+    const stranger = await newProject();
+    const [answered, free] = [redditName('Answered'), redditName('free')];
+    const draft = await buildDm(t.ctx.db, project.id, { recipientUsername: answered });
+    const open = await buildDm(t.ctx.db, project.id, { recipientUsername: free });
+    await buildDm(t.ctx.db, sibling.id, {
+      recipientUsername: answered.toUpperCase(),
+      recipientKey: answered.toLowerCase(),
+      state: 'sent',
+      repliedAt: new Date(),
+    });
+    // An answer to another workspace does not count.
+    await buildDm(t.ctx.db, stranger.id, { recipientUsername: free, state: 'sent', repliedAt: new Date() });
+
+    const byId = new Map((await listDms(project)).map((d) => [d.id, d]));
+    const detail = `u/${answered} already answered a DM from this workspace`;
+    expect(byId.get(draft.id)!.already_answered).toEqual({ detail });
+    expect(byId.get(open.id)!.already_answered).toBeNull();
+
+    // A saved edit answers with the same.
+    const saved = await post(project, '/api/v1/update-dm-messages', {
+      messages: [{ id: draft.id, message_content: 'Hello again' }],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().messages[0].already_answered).toEqual({ detail });
+  });
 });

@@ -23,7 +23,7 @@ import {
   requireProduct,
   type DmOutcome,
 } from './dm-generation';
-import { presentDm } from './dms.presenter';
+import { FREE_TO_CONTACT, presentDm } from './dms.presenter';
 import { startDmGeneration } from './generate-all-dms';
 import { generateDmsJob } from './generate-dms.job';
 import {
@@ -41,7 +41,7 @@ import {
   updateDm,
   updateExample,
 } from './dms.repository';
-import { suppressedAmong, type SuppressionReason } from '../suppressions';
+import { answeredAmong, suppressedAmong, type SuppressionReason } from '../suppressions';
 import type { DmMessageRow, DmState } from './dms.table';
 
 const DM_NOT_FOUND = 'DM not found';
@@ -56,19 +56,26 @@ export const dmChildResource: ChildResource = {
 const isLocked = (row: DmMessageRow) => DM_LOCKED_STATES.includes(row.state);
 const sentConflict = () => new AppError(409, 'dm_sent', DM_SENT_READ_ONLY);
 
-/** DMs of one project as presented, each with its recipient's entry on the workspace's do-not-contact list. */
+/**
+ * DMs of one project as presented, each with its recipient's entry on the workspace's do-not-contact list
+ * and whether they already answered the workspace.
+ */
 async function presentWithList(db: DbOrTx, rows: DmMessageRow[]): Promise<TDmMessage[]> {
   const owner = rows[0]?.ownerUserId;
   const keys = rows.map((r) => r.recipientKey);
-  const listed = owner ? await suppressedAmong(db, owner, keys) : new Map<string, SuppressionReason>();
-  return rows.map((r) => presentDm(r, listed.get(r.recipientKey) ?? null));
+  const [listed, answered] = owner
+    ? await Promise.all([suppressedAmong(db, owner, keys), answeredAmong(db, owner, keys)])
+    : [new Map<string, SuppressionReason>(), new Set<string>()];
+  return rows.map((r) =>
+    presentDm(r, { suppression: listed.get(r.recipientKey) ?? null, answered: answered.has(r.recipientKey) }),
+  );
 }
 
 /** Step 4's list of DMs, newest first. */
 export async function listDms(ctx: AppContext, projectId: string, page: TPageQuery): Promise<TDmList> {
   const { rows, total, ready } = await listDmPage(ctx.db, projectId, page);
   return {
-    items: rows.map((r) => presentDm(r.dm, r.suppression)),
+    items: rows.map((r) => presentDm(r.dm, r)),
     total,
     limit: page.limit,
     offset: page.offset,
@@ -80,8 +87,8 @@ export async function listDms(ctx: AppContext, projectId: string, page: TPageQue
 function generationAnswer(outcomes: DmOutcome[]): TGenerateDmsResponse {
   const answer: TGenerateDmsResponse = { generated_messages: [], skipped: [], failed: [] };
   for (const o of outcomes) {
-    // Generation skips people on the do-not-contact list.
-    if (o.kind === 'generated') answer.generated_messages.push(presentDm(o.dm, null));
+    // Generation skips people on the do-not-contact list and those already sent a DM (anyone who answered was).
+    if (o.kind === 'generated') answer.generated_messages.push(presentDm(o.dm, FREE_TO_CONTACT));
     else if (o.kind === 'skipped') answer.skipped.push(o.skipped);
     else answer.failed.push({ id: o.id, detail: o.detail });
   }

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { dailyCapacity, type RedditAccountRow, usedToday } from '../accounts';
 import { agentMaySend, intentOfDms, leadTimesOfDms } from '../dms';
 import { unqueuedChanges, type DmMessageRow } from '../dms/dms.table';
-import { onTheList, suppressedAmong } from '../suppressions';
+import { alreadyAnswered, onTheList, suppressedAmong } from '../suppressions';
 import { accountReadiness, explainNoAccount, type NotReady } from './account-readiness';
 import {
   lastClaimAt,
@@ -428,7 +428,7 @@ async function recipientsToSkip(tx: DbOrTx, dms: DmMessageRow[]): Promise<Skippe
       skipped.push({
         dm,
         code: 'replied',
-        reason: `${who} already answered a DM from this workspace`,
+        reason: alreadyAnswered(dm.recipientUsername),
         final: true,
       });
     } else if (mine.some((o) => o.state !== 'queued')) {

@@ -1,6 +1,7 @@
 export { suppressionsRoutes } from './suppressions.routes';
-export { isRecipientBlocked, onTheList, type RecipientBlock } from './suppressions.service';
+export { alreadyAnswered, isRecipientBlocked, onTheList, type RecipientBlock } from './suppressions.service';
 export {
+  answeredAmong,
   suppressContacted,
   suppressRecipient,
   suppressedAmong,

@@ -49,6 +49,11 @@ export function onTheList(reason: SuppressionReason): string {
   return `is on this workspace's do-not-contact list (${SUPPRESSED_BECAUSE[reason]})`;
 }
 
+/** Why a DM to someone who answered the workspace before is refused. */
+export function alreadyAnswered(username: string): string {
+  return `u/${username} already answered a DM from this workspace`;
+}
+
 /**
  * Whether a DM of the workspace to this person must not be sent: they are on the do-not-contact list,
  * or they already answered one of its DMs. The send claim asks inside its transaction.
@@ -67,7 +72,7 @@ export async function isRecipientBlocked(
     };
   }
   if (await hasRepliedInWorkspace(tx, ownerUserId, key)) {
-    return { code: 'replied', reason: `u/${username} already answered a DM from this workspace` };
+    return { code: 'replied', reason: alreadyAnswered(username) };
   }
   return null;
 }

@@ -94,9 +94,11 @@ export function DmItem(props: TDmItemProps) {
   const state = stateLabel(dm);
   const source = sourceOf(dm);
   const busy = props.saving || props.regenerating || props.deleting;
-  // Someone on the do-not-contact list is never sent a DM: that outlasts any other reason.
+  // Someone on the do-not-contact list, or who already answered, is never sent a DM: that outlasts any
+  // other reason. The list comes first, as in the server's refusal.
+  const recipientBlocked = dm.do_not_contact?.detail ?? dm.already_answered?.detail ?? null;
   const sendBlocked =
-    dm.do_not_contact?.detail ?? (!props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null);
+    recipientBlocked ?? (!props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null);
   const regenerateBlocked = aiBlocked ?? (unsaved ? SAVE_BEFORE_REGENERATING : null);
 
   return (
@@ -141,10 +143,10 @@ export function DmItem(props: TDmItemProps) {
           <CharacterCounter length={dmLength(locked ? dm.message_content : value)} />
           <Outcome dm={dm} />
         </Group>
-        {/* A DM that failed on the list already says so in its outcome. */}
-        {!locked && dm.do_not_contact && dm.do_not_contact.detail !== dm.outcome_reason && (
+        {/* A DM that failed for its recipient already says so in its outcome. */}
+        {!locked && recipientBlocked && recipientBlocked !== dm.outcome_reason && (
           <Text size="xs" c="orange">
-            {dm.do_not_contact.detail}
+            {recipientBlocked}
           </Text>
         )}
         {!locked && (

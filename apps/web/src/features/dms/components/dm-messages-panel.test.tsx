@@ -457,6 +457,36 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(onSend).toHaveBeenCalledTimes(1);
   });
 
+  it('says a DM to someone who already answered the workspace cannot be sent, and disables its Send', async () => {
+    const answered = 'u/talked_before already answered a DM from this workspace';
+    mockList([
+      buildDm({ recipient_username: 'talked_before', already_answered: { detail: answered } }),
+      // On the list too: the list's reason is the one a Send would be refused with.
+      buildDm({
+        recipient_username: 'both',
+        do_not_contact: {
+          reason: 'refusal',
+          detail: "u/both is on this workspace's do-not-contact list (asked not to be contacted)",
+        },
+        already_answered: { detail: 'u/both already answered a DM from this workspace' },
+      }),
+    ]);
+    const onSend = vi.fn();
+    renderPanel({ onSend });
+    const dm = await row('talked_before');
+    expect(within(dm).getByText(answered)).toBeTruthy();
+    const send = within(dm).getByRole('button', { name: 'Send' });
+    expect(send.hasAttribute('disabled')).toBe(true);
+    await user.hover(send.parentElement!);
+    expect(await screen.findByRole('tooltip', { name: answered })).toBeTruthy();
+    expect(within(dm).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(false);
+
+    const both = await row('both');
+    expect(within(both).getByText(/do-not-contact list \(asked not to be contacted\)/)).toBeTruthy();
+    expect(within(both).queryByText(/already answered/)).toBeNull();
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
   it('disables every change for a read-only account', async () => {
     mockList([buildDm({ recipient_username: 'viewer' })]);
     renderPanel({ readOnly: true });
