@@ -235,10 +235,15 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
   });
 
   it.each([
-    ['Posts', 'Post', 'Delete me'],
-    ['Comments', 'Comment', 'Comment by u/delete_me'],
-    ['Users', 'Profile', 'u/delete_me'],
-  ] as const)('deletes a lead from %s and says so', async (tab, item, label) => {
+    ['Posts', 'Post', 'Delete me', 'Delete the post "Delete me"? It is not found again.'],
+    [
+      'Comments',
+      'Comment',
+      'Comment by u/delete_me',
+      'Delete the comment by u/delete_me? It is not found again.',
+    ],
+    ['Users', 'Profile', 'u/delete_me', 'Delete the profile of u/delete_me? It is not found again.'],
+  ] as const)('deletes a lead from %s after asking, and says so', async (tab, item, label, question) => {
     const post = buildPost({ title: 'Delete me' });
     const comment = buildComment({ author: 'delete_me' });
     const profile = buildProfile({ reddit_username: 'delete_me' });
@@ -247,16 +252,29 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     mockEndpoint(leadsEndpoints.posts, () => live([post]));
     mockEndpoint(leadsEndpoints.comments, () => live([comment]));
     mockEndpoint(leadsEndpoints.profiles, () => live([profile]));
-    mockEndpoint(leadsEndpoints.deletePost, ({ params }) => void deleted.add(params.postId));
-    mockEndpoint(leadsEndpoints.deleteComment, ({ params }) => void deleted.add(params.commentId));
-    mockEndpoint(leadsEndpoints.deleteProfile, ({ params }) => void deleted.add(params.profileId));
+    const removals = [
+      mockEndpoint(leadsEndpoints.deletePost, ({ params }) => void deleted.add(params.postId)),
+      mockEndpoint(leadsEndpoints.deleteComment, ({ params }) => void deleted.add(params.commentId)),
+      mockEndpoint(leadsEndpoints.deleteProfile, ({ params }) => void deleted.add(params.profileId)),
+    ];
     renderTabs();
     await user.click(await screen.findByRole('tab', { name: new RegExp(`^${tab}`) }));
     const row = await screen.findByRole('article', { name: label });
+    // Cancel keeps it.
     await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: `Delete ${item.toLowerCase()}` });
+    expect(within(confirm).getByText(question)).toBeTruthy();
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(deleted.size).toBe(0);
+    // The dialog's Delete deletes it, once however often it is clicked.
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    const again = await screen.findByRole('dialog', { name: `Delete ${item.toLowerCase()}` });
+    await user.dblClick(within(again).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText(`✅ ${item} deleted successfully`)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('article', { name: label })).toBeNull());
     expect([...deleted]).toEqual([{ Posts: post.id, Comments: comment.id, Users: profile.id }[tab]]);
+    expect(removals.reduce((n, r) => n + r.calls.length, 0)).toBe(1);
   });
 
   it('says when a delete fails', async () => {
@@ -267,6 +285,8 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     renderTabs();
     const row = await screen.findByRole('article', { name: 'Comment by u/keep_me' });
     await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete comment' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('❌ Error deleting Comment')).toBeTruthy();
     expect(screen.getByRole('article', { name: 'Comment by u/keep_me' })).toBeTruthy();
   });

@@ -14,6 +14,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TPage } from '@threadreach/contract';
+import { ConfirmDeleteDialog } from '../../../components/ui/confirm-delete-dialog';
 import { useMinuteClock } from '../../../lib/clock';
 import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
 import { generationFailureText, useGenerateDm, type TDmLead } from '../../dms';
@@ -149,11 +150,17 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
 
   const onPage = (kind: TLeadKind) => (page: number) => setPages((p) => ({ ...p, [kind]: page }));
   const deleting = (id: string) => remove.isPending && remove.variables?.id === id;
-  const onDelete = (kind: TLeadKind, id: string) => () => {
+  /** The lead whose Delete asks for confirmation, named as the question says; kept while the dialog fades. */
+  const [asking, setAsking] = useState<{ kind: TLeadKind; id: string; what: string; open: boolean } | null>(
+    null,
+  );
+  const closeAsking = () => setAsking((a) => a && { ...a, open: false });
+  const deleteOne = ({ kind, id }: { kind: TLeadKind; id: string }) => {
     const item = ITEM_NAMES[kind];
     remove.mutate(
       { kind, id },
       {
+        onSettled: closeAsking,
         onSuccess: () => notifications.show({ color: 'green', message: deletedText(item) }),
         onError: () => notifications.show({ color: 'red', message: deleteFailedText(item) }),
       },
@@ -180,11 +187,12 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
         onError: (error) => notifications.show({ color: 'red', message: generationFailureText(error) }),
       },
     );
-  const rowProps = (kind: TLeadKind, id: string) => ({
+  /** `what` names the lead in the question its Delete asks. */
+  const rowProps = (kind: TLeadKind, id: string, what: string) => ({
     nowMs,
     readOnly,
     deleting: deleting(id),
-    onDelete: onDelete(kind, id),
+    onDelete: () => setAsking({ kind, id, what, open: true }),
     onGenerateDm: onGenerateDm(kind, id),
     generatingDm: generateDm.isPending && generateDm.variables?.id === id,
   });
@@ -242,23 +250,43 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
         </Tabs.List>
         <Tabs.Panel value="posts" pt="sm">
           <LeadList {...listProps('posts', posts, 'No posts found yet.')}>
-            {(post) => <PostItem item={post} {...rowProps('posts', post.id)} />}
+            {(post) => <PostItem item={post} {...rowProps('posts', post.id, `the post "${post.title}"`)} />}
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="comments" pt="sm">
           <LeadList {...listProps('comments', comments, 'No comments found yet.')}>
-            {(comment) => <CommentItem item={comment} {...rowProps('comments', comment.id)} />}
+            {(comment) => (
+              <CommentItem
+                item={comment}
+                {...rowProps('comments', comment.id, `the comment by u/${comment.author}`)}
+              />
+            )}
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="users" pt="sm">
           <LeadList {...listProps('users', profiles, 'No users found yet.')}>
-            {(profile) => <ProfileItem item={profile} {...rowProps('users', profile.id)} />}
+            {(profile) => (
+              <ProfileItem
+                item={profile}
+                {...rowProps('users', profile.id, `the profile of u/${profile.reddit_username}`)}
+              />
+            )}
           </LeadList>
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="sm">
           <HistoryList projectId={projectId} readOnly={readOnly} />
         </Tabs.Panel>
       </Tabs>
+      {asking && (
+        <ConfirmDeleteDialog
+          opened={asking.open}
+          title={`Delete ${ITEM_NAMES[asking.kind].toLowerCase()}`}
+          question={`Delete ${asking.what}? It is not found again.`}
+          deleting={remove.isPending}
+          onConfirm={() => deleteOne(asking)}
+          onClose={closeAsking}
+        />
+      )}
     </Stack>
   );
 }
