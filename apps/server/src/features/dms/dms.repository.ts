@@ -1,4 +1,18 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { WITHHELD_OUTCOME_CODES, type TPageQuery } from '@threadreach/contract';
 import type { DbOrTx as Db } from '../../db/client';
@@ -290,20 +304,29 @@ export async function recipientsWithDm(db: Db, projectId: string, keys: string[]
   return new Set(rows.map((r) => r.key));
 }
 
-/** Recipients the workspace has already sent a DM to (or is sending one to), from any of its projects. */
-export async function contactedRecipients(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
+/** Which of these people (by key) the workspace has a DM to that matches `where`, in any of its projects. */
+async function workspaceRecipients(
+  db: Db,
+  ownerUserId: string,
+  keys: string[],
+  where: SQL,
+): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db
     .selectDistinct({ key: dmMessages.recipientKey })
     .from(dmMessages)
-    .where(
-      and(
-        eq(dmMessages.ownerUserId, ownerUserId),
-        inArray(dmMessages.recipientKey, keys),
-        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
-      ),
-    );
+    .where(and(eq(dmMessages.ownerUserId, ownerUserId), inArray(dmMessages.recipientKey, keys), where));
   return new Set(rows.map((r) => r.key));
+}
+
+/** Recipients the workspace has already sent a DM to (or is sending one to), from any of its projects. */
+export function contactedRecipients(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
+  return workspaceRecipients(db, ownerUserId, keys, inArray(dmMessages.state, [...CONTACTED_DM_STATES]));
+}
+
+/** Which of these people (by key) answered any of the workspace's DMs. */
+export function answeredAmong(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
+  return workspaceRecipients(db, ownerUserId, keys, isNotNull(dmMessages.repliedAt));
 }
 
 /** Recipients on the workspace's do-not-contact list. */

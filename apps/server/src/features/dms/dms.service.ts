@@ -36,12 +36,13 @@ import {
   findLeadSources,
   findProfileSource,
   insertExample,
+  answeredAmong,
   listDmPage,
   lockDms,
   updateDm,
   updateExample,
 } from './dms.repository';
-import { answeredAmong, suppressedAmong, type SuppressionReason } from '../suppressions';
+import { suppressedAmong, type SuppressionReason } from '../suppressions';
 import type { DmMessageRow, DmState } from './dms.table';
 
 const DM_NOT_FOUND = 'DM not found';

@@ -1,7 +1,6 @@
 export { suppressionsRoutes } from './suppressions.routes';
 export { alreadyAnswered, isRecipientBlocked, onTheList, type RecipientBlock } from './suppressions.service';
 export {
-  answeredAmong,
   suppressContacted,
   suppressRecipient,
   suppressedAmong,

@@ -186,22 +186,6 @@ export async function hasRepliedInWorkspace(db: DbOrTx, ownerUserId: string, key
   return rows.length > 0;
 }
 
-/** Which of these people (by key) answered any of the workspace's DMs. */
-export async function answeredAmong(db: DbOrTx, ownerUserId: string, keys: string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ key: dmMessages.recipientKey })
-    .from(dmMessages)
-    .where(
-      and(
-        eq(dmMessages.ownerUserId, ownerUserId),
-        inArray(dmMessages.recipientKey, keys),
-        isNotNull(dmMessages.repliedAt),
-      ),
-    );
-  return new Set(rows.map((r) => r.key));
-}
-
 /**
  * The workspace's queued DMs to these people (by key) fail at once, as Send All fails a DM to someone on
  * the list: `why` says why, after the person's name. Returns how many.
