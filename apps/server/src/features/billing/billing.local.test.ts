@@ -125,6 +125,7 @@ describe('local checkout', () => {
     const late = await post(`${pathOf(second.checkout_url)}/complete`);
     expect(late.statusCode).toBe(409);
     expect(late.body).toContain('You already have the Solo plan.');
+    expect(late.body).toMatch(/<a href="[^"]*\/subscription">Go to Subscription<\/a>/);
     const held = await t.ctx.db.execute(
       sql`select id from billing_subscriptions where user_id = ${other.id}`,
     );

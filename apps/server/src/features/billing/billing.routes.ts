@@ -115,7 +115,7 @@ export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
           status === 404
             ? 'This checkout session does not exist.'
             : 'This checkout session is no longer open.',
-          `${publicUrl}/subscribe`,
+          { href: `${publicUrl}/subscribe`, label: 'Back to plans' },
         ),
       );
     const toSuccess = (reply: FastifyReply, sessionId: string) =>
@@ -139,7 +139,10 @@ export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
         return html(
           reply,
           409,
-          renderCheckoutClosed(outcome.alreadySubscribed, `${publicUrl}${SUBSCRIPTION_PATH}`),
+          renderCheckoutClosed(outcome.alreadySubscribed, {
+            href: `${publicUrl}${SUBSCRIPTION_PATH}`,
+            label: 'Go to Subscription',
+          }),
         );
       }
       return toSuccess(reply, sessionId);

@@ -65,14 +65,14 @@ export function renderLocalCheckout(action: string, plan: TSubscriptionPlan, ema
   );
 }
 
-/** A session that is unknown, or already canceled. */
-export function renderCheckoutClosed(message: string, plansUrl: string): string {
+/** A session that is unknown, already canceled, or not to be paid: why, and where to go instead. */
+export function renderCheckoutClosed(message: string, next: { href: string; label: string }): string {
   return layout(
     'Threadreach demo checkout',
     `<span class="badge" role="status">${DEMO_CHECKOUT_NOTICE}</span>
 <h1>Checkout unavailable</h1>
 <p class="note">${escape(message)}</p>
-<p><a href="${escape(plansUrl)}">Back to plans</a></p>`,
+<p><a href="${escape(next.href)}">${escape(next.label)}</a></p>`,
   );
 }
 
