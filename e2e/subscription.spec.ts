@@ -133,7 +133,7 @@ test('a subscriber cancels their plan on the billing page and keeps it to the en
 test('a moderator is told on the plans page that they need no plan, and offered none', async ({ page }) => {
   await signInAs(page, 'moderator@demo.local');
   await page.goto('/subscribe');
-  await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Plans', exact: true })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Growth' })).toBeVisible();
   await expect(page.getByText('You need no plan')).toBeVisible();
   await expect(

@@ -433,6 +433,9 @@ describe('/subscribe account bar', () => {
       await screen.findByRole('region', { name: 'Starter' });
       expect(within(accountBar()).getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
       expect(screen.getByText('You need no plan')).toBeTruthy();
+      // Nothing to choose: the page lists the plans under a plain title.
+      expect(screen.getByRole('heading', { name: 'Plans' })).toBeTruthy();
+      expect(screen.queryByRole('heading', { name: 'Choose a plan' })).toBeNull();
       expect(
         screen.getByText('Moderators and admins work without a plan: your profiles have no limit.'),
       ).toBeTruthy();

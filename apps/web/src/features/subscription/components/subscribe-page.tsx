@@ -206,7 +206,11 @@ export function SubscribePage() {
   }
 
   return (
-    <SubscriptionShell title="Choose a plan" width={960} actions={<SubscribeAccountBar />}>
+    <SubscriptionShell
+      title={staff ? 'Plans' : 'Choose a plan'}
+      width={960}
+      actions={<SubscribeAccountBar />}
+    >
       <Text c="dimmed">
         Each plan sets how many Reddit profiles (connected accounts and projects) you can use.
       </Text>
