@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SENDING_TEXTS,
@@ -474,7 +474,8 @@ describe('the agent-run chain on the simulator', () => {
     const failed = await rig.db
       .select()
       .from(agentLogs)
-      .where(and(eq(agentLogs.projectId, project.id), eq(agentLogs.activityType, 'search')));
+      .where(and(eq(agentLogs.projectId, project.id), eq(agentLogs.activityType, 'search')))
+      .orderBy(asc(agentLogs.createdAt));
     expect(failed.map((l) => l.message).at(-1)).toBe(
       'Search failed: Reddit is unavailable right now; please try again later',
     );
