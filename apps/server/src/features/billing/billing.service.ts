@@ -52,7 +52,9 @@ export const NO_PLAN_TO_MANAGE = 'You have no plan to manage yet. Choose one on 
 export const NO_PLAN_FOR_MODERATORS =
   'Moderators and admins need no plan: their profiles have no limit, so there is nothing to buy.';
 
-const formatDay = (at: Date) => at.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+/** A billing day as the plans' pages and refusals write it: 'Dec 3, 2026' (UTC). */
+export const formatDay = (at: Date) =>
+  at.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** Why a checkout is refused while `row` still runs: it renews, or it was canceled and runs to its end. */
 function planStillRunning(row: BillingSubscriptionRow, planName: string | null): string {

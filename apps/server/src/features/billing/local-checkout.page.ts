@@ -1,5 +1,6 @@
 import type { TSubscriptionPlan } from '@threadreach/contract';
 import type { LocalSubscription } from '../../integrations/payments/local.provider';
+import { formatDay } from './billing.service';
 
 export const DEMO_CHECKOUT_NOTICE = 'Demo checkout — no card is charged';
 export const DEMO_PORTAL_NOTICE = 'Demo billing — no card is charged';
@@ -75,8 +76,6 @@ export function renderCheckoutClosed(message: string, next: { href: string; labe
 <p><a href="${escape(next.href)}">${escape(next.label)}</a></p>`,
   );
 }
-
-const formatDay = (at: Date) => at.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** What a plan on the portal page is now: renewing, cancelled with access left, or over. */
 function planState(subscription: LocalSubscription, now: Date): { text: string; cancellable: boolean } {
