@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import type { DmMessageRow } from './dms.table';
 import { expireDmIfStale, expireDmsBatch } from './dms.repository';
 
@@ -30,11 +31,7 @@ function expiryCutoff(ctx: AppContext, nowMs: number): Date {
  * The same for one DM about to be sent: expired now when its lead is too old, so no send goes out between
  * two runs of expire-dms. The expired DM, or null when it may still be sent.
  */
-export function expireIfStale(
-  ctx: AppContext,
-  db: Parameters<typeof expireDmIfStale>[0],
-  dmId: string,
-): Promise<DmMessageRow | null> {
+export function expireIfStale(ctx: AppContext, db: DbOrTx, dmId: string): Promise<DmMessageRow | null> {
   const now = ctx.clock.now();
   return expireDmIfStale(db, dmId, expiryCutoff(ctx, now), new Date(now));
 }
