@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -61,6 +61,33 @@ const BODY_ERRORS: Record<string, { detail: string; code: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { detail: 'Request body is not valid JSON', code: 'invalid_json' },
 };
 
+/** How much of a refused body is still read, and for how long, before its connection is dropped. */
+export const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
+export const REFUSED_BODY_DRAIN_MS = 10_000;
+
+/**
+ * Fastify closes the connection after a 413 while the client is still sending the body. Unread bytes
+ * make the close a reset, and a client that meets it before reading the answer sees a broken
+ * connection instead of the 413 (RFC 9112 §9.6). So the rest of the body is read and dropped, up to a
+ * bound, and the connection kept; past the bound it is dropped.
+ */
+function keepReadingRefusedBody(raw: IncomingMessage, reply: FastifyReply) {
+  if (raw.complete) return;
+  reply.removeHeader('connection');
+  let read = 0;
+  const drop = () => {
+    clearTimeout(timer);
+    raw.socket?.destroy();
+  };
+  const timer = setTimeout(drop, REFUSED_BODY_DRAIN_MS).unref();
+  raw.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > REFUSED_BODY_DRAIN_BYTES) drop();
+  });
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+}
+
 /** Every error leaves as JSON `{detail, code}`; bad input is a 4xx, never a 500. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -93,7 +120,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       const known =
         (error.code ? BODY_ERRORS[error.code] : undefined) ??
         (error instanceof SyntaxError ? BODY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
-      if (known) return reply.status(status).send(known);
+      if (known) {
+        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') keepReadingRefusedBody(request.raw, reply);
+        return reply.status(status).send(known);
+      }
       return reply
         .status(status)
         .send({ detail: error.message, code: (error.code ?? 'bad_request').toLowerCase() });
