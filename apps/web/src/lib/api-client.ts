@@ -180,6 +180,37 @@ export async function download(
   return response.blob();
 }
 
+/**
+ * `download` for a file that may be large: `onProgress` hears how many bytes have arrived each time
+ * more do, so the page can say how far it is.
+ */
+export function downloadWithProgress<E extends TEndpoint>(
+  endpoint: E,
+  request: TEndpointRequest<E>,
+  onProgress: (bytes: number) => void,
+  options?: TCallOptions,
+): Promise<Blob>;
+export async function downloadWithProgress(
+  endpoint: TEndpoint,
+  request: TRequestParts,
+  onProgress: (bytes: number) => void,
+  options: TCallOptions = {},
+): Promise<Blob> {
+  const response = await respond(endpoint, request, options, '*/*');
+  if (!response.body) return response.blob();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.byteLength;
+    onProgress(bytes);
+  }
+  return new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? '' });
+}
+
 /** The file name a `Content-Disposition: attachment; filename="..."` header gives, or null. */
 export function attachmentFileName(header: string | null): string | null {
   const name = header && /filename="([^"]+)"/i.exec(header)?.[1];

@@ -281,6 +281,45 @@ describe('/logs', () => {
     expect(await blob!.text()).toBe(csv);
   });
 
+  it('says how much of an export has arrived while it streams in, and saves it whole', async () => {
+    signIn(['ADMIN']);
+    mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+    const head = 'Timestamp,Level,Logger,Message\r\n';
+    const line = '2030-01-31T09:30:00.000Z,INFO,server,' + 'x'.repeat(1000) + '\r\n';
+    const first = head + line.repeat(1600);
+    let finish = () => {};
+    const rest = new Promise<void>((resolve) => (finish = resolve));
+    mockEndpoint(systemLogsEndpoints.exportCsv, () => {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const encode = (text: string) => new TextEncoder().encode(text);
+          controller.enqueue(encode(first));
+          await rest;
+          controller.enqueue(encode(line));
+          controller.close();
+        },
+      });
+      return new HttpResponse(body, { headers: { 'Content-Type': 'text/csv' } });
+    });
+    let blob: Blob | null = null;
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+      blob = b as Blob;
+      return 'blob:logs';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderApp('/logs');
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    // 1.6 MB, then nothing more until the rest is let through.
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Exporting… 1.6 MB received'));
+    finish();
+    await waitFor(() => expect(blob).not.toBeNull());
+    expect(await blob!.text()).toBe(first + line);
+    await waitFor(() => expect(screen.queryByText(/^Exporting…/)).toBeNull());
+  });
+
   it('says when the export fails', async () => {
     signIn(['ADMIN']);
     mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));

@@ -122,16 +122,21 @@ function SystemLogs() {
   const rows = logs.data?.logs ?? [];
   const limit = LOG_PAGE_SIZE;
   const [exporting, setExporting] = useState(false);
+  // What has arrived of an export, as shown (the same text again does not render again).
+  const [received, setReceived] = useState<string | null>(null);
   // Every line the applied filters match, not only this page: fetched with the token, then saved.
   const exportCsv = async () => {
     setExporting(true);
+    setReceived(receivedText(0));
     try {
       const shown = { ...filterQueryOf(applied), ...(pinned ? { as_of: pinned } : {}) };
-      saveFile(await exportSystemLogsCsv(shown), systemLogsCsvFileName(Date.now()));
+      const file = await exportSystemLogsCsv(shown, (bytes) => setReceived(receivedText(bytes)));
+      saveFile(file, systemLogsCsvFileName(Date.now()));
     } catch (error) {
       notifications.show({ color: 'red', message: `${LOGS_EXPORT_ERROR}: ${errorMessage(error, '')}` });
     } finally {
       setExporting(false);
+      setReceived(null);
     }
   };
 
@@ -203,14 +208,21 @@ function SystemLogs() {
               onChange={(e) => setAutoRefresh(e.currentTarget.checked)}
             />
           </Group>
-          <Button
-            variant="default"
-            onClick={() => void exportCsv()}
-            loading={exporting}
-            disabled={rows.length === 0}
-          >
-            Export CSV
-          </Button>
+          <Group gap="sm">
+            {received && (
+              <Text size="sm" c="dimmed" role="status">
+                {received}
+              </Text>
+            )}
+            <Button
+              variant="default"
+              onClick={() => void exportCsv()}
+              loading={exporting}
+              disabled={rows.length === 0}
+            >
+              Export CSV
+            </Button>
+          </Group>
         </Group>
 
         {logs.data && <StatsBar stats={logs.data.stats} capped={logs.data.counts_capped} />}
@@ -291,4 +303,12 @@ export function LogsPage() {
       <SystemLogs />
     </ModeratorOnly>
   );
+}
+
+/** An export's progress: a week of lines can be a hundred megabytes, read for many seconds. */
+function receivedText(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  const amount =
+    mb < 1 ? `${Math.floor(bytes / 1024)} KB` : mb < 10 ? `${mb.toFixed(1)} MB` : `${Math.floor(mb)} MB`;
+  return `Exporting… ${amount} received`;
 }
