@@ -19,6 +19,8 @@ export function CreateProjectModal({ opened, onClose, onCreated, blockReason }: 
   const [description, setDescription] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  // Focus goes to the new project, not back to the button that opened the dialog.
+  const [created, setCreated] = useState(false);
 
   const close = () => {
     setName('');
@@ -46,6 +48,7 @@ export function CreateProjectModal({ opened, onClose, onCreated, blockReason }: 
     }
     create.mutate(parsed.data, {
       onSuccess: (project) => {
+        setCreated(true);
         onCreated(project);
         close();
       },
@@ -54,7 +57,14 @@ export function CreateProjectModal({ opened, onClose, onCreated, blockReason }: 
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Create New Project" centered>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Create New Project"
+      centered
+      returnFocus={!created}
+      onExitTransitionEnd={() => setCreated(false)}
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {formError && (

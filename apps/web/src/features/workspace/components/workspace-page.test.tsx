@@ -334,6 +334,9 @@ describe('projects', () => {
     expect(create.calls[0]!.rawBody).toEqual({ name: 'My Shop', description: 'Shoes' });
     expect(await screen.findByTestId('current-project-name')).toHaveProperty('textContent', 'My Shop');
     expect(localStorage.getItem('selectedProjectId')).toBe(P9);
+    // The new project opens at its first step, with focus there.
+    await waitFor(() => expect(document.activeElement?.tagName).toBe('H2'));
+    expect(document.activeElement?.closest('main')).not.toBeNull();
   });
 
   it.each([
@@ -349,6 +352,35 @@ describe('projects', () => {
     await userEvent.type(within(dialog).getByLabelText('Project Name', { exact: false }), 'Beta');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Project' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(expected);
+  });
+
+  it('opens a project made with New Project at its first step, focus there, not on the button', async () => {
+    const created = project(P9, 'Beta');
+    let list: TProject[] = [project(P1, 'Alpha')];
+    setup({ projects: list });
+    mockEndpoint(projectsEndpoints.list, () => ({ items: list, total: list.length, limit: 500, offset: 0 }));
+    mockEndpoint(projectsEndpoints.create, () => {
+      list = [...list, created];
+      return created;
+    });
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'New Project' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Project' });
+    await userEvent.type(within(dialog).getByLabelText('Project Name', { exact: false }), 'Beta');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Project' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(screen.getByTestId('current-project-name').textContent).toBe('Beta'));
+    await waitFor(() => expect(document.activeElement?.tagName).toBe('H2'));
+    expect(document.activeElement?.closest('main')).not.toBeNull();
+    // Opening the dialog again and cancelling returns focus to the button, as before.
+    const button = screen.getByRole('button', { name: 'New Project' });
+    await userEvent.click(button);
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Create New Project' })).getByRole('button', {
+        name: 'Cancel',
+      }),
+    );
+    await waitFor(() => expect(document.activeElement).toBe(button));
   });
 
   it('renames a project from its settings', async () => {

@@ -36,7 +36,7 @@ export function WorkspacePage() {
   const { selected, select } = useSelectedProject(items, auth.user?.user_id ?? null);
   const [step, setStep] = useProjectStep(selected?.id ?? null);
   const mainRef = useRef<HTMLElement>(null);
-  useFocusStepHeading(mainRef, selected?.id ?? null, step);
+  const focusOnCreated = useFocusStepHeading(mainRef, selected?.id ?? null, step);
   const [creating, setCreating] = useState(false);
   const [agentCovers, setAgentCovers] = useState(false);
   useRedditAuthReturn(select);
@@ -148,7 +148,10 @@ export function WorkspacePage() {
       <CreateProjectModal
         opened={creating}
         onClose={() => setCreating(false)}
-        onCreated={(project) => select(project.id)}
+        onCreated={(project) => {
+          focusOnCreated(project.id);
+          select(project.id);
+        }}
         blockReason={blockReason}
       />
     </Box>
