@@ -42,6 +42,8 @@ export interface CycleReport {
   groups: number;
   backfills: number;
   authorsEnriched: number;
+  /** Authors Reddit did not answer: read again by a later cycle, after the others. */
+  authorsUnanswered: number;
   /** False when the budget ran out, a read went unanswered, or no search credential is enabled. */
   complete: boolean;
   /** When the budget ran out: the instant it frees. */
@@ -86,7 +88,7 @@ const ENRICH_WINDOW_MS = 7 * 86_400_000;
  * leads. Each read is written in one transaction with its cursor, so a crash repeats work but never
  * loses or duplicates a lead. A spent budget ends the cycle early and says when it frees. A read Reddit
  * does not answer (a 5xx, a connection broken twice) is skipped and the cycle goes on; the report names
- * it and when to try it again.
+ * it and when to try it again. An author it does not answer waits for a later cycle.
  */
 export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions = {}): Promise<CycleReport> {
   const report: CycleReport = {
@@ -98,6 +100,7 @@ export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions =
     groups: 0,
     backfills: 0,
     authorsEnriched: 0,
+    authorsUnanswered: 0,
     complete: true,
     retryAtMs: null,
     unanswered: { streams: [], backfills: [] },
@@ -129,7 +132,11 @@ export async function runDiscoveryCycle(ctx: AppContext, options: CycleOptions =
     await runBackfills(cycle, rules);
     const since = new Date(ctx.clock.now() - ENRICH_WINDOW_MS);
     const authors = await authorsToEnrich(ctx.db, { limit: AUTHORS_PER_CYCLE, since });
-    report.authorsEnriched = (await enrichAuthors(ctx, reader, authors)).enriched;
+    const enrichment = await enrichAuthors(ctx, reader, authors);
+    report.authorsEnriched = enrichment.enriched;
+    report.authorsUnanswered = enrichment.unanswered;
+    // Authors left for later set no retry instant: a later cycle reads them.
+    if (enrichment.interrupted || enrichment.unanswered > 0) report.complete = false;
   } catch (error) {
     if (error instanceof RedditBudgetExhaustedError) {
       report.complete = false;

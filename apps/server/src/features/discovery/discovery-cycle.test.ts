@@ -19,6 +19,7 @@ import {
   discoveryCursors,
   discoverySearches,
   redditAuthors,
+  redditAuthorsUnanswered,
   redditItems,
   type DiscoveryCursorRow,
 } from './discovery.table';
@@ -27,6 +28,7 @@ import { authorsToEnrich, syncStreams } from './discovery.repository';
 import { enrichAuthors } from './enrich-authors';
 import { RedditReader } from './reddit-reader';
 import { projects } from '../projects/projects.table';
+import { buildLead, redditName } from '../leads/leads.test-support';
 
 const HOUR = 3_600_000;
 const SUBS = ['SaaS', 'startups', 'smallbusiness'];
@@ -279,7 +281,7 @@ describe('the discovery cycle', () => {
       'not a name',
       'demo_founder',
     ]);
-    expect(outcome).toEqual({ enriched: 4, interrupted: false });
+    expect(outcome).toEqual({ enriched: 4, unanswered: 0, interrupted: false });
     const rows = await t.ctx.db
       .select()
       .from(redditAuthors)
@@ -545,6 +547,152 @@ describe('a read Reddit does not answer', () => {
       againAtMs: null,
       unanswered: { streams: [{ groupNo: 1, kind: 't1' }] },
     });
+  });
+});
+
+describe('an author Reddit does not answer', () => {
+  const clock = virtualClock();
+  let t: TestApp;
+  let projectId: string;
+  beforeAll(async () => {
+    t = await createDiscoveryApp({ reddit: { clock } });
+    await addSearchCredential(t.ctx);
+    // A keyword no post says: the only leads are the tests' own.
+    const keyword = redditName('kw');
+    projectId = (await buildDiscoveryProject(t.ctx.db, t.config, { keywords: [keyword], subreddits: SUBS }))
+      .id;
+    await runDiscoveryCycle(t.ctx);
+  });
+  afterAll(() => t?.close());
+
+  /** A lead by each author, the first found last: the cycle reads them in this order. */
+  const leadsBy = async (names: string[]) => {
+    for (const [i, author] of names.entries()) {
+      await buildLead(t.ctx.db, projectId, {
+        author,
+        itemCreatedAt: new Date(clock.t - HOUR),
+        foundAt: new Date(clock.t - (i + 1) * 60_000),
+      });
+    }
+  };
+  const cycle = async () => {
+    clock.t += 61_000;
+    t.sim!.inspect.reset();
+    return runDiscoveryCycle(t.ctx);
+  };
+  /** The profiles the simulator was asked for since the cycle began, in order, with its answer. */
+  const lookups = () =>
+    t
+      .sim!.inspect.requestLog({ endpoint: 'GET /user/{name}/about' })
+      .map((e) => `${e.path.split('/')[2]} ${e.status}`);
+  const cached = async (names: string[]) =>
+    (
+      await t.ctx.db
+        .select({ name: redditAuthors.name })
+        .from(redditAuthors)
+        .where(
+          inArray(
+            redditAuthors.nameLower,
+            names.map((n) => n.toLowerCase()),
+          ),
+        )
+    )
+      .map((r) => r.name)
+      .sort();
+
+  it('is skipped while the other authors are read in the same cycle, and read by a later cycle once Reddit answers', async () => {
+    const [failing, ...others] = Array.from({ length: 5 }, () => redditName('a')) as [string, ...string[]];
+    await leadsBy([failing, ...others]);
+    const fault = t.sim!.faults.add({ kind: 'status', status: 503, path: `/user/${failing}/about` });
+
+    const report = await cycle();
+    expect(report).toMatchObject({
+      authorsEnriched: 4,
+      authorsUnanswered: 1,
+      complete: false,
+      retryAtMs: null,
+      againAtMs: null,
+    });
+    // Names the simulator does not know: answered 404, cached as missing.
+    expect(lookups()).toEqual([`${failing} 503`, ...others.map((n) => `${n} 404`)]);
+    expect(await cached([failing, ...others])).toEqual([...others].sort());
+
+    // Not cached: the next cycle asks again.
+    expect(await cycle()).toMatchObject({ authorsEnriched: 0, authorsUnanswered: 1 });
+    expect(lookups()).toEqual([`${failing} 503`]);
+
+    t.sim!.faults.remove(fault);
+    expect(await cycle()).toMatchObject({ authorsEnriched: 1, authorsUnanswered: 0, complete: true });
+    expect(lookups()).toEqual([`${failing} 404`]);
+    expect(await cached([failing, ...others])).toEqual([failing, ...others].sort());
+    const noted = await t.ctx.db
+      .select()
+      .from(redditAuthorsUnanswered)
+      .where(eq(redditAuthorsUnanswered.nameLower, failing.toLowerCase()));
+    expect(noted).toEqual([]);
+  });
+
+  it('is read after the others, so profiles Reddit keeps failing do not hold them back cycle after cycle', async () => {
+    const failing = Array.from({ length: 3 }, () => redditName('f'));
+    const others = Array.from({ length: 2 }, () => redditName('a'));
+    await leadsBy([...failing, ...others]);
+    const faults = failing.map((n) =>
+      t.sim!.faults.add({ kind: 'status', status: 503, path: `/user/${n}/about` }),
+    );
+
+    // Three in a row look like Reddit down: the look-ups stop there.
+    expect(await cycle()).toMatchObject({ authorsEnriched: 0, authorsUnanswered: 3 });
+    expect(lookups()).toEqual(failing.map((n) => `${n} 503`));
+
+    // Next time they come last.
+    expect(await cycle()).toMatchObject({ authorsEnriched: 2, authorsUnanswered: 3 });
+    expect(lookups()).toEqual([...others.map((n) => `${n} 404`), ...failing.map((n) => `${n} 503`)]);
+
+    for (const id of faults) t.sim!.faults.remove(id);
+    expect(await cycle()).toMatchObject({ authorsEnriched: 3, authorsUnanswered: 0 });
+    expect(await cached([...failing, ...others])).toEqual([...failing, ...others].sort());
+  });
+
+  it('stops after three look-ups in a row Reddit does not answer, as when it is down', async () => {
+    const names = Array.from({ length: 10 }, () => redditName('d'));
+    await leadsBy(names);
+    const down = t.sim!.faults.add({ kind: 'status', status: 503, path: '/user/*/about' });
+    expect(await cycle()).toMatchObject({ authorsEnriched: 0, authorsUnanswered: 3, complete: false });
+    expect(lookups()).toEqual(names.slice(0, 3).map((n) => `${n} 503`));
+    t.sim!.faults.remove(down);
+
+    // A connection that breaks every time: each author is asked twice (once more at once), three authors.
+    const broken = t.sim!.faults.add({ kind: 'reset', path: '/user/*/about' });
+    t.sim!.inspect.reset();
+    const reader = await RedditReader.forSearch(t.ctx);
+    expect(await enrichAuthors(t.ctx, reader, names.slice(3))).toEqual({
+      enriched: 0,
+      unanswered: 3,
+      interrupted: true,
+    });
+    expect(lookups().map((l) => l.split(' ')[0])).toEqual(names.slice(3, 6).flatMap((n) => [n, n]));
+    t.sim!.faults.remove(broken);
+
+    // Reddit answers again: every one of them is read.
+    expect(await cycle()).toMatchObject({ authorsEnriched: 10, authorsUnanswered: 0 });
+    expect(await cached(names)).toEqual([...names].sort());
+  });
+
+  it('stops at once when the budget is spent, and reads the rest in their order once it frees', async () => {
+    const names = Array.from({ length: 4 }, () => redditName('b'));
+    await leadsBy(names);
+    t.sim!.faults.add({ kind: 'rate-limit', retryAfter: 600, path: `/user/${names[1]}/about`, count: 1 });
+    expect(await cycle()).toMatchObject({
+      authorsEnriched: 1,
+      authorsUnanswered: 0,
+      complete: false,
+      retryAtMs: null,
+    });
+    expect(lookups()).toEqual([`${names[0]} 404`, `${names[1]} 429`]);
+
+    clock.t += 600_000;
+    expect(await cycle()).toMatchObject({ authorsEnriched: 3, authorsUnanswered: 0, complete: true });
+    expect(lookups()).toEqual(names.slice(1).map((n) => `${n} 404`));
   });
 });
 

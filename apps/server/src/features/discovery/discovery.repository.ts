@@ -11,6 +11,7 @@ import {
   discoverySearches,
   discoveryStreams,
   redditAuthors,
+  redditAuthorsUnanswered,
   redditItems,
   type DiscoveryCursorRow,
 } from './discovery.table';
@@ -277,16 +278,19 @@ export async function pendingBackfills(
 
 /**
  * Authors of recent leads with nothing in the shared author cache yet, most recently found first
- * (optionally only those of one project's leads, or only the given names).
+ * (optionally only those of one project's leads, or only the given names). Those Reddit left unanswered
+ * come after the others, the longest unanswered first, so the same failing ones never lead every list.
  */
 export async function authorsToEnrich(
   db: DbOrTx,
   options: { limit: number; since: Date; projectId?: string; names?: string[] },
 ): Promise<string[]> {
+  const unansweredAt = sql`max(${redditAuthorsUnanswered.unansweredAt})`;
   const rows = await db
     .select({ author: leads.author, last: sql<Date>`max(${leads.foundAt})` })
     .from(leads)
     .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${leads.author})`))
+    .leftJoin(redditAuthorsUnanswered, eq(redditAuthorsUnanswered.nameLower, sql`lower(${leads.author})`))
     .where(
       and(
         isNull(redditAuthors.nameLower),
@@ -297,7 +301,7 @@ export async function authorsToEnrich(
       ),
     )
     .groupBy(leads.author)
-    .orderBy(desc(sql`max(${leads.foundAt})`), asc(leads.author))
+    .orderBy(sql`${unansweredAt} asc nulls first`, desc(sql`max(${leads.foundAt})`), asc(leads.author))
     .limit(options.limit);
   return rows.map((r) => r.author);
 }
@@ -310,6 +314,16 @@ export async function saveAuthor(db: DbOrTx, author: NewRedditAuthor): Promise<v
     .insert(redditAuthors)
     .values(author)
     .onConflictDoUpdate({ target: redditAuthors.nameLower, set: rest });
+  // Read at last: the note that put it after the others goes (a cached author is not listed anyway).
+  await db.delete(redditAuthorsUnanswered).where(eq(redditAuthorsUnanswered.nameLower, author.nameLower));
+}
+
+/** An author Reddit did not answer: read again later, after the authors it answered. */
+export async function noteAuthorUnanswered(db: DbOrTx, name: string, at: Date): Promise<void> {
+  await db
+    .insert(redditAuthorsUnanswered)
+    .values({ nameLower: name.toLowerCase(), unansweredAt: at })
+    .onConflictDoUpdate({ target: redditAuthorsUnanswered.nameLower, set: { unansweredAt: at } });
 }
 
 export type SearchTrigger = 'enhanced' | 'posts' | 'backfill' | 'agent';

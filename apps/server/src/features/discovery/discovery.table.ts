@@ -71,6 +71,18 @@ export const redditAuthors = pgTable('reddit_authors', {
 });
 export type RedditAuthorRow = typeof redditAuthors.$inferSelect;
 
+/**
+ * Authors whose `/user/{name}/about` Reddit did not answer (a 5xx, a broken connection), not yet in
+ * `reddit_authors`: they are read again after the others, so one profile Reddit keeps failing cannot hold
+ * the rest back. The row goes once the author is read.
+ */
+export const redditAuthorsUnanswered = pgTable('reddit_authors_unanswered', {
+  /** Lower-case name. */
+  nameLower: text('name_lower').primaryKey(),
+  /** The last look-up that got no answer. */
+  unansweredAt: timestamp('unanswered_at', { withTimezone: true }).notNull(),
+});
+
 /** One row per search a project ran (by hand, on approval, or by the agent): what statistics count. */
 export const discoverySearches = pgTable(
   'discovery_searches',
