@@ -99,6 +99,11 @@ export const ZDmMessage = z
      * would be refused with. Null when they did not.
      */
     already_answered: z.object({ detail: z.string() }).nullable(),
+    /**
+     * The DM's lead is older than DM_EXPIRY_DAYS (or the DM expired), so a Send is refused: the words it would
+     * be refused with. A failed DM stays failed. Null for a DM sent or on its way, and while the lead is recent.
+     */
+    lead_expired: z.object({ detail: z.string() }).nullable(),
     created_at: ZIsoDateTime,
     generated_at: ZIsoDateTime,
     updated_at: ZIsoDateTime,
@@ -113,7 +118,9 @@ export const ZDmListQuery = ZPageQuery.extend({ project_id: ZProjectId });
 export const ZDmList = ZPage(ZDmMessage).extend({
   /**
    * What Send All DMs would queue of the whole project: approved DMs, one per person, leaving out people on
-   * the do-not-contact list, who already answered, or whom another DM of the workspace reached or is queued to.
+   * the do-not-contact list, who already answered, or whom another DM of the workspace reached or is queued to,
+   * and DMs whose lead is already older than DM_EXPIRY_DAYS. DMs for which the accounts find no room before
+   * they expire are still counted: only planning over the accounts' days tells those.
    */
   ready_to_send: z.number().int(),
 });

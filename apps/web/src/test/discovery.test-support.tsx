@@ -190,6 +190,7 @@ export function buildDm(overrides: Partial<TDmMessage> = {}): TDmMessage {
     replied_at: null,
     do_not_contact: null,
     already_answered: null,
+    lead_expired: null,
     created_at: '2030-01-01T00:02:00Z',
     generated_at: '2030-01-01T00:02:00Z',
     updated_at: '2030-01-01T00:02:00Z',

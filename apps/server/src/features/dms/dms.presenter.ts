@@ -1,23 +1,29 @@
 import type { TDmMessage } from '@threadreach/contract';
 import { alreadyAnswered, onTheList, type SuppressionReason } from '../suppressions';
+import { DM_EXPIRED } from './dm-expiry';
 import type { DmMessageRow } from './dms.table';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** What stops a Send to the DM's recipient: their entry on the do-not-contact list, an answer before. */
-export interface RecipientStanding {
+/**
+ * What stops a Send of the DM: its recipient's entry on the do-not-contact list, an answer before, a lead
+ * older than DM_EXPIRY_DAYS.
+ */
+export interface SendStanding {
   suppression: SuppressionReason | null;
   answered: boolean;
+  leadExpired: boolean;
 }
 
-/** A DM to someone nothing stops. */
-export const FREE_TO_CONTACT: RecipientStanding = { suppression: null, answered: false };
-
 /**
- * A DM as step 4 lists it, with why its recipient is on the workspace's do-not-contact list (null when not)
- * and whether they already answered the workspace, in the words a Send would be refused with.
+ * A DM as step 4 lists it, with why its recipient is on the workspace's do-not-contact list (null when not),
+ * whether they already answered the workspace and whether its lead is too old, in the words a Send would be
+ * refused with.
  */
-export function presentDm(row: DmMessageRow, { suppression, answered }: RecipientStanding): TDmMessage {
+export function presentDm(
+  row: DmMessageRow,
+  { suppression, answered, leadExpired }: SendStanding,
+): TDmMessage {
   return {
     id: row.id,
     project_id: row.projectId,
@@ -50,6 +56,7 @@ export function presentDm(row: DmMessageRow, { suppression, answered }: Recipien
       ? { reason: suppression, detail: `u/${row.recipientUsername} ${onTheList(suppression)}` }
       : null,
     already_answered: answered ? { detail: alreadyAnswered(row.recipientUsername) } : null,
+    lead_expired: leadExpired ? { detail: DM_EXPIRED } : null,
     created_at: row.createdAt.toISOString(),
     generated_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -3,6 +3,7 @@ import {
   count,
   desc,
   eq,
+  gt,
   gte,
   inArray,
   isNotNull,
@@ -44,13 +45,14 @@ export type NewDm = typeof dmMessages.$inferInsert;
 export type NewMessageExample = typeof messageExamples.$inferInsert;
 
 /**
- * A DM with why its recipient is on the workspace's do-not-contact list (null when they are not), and whether
- * they already answered a DM of the workspace.
+ * A DM with why its recipient is on the workspace's do-not-contact list (null when they are not), whether
+ * they already answered a DM of the workspace, and whether the DM is too old to send (`tooOldToSend`).
  */
 export interface DmWithSuppression {
   dm: DmMessageRow;
   suppression: SuppressionReason | null;
   answered: boolean;
+  leadExpired: boolean;
 }
 
 const otherDm = alias(dmMessages, 'other_dm');
@@ -64,29 +66,50 @@ const workspaceDmToSamePerson = (where: SQL) =>
 const answeredBefore = workspaceDmToSamePerson(sql`${otherDm.repliedAt} is not null`);
 
 /**
- * An approved DM Send All would queue, as far as its person goes: not on the list, never answered, not
- * contacted nor queued to by another DM of the workspace. Of several to one person it queues one, so
- * people are counted, not DMs.
+ * A Send refuses the DM for its lead's age (`tooOldToSend`): an unsent or failed DM whose lead is older
+ * than `cutoff`, and any expired one.
  */
-const sendAllWouldQueue = sql`${dmMessages.state} = 'approved'
+const leadExpired = (cutoff: Date) => sql<boolean>`(${dmMessages.state} = 'expired'
+  or (${inArray(dmMessages.state, [...EXPIRABLE, 'failed'])} and ${lt(leadTime(), cutoff)}))`;
+
+/**
+ * An approved DM Send All would queue: its person not on the list, never answered, not contacted nor
+ * queued to by another DM of the workspace; of several to one person only the first in Send All's order
+ * (the others stay unsent), and that one only when its lead is younger than `cutoff` (an older one gets no
+ * slot). So people are counted, not DMs. A DM Send All leaves because no account has room for it before
+ * it expires is still counted: that depends on the accounts' days and pacing, which only planning works out.
+ */
+const sendAllWouldQueue = (cutoff: Date) => sql`${dmMessages.state} = 'approved'
   and not exists (select 1 from ${suppressions} where ${suppressions.ownerUserId} = ${dmMessages.ownerUserId} and ${suppressions.usernameKey} = ${dmMessages.recipientKey})
   and not ${workspaceDmToSamePerson(
     sql`(${otherDm.repliedAt} is not null or ${inArray(otherDm.state, ['queued', ...CONTACTED_DM_STATES])})`,
-  )}`;
+  )}
+  and not ${workspaceDmToSamePerson(
+    sql`${otherDm.projectId} = ${dmMessages.projectId} and ${otherDm.state} = 'approved'
+      and (${otherDm.createdAt}, ${otherDm.id}) < (${dmMessages.createdAt}, ${dmMessages.id})`,
+  )}
+  and ${gt(leadTime(), cutoff)}`;
 
 /**
  * One page of a project's DMs, newest first, each with its recipient's entry on the do-not-contact list of
- * the DM's own workspace (looked up by the list's key, in the same query) and whether they answered before.
+ * the DM's own workspace (looked up by the list's key, in the same query), whether they answered before,
+ * and whether its lead is older than `cutoff` (DM_EXPIRY_DAYS ago).
  */
 export async function listDmPage(
   db: Db,
   projectId: string,
   page: TPageQuery,
+  cutoff: Date,
 ): Promise<{ rows: DmWithSuppression[]; total: number; ready: number }> {
   const where = eq(dmMessages.projectId, projectId);
   const [rows, totals] = await Promise.all([
     db
-      .select({ dm: dmMessages, suppression: suppressions.reason, answered: sql<boolean>`${answeredBefore}` })
+      .select({
+        dm: dmMessages,
+        suppression: suppressions.reason,
+        answered: sql<boolean>`${answeredBefore}`,
+        leadExpired: leadExpired(cutoff),
+      })
       .from(dmMessages)
       .leftJoin(
         suppressions,
@@ -102,7 +125,7 @@ export async function listDmPage(
     db
       .select({
         n: count(),
-        ready: sql<number>`(count(distinct ${dmMessages.recipientKey}) filter (where ${sendAllWouldQueue}))::int`,
+        ready: sql<number>`(count(distinct ${dmMessages.recipientKey}) filter (where ${sendAllWouldQueue(cutoff)}))::int`,
       })
       .from(dmMessages)
       .where(where),
@@ -505,6 +528,28 @@ export async function expireDmIfStale(
     .where(and(eq(dmMessages.id, dmId), inArray(dmMessages.state, EXPIRABLE), lt(leadTime(), cutoff)))
     .returning();
   return row ?? null;
+}
+
+/**
+ * This DM when it failed and its lead (see `leadTime`) is older than `cutoff`: a Send again is refused, and
+ * the DM stays failed (expire-dms leaves failed DMs as they are). Null otherwise.
+ */
+export async function staleFailedDm(db: Db, dmId: string, cutoff: Date): Promise<DmMessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(dmMessages)
+    .where(and(eq(dmMessages.id, dmId), eq(dmMessages.state, 'failed'), lt(leadTime(), cutoff)));
+  return row ?? null;
+}
+
+/** Which of these DMs a Send refuses for their lead's age (see `leadExpired`). */
+export async function leadExpiredAmong(db: Db, ids: string[], cutoff: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: dmMessages.id })
+    .from(dmMessages)
+    .where(and(inArray(dmMessages.id, ids), leadExpired(cutoff)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

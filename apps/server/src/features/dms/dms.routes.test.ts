@@ -745,4 +745,69 @@ describe('the list', () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.json().messages[0].already_answered).toEqual({ detail });
   });
+
+  /** A DM of the project about a post lead written `daysAgo` days before now (DM_EXPIRY_DAYS is 14). */
+  async function dmAboutLeadOf(
+    project: Project,
+    daysAgo: number,
+    values: Parameters<typeof buildDm>[2] = {},
+  ) {
+    const lead = await buildLead(t.ctx.db, project.id, {
+      itemCreatedAt: new Date(Date.now() - daysAgo * 86_400_000),
+    });
+    return buildDm(t.ctx.db, project.id, {
+      recipientUsername: redditName('lead'),
+      leadId: lead.id,
+      ...values,
+    });
+  }
+
+  it("says which DMs are too old to send, a failed one too, in the words of a Send's refusal", async () => {
+    const project = await newProject();
+    const failedOld = await dmAboutLeadOf(project, 15, { state: 'failed', outcomeCode: 'compose_refused' });
+    const approvedOld = await dmAboutLeadOf(project, 15);
+    const queuedOld = await dmAboutLeadOf(project, 15, { state: 'queued' });
+    const expired = await dmAboutLeadOf(project, 1, { state: 'expired' });
+    const sentOld = await dmAboutLeadOf(project, 15, { state: 'sent' });
+    const failedRecent = await dmAboutLeadOf(project, 13, { state: 'failed' });
+    const approvedRecent = await dmAboutLeadOf(project, 13);
+
+    const byId = new Map((await listDms(project)).map((d) => [d.id, d]));
+    const tooOld = { detail: 'This DM expired with its lead and can no longer be sent' };
+    for (const dm of [failedOld, approvedOld, queuedOld, expired])
+      expect(byId.get(dm.id)!.lead_expired, dm.state).toEqual(tooOld);
+    for (const dm of [sentOld, failedRecent, approvedRecent])
+      expect(byId.get(dm.id)!.lead_expired, dm.state).toBeNull();
+    // The list says so; the DM keeps its state (expire-dms expires the unsent ones, never a failed one).
+    expect(byId.get(failedOld.id)!.state).toBe('failed');
+
+    // A saved edit answers with the same.
+    const saved = await post(project, '/api/v1/update-dm-messages', {
+      messages: [{ id: failedOld.id, message_content: 'Hello again' }],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().messages[0].lead_expired).toEqual(tooOld);
+  });
+
+  it('counts as ready no DM whose lead is already older than DM_EXPIRY_DAYS, which Send All leaves unsent', async () => {
+    const project = await newProject();
+    const first = new Date('2030-01-01T00:00:00Z');
+    const later = new Date('2030-01-01T01:00:00Z');
+    await dmAboutLeadOf(project, 13);
+    await dmAboutLeadOf(project, 15);
+    // Of two DMs to one person Send All takes the oldest: about a lead too old, it leaves both unsent...
+    const oldFirst = redditName('oldFirst');
+    await dmAboutLeadOf(project, 15, { recipientUsername: oldFirst, createdAt: first });
+    await dmAboutLeadOf(project, 1, { recipientUsername: oldFirst, createdAt: later });
+    // ...about a recent one, it queues that one.
+    const recentFirst = redditName('recentFirst');
+    await dmAboutLeadOf(project, 1, { recipientUsername: recentFirst, createdAt: first });
+    await dmAboutLeadOf(project, 15, { recipientUsername: recentFirst, createdAt: later });
+
+    const res = await t.app.inject({
+      url: `/api/v1/dm-messages?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(res.json()).toMatchObject({ total: 6, ready_to_send: 2 });
+  });
 });

@@ -23,7 +23,8 @@ import {
   requireProduct,
   type DmOutcome,
 } from './dm-generation';
-import { FREE_TO_CONTACT, presentDm } from './dms.presenter';
+import { expiryCutoff } from './dm-expiry';
+import { presentDm } from './dms.presenter';
 import { startDmGeneration } from './generate-all-dms';
 import { generateDmsJob } from './generate-dms.job';
 import {
@@ -37,6 +38,7 @@ import {
   findProfileSource,
   insertExample,
   answeredAmong,
+  leadExpiredAmong,
   listDmPage,
   lockDms,
   updateDm,
@@ -58,23 +60,36 @@ const isLocked = (row: DmMessageRow) => DM_LOCKED_STATES.includes(row.state);
 const sentConflict = () => new AppError(409, 'dm_sent', DM_SENT_READ_ONLY);
 
 /**
- * DMs of one project as presented, each with its recipient's entry on the workspace's do-not-contact list
- * and whether they already answered the workspace.
+ * DMs of one project as presented, each with its recipient's entry on the workspace's do-not-contact list,
+ * whether they already answered the workspace, and whether its lead is too old to send it.
  */
-async function presentWithList(db: DbOrTx, rows: DmMessageRow[]): Promise<TDmMessage[]> {
+async function presentWithList(ctx: AppContext, rows: DmMessageRow[]): Promise<TDmMessage[]> {
+  const { db } = ctx;
   const owner = rows[0]?.ownerUserId;
   const keys = rows.map((r) => r.recipientKey);
-  const [listed, answered] = owner
-    ? await Promise.all([suppressedAmong(db, owner, keys), answeredAmong(db, owner, keys)])
-    : [new Map<string, SuppressionReason>(), new Set<string>()];
+  const [listed, answered, expired] = owner
+    ? await Promise.all([
+        suppressedAmong(db, owner, keys),
+        answeredAmong(db, owner, keys),
+        leadExpiredAmong(
+          db,
+          rows.map((r) => r.id),
+          expiryCutoff(ctx),
+        ),
+      ])
+    : [new Map<string, SuppressionReason>(), new Set<string>(), new Set<string>()];
   return rows.map((r) =>
-    presentDm(r, { suppression: listed.get(r.recipientKey) ?? null, answered: answered.has(r.recipientKey) }),
+    presentDm(r, {
+      suppression: listed.get(r.recipientKey) ?? null,
+      answered: answered.has(r.recipientKey),
+      leadExpired: expired.has(r.id),
+    }),
   );
 }
 
 /** Step 4's list of DMs, newest first. */
 export async function listDms(ctx: AppContext, projectId: string, page: TPageQuery): Promise<TDmList> {
-  const { rows, total, ready } = await listDmPage(ctx.db, projectId, page);
+  const { rows, total, ready } = await listDmPage(ctx.db, projectId, page, expiryCutoff(ctx));
   return {
     items: rows.map((r) => presentDm(r.dm, r)),
     total,
@@ -84,18 +99,22 @@ export async function listDms(ctx: AppContext, projectId: string, page: TPageQue
   };
 }
 
-/** The answer of the generate calls; when the engine failed for every lead asked, a 502. */
-function generationAnswer(outcomes: DmOutcome[]): TGenerateDmsResponse {
+/**
+ * The answer of the generate calls; when the engine failed for every lead asked, a 502. A DM written about
+ * a lead already older than DM_EXPIRY_DAYS says so, as the list does.
+ */
+async function generationAnswer(ctx: AppContext, outcomes: DmOutcome[]): Promise<TGenerateDmsResponse> {
   const answer: TGenerateDmsResponse = { generated_messages: [], skipped: [], failed: [] };
+  const written: DmMessageRow[] = [];
   for (const o of outcomes) {
-    // Generation skips people on the do-not-contact list and those already sent a DM (anyone who answered was).
-    if (o.kind === 'generated') answer.generated_messages.push(presentDm(o.dm, FREE_TO_CONTACT));
+    if (o.kind === 'generated') written.push(o.dm);
     else if (o.kind === 'skipped') answer.skipped.push(o.skipped);
     else answer.failed.push({ id: o.id, detail: o.detail });
   }
   if (answer.failed.length > 0 && answer.failed.length === outcomes.length) {
     throw new AppError(502, 'dm_generation_failed', DM_TEXTS.generateFailed, { failed: answer.failed });
   }
+  answer.generated_messages = await presentWithList(ctx, written);
   return answer;
 }
 
@@ -113,7 +132,7 @@ export async function generateForPosts(
     if (!row) throw notFound('Post not found');
     return leadCandidate(row);
   });
-  return generationAnswer(await generateDms(ctx, projectId, product, candidates));
+  return generationAnswer(ctx, await generateDms(ctx, projectId, product, candidates));
 }
 
 export async function generateForComment(
@@ -124,7 +143,7 @@ export async function generateForComment(
   const product = await requireProduct(ctx, projectId);
   const [row] = await findLeadSources(ctx.db, projectId, 'comment', [commentId]);
   if (!row) throw notFound('Comment not found');
-  return generationAnswer(await generateDms(ctx, projectId, product, [leadCandidate(row)]));
+  return generationAnswer(ctx, await generateDms(ctx, projectId, product, [leadCandidate(row)]));
 }
 
 export async function generateForProfile(
@@ -135,7 +154,7 @@ export async function generateForProfile(
   const product = await requireProduct(ctx, projectId);
   const row = await findProfileSource(ctx.db, projectId, profileId, { includeDismissed: false });
   if (!row) throw notFound('Profile not found');
-  return generationAnswer(await generateDms(ctx, projectId, product, [profileCandidate(row)]));
+  return generationAnswer(ctx, await generateDms(ctx, projectId, product, [profileCandidate(row)]));
 }
 
 export interface DmTextInput {
@@ -224,7 +243,7 @@ export async function saveDmTexts(
     }
     return out;
   });
-  return { messages: await presentWithList(ctx.db, saved) };
+  return { messages: await presentWithList(ctx, saved) };
 }
 
 /** Deletes a DM for good, unless it was sent or is on its way (409: it stays in the history). */
@@ -334,7 +353,7 @@ export async function regenerateDmOf(ctx: AppContext, projectId: string, id: str
       updatedAt: now,
     });
   });
-  const [presented] = await presentWithList(ctx.db, [updated!]);
+  const [presented] = await presentWithList(ctx, [updated!]);
   return presented!;
 }
 

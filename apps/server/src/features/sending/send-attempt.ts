@@ -8,7 +8,7 @@ import {
   type ComposeResult,
 } from '../../integrations/reddit';
 import { AccountAuthRequiredError, usedToday, redditApiForAccount, type RedditAccountRow } from '../accounts';
-import { expireIfStale } from '../dms';
+import { DM_EXPIRED, tooOldToSend } from '../dms';
 import { CONTACTED_DM_STATES, type DmMessageRow, type DmState } from '../dms/dms.table';
 import { isRecipientBlocked, suppressRecipient, type SuppressionReason } from '../suppressions';
 import { accountReadiness, formatInstant, type NotReady } from './account-readiness';
@@ -82,8 +82,17 @@ export type AttemptResult =
       code: TSendOutcomeCode;
       reason: string;
     }
-  /** The DM is no longer one to send this way (sent, being sent, moved, not due); untouched. */
-  | { kind: 'not_claimable'; dm: DmMessageRow | null; reason: string; retryAtMs: number | null };
+  /**
+   * The DM is no longer one to send this way (sent, being sent, moved, not due; `tooOld`: its lead is
+   * past DM_EXPIRY_DAYS, an unsent DM expired on the way).
+   */
+  | {
+      kind: 'not_claimable';
+      dm: DmMessageRow | null;
+      reason: string;
+      retryAtMs: number | null;
+      tooOld?: boolean;
+    };
 
 type Claim =
   | { kind: 'claimed'; dm: DmMessageRow; account: RedditAccountRow }
@@ -101,9 +110,6 @@ function keepsItsFailure(dm: DmMessageRow): boolean {
     dm.state === 'failed' && !(WITHHELD_OUTCOME_CODES as readonly (string | null)[]).includes(dm.outcomeCode)
   );
 }
-
-/** Why a DM whose lead grew too old (DM_EXPIRY_DAYS) is not sent. */
-export const DM_EXPIRED = 'This DM expired with its lead and can no longer be sent';
 
 /**
  * One send of one DM from one account, effectively once: the claim (a committed transaction: the DM
@@ -142,8 +148,10 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
         if (due > nowMs)
           return { kind: 'not_claimable', dm, reason: 'The DM is not due yet', retryAtMs: due };
       }
-      const expired = await expireIfStale(ctx, tx, dm.id);
-      if (expired) return { kind: 'not_claimable', dm: expired, reason: DM_EXPIRED, retryAtMs: null };
+      const stale = await tooOldToSend(ctx, tx, dm.id);
+      if (stale) {
+        return { kind: 'not_claimable', dm: stale, reason: DM_EXPIRED, retryAtMs: null, tooOld: true };
+      }
       const blocked = await recipientBlock(tx, dm);
       if (blocked) return { kind: 'failed', dm: await failBlocked(tx, dm, blocked, now), ...blocked };
       const account = await lockAccount(tx, projectId, options.accountId);

@@ -5,6 +5,8 @@ import { redditAccounts, refreshTokenRef } from '../accounts';
 import { dmMessages } from '../dms/dms.table';
 import { buildLead } from '../leads/leads.test-support';
 import { suppressions } from '../suppressions/suppressions.table';
+import { expireStaleDms } from '../dms/dm-expiry';
+import { attemptSend } from './send-attempt';
 import { sendQueuedDm } from './send-queued';
 import { sendDmNow } from './sending.service';
 import { reconcileAccount, sweepSends } from './reconcile.service';
@@ -706,6 +708,61 @@ describe('a single Send refused before Reddit', () => {
     expect(result).toEqual({ outcome: 'not_claimable', retryAtMs: null });
     expect((await dmById(rig.db, dm.id)).state).toBe('expired');
     expect(delivered(dm.recipientUsername)).toHaveLength(0);
+  });
+
+  it('refuses to send again a failed DM whose lead grew older than DM_EXPIRY_DAYS, and keeps it failed', async () => {
+    const { project, accounts, auth } = await workspace();
+    const failedAbout = async (leadDaysAgo: number) => {
+      const lead = await buildLead(rig.db, project.id, {
+        itemCreatedAt: new Date(rig.clock.t - leadDaysAgo * DAY_MS),
+      });
+      const dm = await buildDm(rig.db, project, { recipient: person(), state: 'failed' });
+      const failedAt = new Date(rig.clock.t - DAY_MS);
+      await rig.db
+        .update(dmMessages)
+        .set({
+          leadId: lead.id,
+          failedAt,
+          outcomeCode: 'compose_refused',
+          outcomeReason: 'Reddit refused the DM (400)',
+        })
+        .where(eq(dmMessages.id, dm.id));
+      return dmById(rig.db, dm.id);
+    };
+    const old = await failedAbout(14.1);
+    const res = await send(auth, { project_id: project.id, dm_id: old.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'dm_expired',
+      detail: 'This DM expired with its lead and can no longer be sent',
+    });
+    // Its failure stays what the statistics count, as expire-dms leaves it.
+    await expireStaleDms(rig.ctx);
+    expect(await dmById(rig.db, old.id)).toMatchObject({
+      state: 'failed',
+      outcomeCode: 'compose_refused',
+      failedAt: old.failedAt,
+      attempts: old.attempts,
+    });
+    // The claim refuses it too, whoever asks.
+    const claimed = await attemptSend(rig.ctx, {
+      projectId: project.id,
+      dmId: old.id,
+      accountId: accounts[0]!.id,
+      paced: false,
+    });
+    expect(claimed).toMatchObject({ kind: 'not_claimable', tooOld: true });
+    expect((await dmById(rig.db, old.id)).state).toBe('failed');
+    expect(delivered(old.recipientUsername)).toHaveLength(0);
+    const stats = await rig.t.app.inject({
+      url: `/api/v1/campaign-statistics?project_id=${project.id}`,
+      headers: auth,
+    });
+    expect(stats.json()).toMatchObject({ failed: 1, expired: 0 });
+
+    // One about a recent lead is sent again.
+    const recent = await failedAbout(13.9);
+    expect((await send(auth, { project_id: project.id, dm_id: recent.id })).json().state).toBe('sent');
   });
 
   it('finds the DM by the post_id the DM list shows for it, as well as by its reddit_post_id', async () => {

@@ -16,7 +16,7 @@ import {
   startOfZonedDay,
   usedToday,
 } from '../accounts';
-import { expireIfStale } from '../dms';
+import { DM_EXPIRED, tooOldToSend } from '../dms';
 import type { DmMessageRow } from '../dms/dms.table';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
@@ -30,7 +30,7 @@ import {
   unqueueProjectDms,
 } from './claim.repository';
 import { queueReconcile } from './reconcile-dms.job';
-import { DM_EXPIRED, attemptSend, failIfRecipientBlocked, type OnSendStep } from './send-attempt';
+import { attemptSend, failIfRecipientBlocked, type OnSendStep } from './send-attempt';
 import { queuePullForward } from './pull-queue-forward.job';
 import { queueSendDm } from './send-dm.job';
 import { presentSendingStatus } from './sending.presenter';
@@ -69,6 +69,9 @@ export interface SendOptions {
   pick?: AgentPick;
 }
 
+/** A Send of a DM whose lead is older than DM_EXPIRY_DAYS, expired or failed before. */
+const tooOldRefusal = () => new AppError(409, 'dm_expired', DM_EXPIRED);
+
 function refuseByState(dm: DmMessageRow): AppError | null {
   const who = `u/${dm.recipientUsername}`;
   switch (dm.state) {
@@ -84,7 +87,7 @@ function refuseByState(dm: DmMessageRow): AppError | null {
     case 'draft':
       return new AppError(409, 'not_approved', 'Approve this DM before sending it');
     case 'expired':
-      return new AppError(409, 'dm_expired', DM_EXPIRED);
+      return tooOldRefusal();
     default:
       return null;
   }
@@ -124,8 +127,9 @@ export async function sendDmNow(
   const random = options.random ?? Math.random;
   const dm = await findProjectDm(ctx.db, projectId, request);
   if (!dm) throw notFound('DM not found');
-  // A lead too old expires its DM now, even when no account could try it.
-  const byState = refuseByState((await expireIfStale(ctx, ctx.db, dm.id)) ?? dm);
+  // A lead too old expires its DM now (a failed one stays failed), even when no account could try it.
+  if (await tooOldToSend(ctx, ctx.db, dm.id)) throw tooOldRefusal();
+  const byState = refuseByState(dm);
   if (byState) throw byState;
   const accounts = await projectAccounts(ctx.db, projectId);
   if (accounts.length === 0) {
@@ -171,6 +175,7 @@ export async function sendDmNow(
         await queuePullForward(ctx, projectId);
         throw refusal(result);
       case 'not_claimable':
+        if (result.tooOld) throw tooOldRefusal();
         throw (result.dm && refuseByState(result.dm)) ?? new AppError(409, 'dm_changed', result.reason);
       case 'account_not_ready':
         problems.push(result);

@@ -94,11 +94,13 @@ export function DmItem(props: TDmItemProps) {
   const state = stateLabel(dm);
   const source = sourceOf(dm);
   const busy = props.saving || props.regenerating || props.deleting;
-  // Someone on the do-not-contact list, or who already answered, is never sent a DM: that outlasts any
-  // other reason. The list comes first, as in the server's refusal.
+  // Someone on the do-not-contact list, or who already answered, is never sent a DM, nor is a DM whose lead
+  // is too old: that outlasts any other reason. The lead's age comes first, then the list, as in the
+  // server's refusal.
   const recipientBlocked = dm.do_not_contact?.detail ?? dm.already_answered?.detail ?? null;
+  const expired = dm.lead_expired?.detail ?? null;
   const sendBlocked =
-    recipientBlocked ?? (!props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null);
+    expired ?? recipientBlocked ?? (!props.onSend ? SEND_UNAVAILABLE : unsaved ? SAVE_BEFORE_SENDING : null);
   const regenerateBlocked = aiBlocked ?? (unsaved ? SAVE_BEFORE_REGENERATING : null);
 
   return (
@@ -147,6 +149,12 @@ export function DmItem(props: TDmItemProps) {
         {!locked && recipientBlocked && recipientBlocked !== dm.outcome_reason && (
           <Text size="xs" c="orange">
             {recipientBlocked}
+          </Text>
+        )}
+        {/* An expired DM already says so in its outcome. */}
+        {expired && dm.state !== 'expired' && (
+          <Text size="xs" c="orange">
+            {expired}
           </Text>
         )}
         {!locked && (

@@ -487,6 +487,45 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(onSend).not.toHaveBeenCalled();
   });
 
+  it('says a failed DM whose lead is too old cannot be sent again, and disables its Send', async () => {
+    const tooOld = 'This DM expired with its lead and can no longer be sent';
+    mockList([
+      buildDm({
+        recipient_username: 'long_ago',
+        state: 'failed',
+        outcome_code: 'compose_refused',
+        outcome_reason: 'Reddit refused the DM (400)',
+        lead_expired: { detail: tooOld },
+      }),
+      // Expired already: its outcome says so, and its Send is off for the same reason.
+      buildDm({ recipient_username: 'expired_one', state: 'expired', lead_expired: { detail: tooOld } }),
+      buildDm({
+        recipient_username: 'recent',
+        state: 'failed',
+        outcome_reason: 'Reddit refused the DM (400)',
+      }),
+    ]);
+    const onSend = vi.fn();
+    renderPanel({ onSend });
+    const dm = await row('long_ago');
+    expect(within(dm).getByText('Not sent: Reddit refused the DM (400)')).toBeTruthy();
+    expect(within(dm).getByText(tooOld)).toBeTruthy();
+    const send = within(dm).getByRole('button', { name: 'Send' });
+    expect(send.hasAttribute('disabled')).toBe(true);
+    await user.hover(send.parentElement!);
+    expect(await screen.findByRole('tooltip', { name: tooOld })).toBeTruthy();
+    expect(within(dm).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(false);
+
+    const expired = await row('expired_one');
+    expect(within(expired).queryByText(tooOld)).toBeNull();
+    expect(within(expired).getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true);
+
+    // A failed DM about a recent lead is sent again.
+    await user.click(within(await row('recent')).getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledTimes(1);
+    expect(onSend.mock.calls[0]![0]).toMatchObject({ recipient_username: 'recent' });
+  });
+
   it('disables every change for a read-only account', async () => {
     mockList([buildDm({ recipient_username: 'viewer' })]);
     renderPanel({ readOnly: true });
