@@ -249,9 +249,15 @@ export function page<T>(items: T[], total = items.length, limit = 20, offset = 0
   return { items, total, limit, offset };
 }
 
-/** A page of the DM list: those of its DMs still approved are the project's ready to send. */
+/**
+ * A page of the DM list: those of its DMs still approved are the project's ready to send, but for those the
+ * list says cannot be sent (their person on the do-not-contact list or answered before, their lead too old).
+ */
 export function dmPage(dms: TDmMessage[]) {
-  return { ...page(dms), ready_to_send: dms.filter((dm) => dm.state === 'approved').length };
+  const ready = dms.filter(
+    (dm) => dm.state === 'approved' && !dm.do_not_contact && !dm.already_answered && !dm.lead_expired,
+  );
+  return { ...page(dms), ready_to_send: ready.length };
 }
 
 /** Renders one screen with the app's providers, signed in as a subscriber unless `claims` say otherwise. */

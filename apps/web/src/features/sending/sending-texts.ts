@@ -17,6 +17,13 @@ export const ALL_ACCOUNTS_TOO_YOUNG = `Your Reddit accounts must be at least ${A
 export const SAVE_BEFORE_SENDING_ALL = 'Save or undo your edits first: Send All DMs sends the saved texts';
 
 /**
+ * Why Send All DMs is off when the DM list counts none it would queue (ready_to_send 0): every DM is sent,
+ * queued, expired with its lead or to someone who may not be contacted, or there is none. Each DM says which.
+ */
+export const NOTHING_READY_TO_SEND =
+  'No DM is ready to send: Send All DMs sends DMs not sent or queued yet, to people who may be contacted, before they expire with their leads';
+
+/**
  * Send All DMs asks this before it queues the approved DMs: how many, once the DM list has loaded, and,
  * when the accounts cannot take them all today, how many those in their working hours now still can
  * (`roomToday`; the rest wait for later days).

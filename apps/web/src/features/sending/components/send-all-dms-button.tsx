@@ -6,6 +6,7 @@ import { useSendAllDms, type TSendingOptions } from '../hooks/use-sending';
 import {
   ALL_ACCOUNTS_TOO_YOUNG,
   bulkFailureText,
+  NOTHING_READY_TO_SEND,
   SAVE_BEFORE_SENDING_ALL,
   sendAllQuestion,
 } from '../sending-texts';
@@ -15,7 +16,10 @@ export interface TSendAllDmsButtonProps extends TSendingOptions {
   readOnly: boolean;
   /** DMs whose edits are not saved yet: sending now would send their saved texts instead. */
   unsavedEdits?: number;
-  /** Approved DMs not sent or queued yet, null until known: unless none, the button asks before it queues them. */
+  /**
+   * What Send All would queue (the DM list's ready_to_send), null until known: the button asks before it
+   * queues them, and is off when there are none.
+   */
   readyToSend?: number | null;
   /** What the project's accounts can still send today, null until known: the question says so when short. */
   roomToday?: number | null;
@@ -53,14 +57,17 @@ export function SendAllDmsButton({
         settle();
       }),
     );
+  // Nothing to queue outlasts the other reasons: saving an edit or an older account would not change it.
   const blocked = readOnly
     ? null
-    : unsavedEdits > 0
-      ? SAVE_BEFORE_SENDING_ALL
-      : tooYoung
-        ? ALL_ACCOUNTS_TOO_YOUNG
-        : null;
-  if (!readOnly && blocked === null && readyToSend !== 0) {
+    : readyToSend === 0
+      ? NOTHING_READY_TO_SEND
+      : unsavedEdits > 0
+        ? SAVE_BEFORE_SENDING_ALL
+        : tooYoung
+          ? ALL_ACCOUNTS_TOO_YOUNG
+          : null;
+  if (!readOnly && blocked === null) {
     return (
       <AskFirst
         label="Send All DMs"
@@ -76,15 +83,9 @@ export function SendAllDmsButton({
       />
     );
   }
-  // Nothing approved to send: the server's answer says so ('No unsent messages found for this project.').
   return (
     <DisabledReason why={blocked}>
-      <Button
-        color="teal"
-        onClick={() => run()}
-        loading={sendAll.isPending}
-        disabled={readOnly || blocked !== null}
-      >
+      <Button color="teal" loading={sendAll.isPending} disabled>
         Send All DMs
       </Button>
     </DisabledReason>

@@ -37,6 +37,7 @@ import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
 import {
   ALL_ACCOUNTS_TOO_YOUNG,
+  NOTHING_READY_TO_SEND,
   SAVE_BEFORE_SENDING_ALL,
   sendAllQuestion,
   stopSendingQuestion,
@@ -246,15 +247,33 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     expect(bulk.calls).toHaveLength(1);
   });
 
-  it('asks nothing when no DM is approved: the server says there is nothing to send', async () => {
-    renderStep4([buildDm({ recipient_username: 'dee', state: 'sent' })]);
+  it('is off, saying why, when the DM list counts none ready to send', async () => {
+    renderStep4([
+      buildDm({ recipient_username: 'dee', state: 'sent' }),
+      // Approved, but about a lead too old: Send All would leave it, so the list does not count it.
+      buildDm({
+        recipient_username: 'old_lead',
+        lead_expired: { detail: 'This DM expired with its lead and can no longer be sent' },
+      }),
+    ]);
+    const bulk = mockEndpoint(sendingEndpoints.sendBulk, {
+      message: 'No DM was queued.',
+      queued: 0,
+      skipped: 0,
+      first_at: null,
+      last_at: null,
+      accounts: [],
+    });
     await dmRow('dee');
-    mockEndpoint(
-      sendingEndpoints.sendBulk,
-      errorReply(422, SENDING_TEXTS.noUnsentMessages, 'no_unsent_messages'),
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Send All DMs' }).hasAttribute('disabled')).toBe(true),
     );
-    await user.click(await screen.findByRole('button', { name: 'Send All DMs' }));
-    expect(await screen.findByText(SENDING_TEXTS.noUnsentMessages)).toBeTruthy();
+    const button = screen.getByRole('button', { name: 'Send All DMs' });
+    await user.click(button);
+    await user.hover(button.parentElement!);
+    expect(await screen.findByRole('tooltip', { name: NOTHING_READY_TO_SEND })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send all' })).toBeNull();
+    expect(bulk.calls).toHaveLength(0);
   });
 
   it('shows the spec texts as they are, and Error sending bulk DMs: {reason} otherwise', async () => {
