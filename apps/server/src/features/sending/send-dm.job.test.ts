@@ -246,6 +246,12 @@ describe('Send All, paced on the simulator', () => {
     // The discovery backfill finds posts weeks old: a DM written about one has expired before Send All.
     const fresh = await about(1);
     const old = [await about(40), await about(20)];
+    // The DM list counts beforehand what Send All then queues.
+    const list = await rig.t.app.inject({
+      url: `/api/v1/dm-messages?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(list.json()).toMatchObject({ total: 3, ready_to_send: 1 });
     const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(21) });
     expect(answer.queued).toBe(1);
     expect(answer.message).toBe(
