@@ -36,8 +36,14 @@ export function expiryCutoff(ctx: AppContext, nowMs = ctx.clock.now()): Date {
  * DM stays failed, as expire-dms leaves it: the statistics count it as the failed send it was. The DM as
  * it is now when its lead is too old to send it, or null when it may still be sent.
  */
-export async function tooOldToSend(ctx: AppContext, db: DbOrTx, dmId: string): Promise<DmMessageRow | null> {
+export function tooOldToSend(
+  ctx: AppContext,
+  db: DbOrTx,
+  dm: Pick<DmMessageRow, 'id' | 'state'>,
+): Promise<DmMessageRow | null> {
   const now = ctx.clock.now();
   const cutoff = expiryCutoff(ctx, now);
-  return (await expireDmIfStale(db, dmId, cutoff, new Date(now))) ?? staleFailedDm(db, dmId, cutoff);
+  return dm.state === 'failed'
+    ? staleFailedDm(db, dm.id, cutoff)
+    : expireDmIfStale(db, dm.id, cutoff, new Date(now));
 }

@@ -148,7 +148,7 @@ async function claimDm(ctx: AppContext, options: AttemptOptions): Promise<Claim>
         if (due > nowMs)
           return { kind: 'not_claimable', dm, reason: 'The DM is not due yet', retryAtMs: due };
       }
-      const stale = await tooOldToSend(ctx, tx, dm.id);
+      const stale = await tooOldToSend(ctx, tx, dm);
       if (stale) {
         return { kind: 'not_claimable', dm: stale, reason: DM_EXPIRED, retryAtMs: null, tooOld: true };
       }

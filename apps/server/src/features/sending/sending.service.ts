@@ -128,7 +128,7 @@ export async function sendDmNow(
   const dm = await findProjectDm(ctx.db, projectId, request);
   if (!dm) throw notFound('DM not found');
   // A lead too old expires its DM now (a failed one stays failed), even when no account could try it.
-  if (await tooOldToSend(ctx, ctx.db, dm.id)) throw tooOldRefusal();
+  if (await tooOldToSend(ctx, ctx.db, dm)) throw tooOldRefusal();
   const byState = refuseByState(dm);
   if (byState) throw byState;
   const accounts = await projectAccounts(ctx.db, projectId);
