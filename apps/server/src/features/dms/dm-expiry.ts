@@ -11,7 +11,7 @@ export const EXPIRE_BATCH_SIZE = 1000;
 export const DM_EXPIRED = 'This DM expired with its lead and can no longer be sent';
 
 /**
- * Marks unsent DMs (draft or approved) expired when their lead is older than DM_EXPIRY_DAYS: the person
+ * Marks unsent DMs (draft, approved or queued) expired when their lead is older than DM_EXPIRY_DAYS: the person
  * wrote it too long ago for a message about it to make sense. Returns how many expired.
  */
 export async function expireStaleDms(ctx: AppContext, batchSize = EXPIRE_BATCH_SIZE): Promise<number> {
