@@ -113,9 +113,16 @@ async function runJob(ctx: AppContext, queue: JobQueue, job: JobDefinition, item
       startAfter,
       ...(item.singletonKey !== null ? { singletonKey: item.singletonKey } : {}),
     });
+    // The error says why it waits (a spent budget, a pause Reddit asked for, a lease held elsewhere).
     ctx.log.info(
-      { job: job.name, jobId: item.id, nextJobId: next, startAfter: startAfter.toISOString() },
-      next ? 'job rescheduled for when its budget frees' : 'job not rescheduled: an equal job is queued',
+      {
+        job: job.name,
+        jobId: item.id,
+        nextJobId: next,
+        startAfter: startAfter.toISOString(),
+        reason: (error as Error).message,
+      },
+      next ? 'job rescheduled for when it may run again' : 'job not rescheduled: an equal job is queued',
     );
   }
 }

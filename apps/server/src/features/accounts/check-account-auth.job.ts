@@ -5,7 +5,8 @@ import { checkAccountGrants } from './accounts.service';
 class AccountChecksBudgetSpentError extends Error {
   override name = 'AccountChecksBudgetSpentError';
   constructor(readonly retryAtMs: number) {
-    super(`Reddit request budget spent until ${new Date(retryAtMs).toISOString()}`);
+    // The report keeps only the instant: the budget's own or a pause Reddit asked for.
+    super(`Reddit requests held back until ${new Date(retryAtMs).toISOString()}`);
   }
 }
 

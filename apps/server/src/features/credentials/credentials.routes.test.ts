@@ -368,7 +368,7 @@ describe('/reddit-credentials', () => {
     expect(t.sim!.inspect.requestLog({ clientId: created.client_id }).length).toBeGreaterThan(0);
   });
 
-  it('answers a connection test at once when the budget is spent, instead of waiting for it', async () => {
+  it('answers a connection test at once while Reddit asked for a pause, instead of waiting for it', async () => {
     const created = await create(admin);
     const freeAt = t.ctx.clock.now() + 10 * 60_000;
     await new RequestBudget(t.ctx.db, t.ctx.clock).blockUntil(created.client_id, freeAt);
@@ -380,7 +380,7 @@ describe('/reddit-credentials', () => {
     expect(test.statusCode).toBe(200);
     expect(test.json()).toMatchObject({
       can_connect: false,
-      error: expect.stringMatching(/budget spent until/),
+      error: expect.stringMatching(/^Reddit asked for a pause in requests until /),
     });
     expect(t.sim!.inspect.requestLog({ clientId: created.client_id })).toEqual([]);
   });

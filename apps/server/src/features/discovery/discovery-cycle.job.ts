@@ -8,7 +8,8 @@ const ZStreamRef = z.object({ groupNo: z.number().int().min(0), kind: z.enum(['t
 class DiscoveryBudgetSpentError extends Error {
   override name = 'DiscoveryBudgetSpentError';
   constructor(readonly retryAtMs: number) {
-    super(`Reddit request budget spent until ${new Date(retryAtMs).toISOString()}`);
+    // The report keeps only the instant: the budget's own or a pause Reddit asked for.
+    super(`Reddit requests held back until ${new Date(retryAtMs).toISOString()}`);
   }
 }
 

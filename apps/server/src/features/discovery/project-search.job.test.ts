@@ -139,7 +139,7 @@ describe('a search when Reddit does not answer', () => {
     expect((await leadsOf(t.ctx.db, p.id)).length).toBeGreaterThan(0);
   });
 
-  it('does not count a spent budget as an attempt: the same attempt runs again when it frees', async () => {
+  it('does not count a pause Reddit asked for (429) as an attempt: the same attempt runs again when it ends', async () => {
     const p = await startedSearch();
     t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
     await runQueued(p);
@@ -153,7 +153,7 @@ describe('a search when Reddit does not answer', () => {
     expect(searchJobs(p)).toHaveLength(2);
     const waiting = await getSearchStatus(t.ctx, p.id);
     expect(waiting.status).toBe('searching');
-    expect(waiting.progress!.phase).toBe('waiting for the Reddit request budget');
+    expect(waiting.progress!.phase).toBe('waiting for the pause Reddit asked for');
 
     clock.t = (spent as RedditBudgetExhaustedError).retryAtMs;
     await projectSearchJob.handler(t.ctx, second.data as SearchJobData);

@@ -118,7 +118,8 @@ export type SearchRunOutcome = { kind: 'done' } | { kind: 'again'; run: RunRef; 
  * The work of one project's search, run by its job: first backfills of the project's subreddits that
  * never had one, then the newest posts (and comments) of its approved subreddits, matched for this
  * project only. Leads are written as they are found (none in a dry run) and progress follows each read.
- * A spent budget leaves the run running and rethrows, so the job is rescheduled for when it frees.
+ * A spent budget (or a pause Reddit asked for) leaves the run running and rethrows, so the job is
+ * rescheduled for when it frees.
  * `job.attempt` is the job's how-manyth run: when Reddit does not answer (a 5xx or a broken connection)
  * before the last attempt, the run stays running and the outcome names when to try again, for the job
  * to queue its next attempt (the agent's scheduled run passes its own). Without `job` (a run that cannot
@@ -225,7 +226,11 @@ export async function runProjectSearch(
     return done;
   } catch (error) {
     if (error instanceof RedditBudgetExhaustedError) {
-      await report('waiting for the Reddit request budget');
+      await report(
+        error.source === 'reddit'
+          ? 'waiting for the pause Reddit asked for'
+          : 'waiting for the Reddit request budget',
+      );
       throw error;
     }
     if (job && error instanceof RedditUnavailableError && error.retryAtMs !== undefined) {

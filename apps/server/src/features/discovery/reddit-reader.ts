@@ -68,7 +68,7 @@ export class RedditReader {
 
   async call<T>(read: (api: RedditApi) => Promise<T>): Promise<T> {
     if (this.apis.length === 0) throw new NoSearchCredentialError();
-    let freesAt = Infinity;
+    let spent: RedditBudgetExhaustedError | null = null;
     let brokenOnce = false;
     for (let i = 0; i < this.apis.length; i++) {
       const index = (this.next + i) % this.apis.length;
@@ -79,7 +79,7 @@ export class RedditReader {
         return result;
       } catch (error) {
         if (error instanceof RedditBudgetExhaustedError) {
-          freesAt = Math.min(freesAt, error.retryAtMs);
+          if (!spent || error.retryAtMs < spent.retryAtMs) spent = error;
           continue;
         }
         this.requests++;
@@ -94,7 +94,8 @@ export class RedditReader {
         throw error;
       }
     }
-    throw new RedditBudgetExhaustedError('search', freesAt);
+    // Named by the credential that frees first: its wait is the one the caller keeps.
+    throw new RedditBudgetExhaustedError('search', spent!.retryAtMs, spent!.source);
   }
 
   /** One page of a listing (`new` posts or comments) of one subreddit or a multireddit. */

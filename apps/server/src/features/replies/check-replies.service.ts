@@ -40,7 +40,7 @@ export async function checkProjectReplies(ctx: AppContext, projectId: string): P
       }
     } catch (error) {
       if (error instanceof RedditBudgetExhaustedError) {
-        skip(`Reddit's request budget is spent until ${clockTime(error.retryAtMs)}; ${name} is read then`);
+        skip(`${error.reason} until ${clockTime(error.retryAtMs)}; ${name} is read then`);
       } else if (error instanceof RedditUnavailableError) {
         skip(`Reddit did not answer for ${name}; the next automatic check tries again`);
       } else {

@@ -434,7 +434,7 @@ function beforeCompose(error: unknown, name: string, nowMs: number): ComposeOutc
       kind: 'not_sent',
       code: 'budget_wait',
       retryAtMs: error.retryAtMs,
-      reason: `The Reddit request budget is spent; the DM waits until ${formatInstant(error.retryAtMs)}`,
+      reason: `${error.reason}; the DM waits until ${formatInstant(error.retryAtMs)}`,
     };
   }
   const retryAtMs =

@@ -129,9 +129,11 @@ export async function generateSuggestedSubreddits(ctx: AppContext, projectId: st
       const reschedules = await countGenerationReschedule(ctx.db, projectId);
       if (reschedules <= MAX_GENERATION_RESCHEDULES) {
         await progress(
-          error instanceof RedditBudgetExhaustedError
-            ? "waiting for Reddit's request budget"
-            : 'waiting for Reddit to answer',
+          !(error instanceof RedditBudgetExhaustedError)
+            ? 'waiting for Reddit to answer'
+            : error.source === 'reddit'
+              ? 'waiting for the pause Reddit asked for'
+              : "waiting for Reddit's request budget",
         );
         const latest = ctx.clock.now() + MAX_RESCHEDULE_DELAY_MS;
         if (retryAtMs <= latest) throw error;

@@ -241,7 +241,7 @@ describe('subreddit generation', () => {
     });
   });
 
-  it('keeps generating while Reddit’s budget is spent: the job is rescheduled, nothing waits', async () => {
+  it('keeps generating while Reddit asks for a pause (429): the job is rescheduled, nothing waits', async () => {
     const project = await projectWithKeywords();
     await post(project, 'generate-subreddits');
     t.sim!.faults.add({ kind: 'rate-limit', path: '/subreddits/search', retryAfter: 30, count: 1 });
@@ -254,7 +254,7 @@ describe('subreddit generation', () => {
     expect(retryAt! - clock.t).toBeGreaterThanOrEqual(30_000);
     expect(await status(project)).toMatchObject({
       status: 'generating',
-      progress: { phase: "waiting for Reddit's request budget" },
+      progress: { phase: 'waiting for the pause Reddit asked for' },
     });
 
     clock.t = retryAt!;
@@ -292,7 +292,7 @@ describe('subreddit generation', () => {
     await runJob(project);
     expect(await status(project)).toMatchObject({
       status: 'failed',
-      error: expect.stringContaining('Reddit request budget spent until'),
+      error: expect.stringContaining('Reddit asked for a pause in requests until'),
     });
   });
 

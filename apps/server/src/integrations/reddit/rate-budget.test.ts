@@ -73,18 +73,29 @@ describe('shared request budget', () => {
     expect(refused).toBeInstanceOf(RedditBudgetExhaustedError);
     // The oldest slot leaves the window (60 s and the 0.5 s clock margin) a millisecond later.
     expect((refused as RedditBudgetExhaustedError).retryAtMs).toBe(start + 60_501);
+    expect(refused).toMatchObject({
+      source: 'budget',
+      reason: "Reddit's request budget is spent",
+      message: `Reddit request budget spent until ${new Date(start + 60_501).toISOString()}`,
+    });
     expect(env.rig.clock.now()).toBe(start); // nothing slept
 
     env.rig.clock.t = (refused as RedditBudgetExhaustedError).retryAtMs;
     await expect(budget.acquireNow(key)).resolves.toBeTypeOf('number');
   });
 
-  it('names the end of a block as the instant to retry at', async () => {
+  it('names the end of a block as the instant to retry at, and Reddit as the one who asked', async () => {
     const budget = new RequestBudget(env.database.db, env.rig.clock);
     const key = `blocked-${randomUUID()}`;
     const start = env.rig.clock.now();
     await budget.blockUntil(key, start + 12_345);
-    await expect(budget.acquireNow(key)).rejects.toMatchObject({ retryAtMs: start + 12_345 });
+    // Reddit's own hold-back (a 429, X-Ratelimit-Remaining at 0), not a spent budget: said so.
+    await expect(budget.acquireNow(key)).rejects.toMatchObject({
+      retryAtMs: start + 12_345,
+      source: 'reddit',
+      reason: 'Reddit asked for a pause in requests',
+      message: `Reddit asked for a pause in requests until ${new Date(start + 12_345).toISOString()}`,
+    });
     expect(env.rig.clock.now()).toBe(start);
   });
 });

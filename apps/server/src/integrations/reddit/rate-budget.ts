@@ -1,7 +1,7 @@
 import { and, count, eq, gt, lte, min } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Clock } from './clock';
-import { RedditBudgetExhaustedError } from './reddit.errors';
+import { RedditBudgetExhaustedError, type RedditHoldBackSource } from './reddit.errors';
 import { redditRateLimits, redditRequestSlots } from './reddit.table';
 
 /** Reddit's budget per OAuth client id. */
@@ -58,7 +58,7 @@ export class RequestBudget {
   async acquireNow(clientKey: string): Promise<number> {
     const taken = await this.tryTake(clientKey);
     if (taken.slotId !== null) return taken.slotId;
-    throw new RedditBudgetExhaustedError(clientKey, taken.freeAtMs);
+    throw new RedditBudgetExhaustedError(clientKey, taken.freeAtMs, taken.source);
   }
 
   /**
@@ -72,10 +72,15 @@ export class RequestBudget {
       .where(eq(redditRequestSlots.id, slotId));
   }
 
-  /** A slot, or how long to wait before trying again (and the instant that is). */
+  /**
+   * A slot, or how long to wait before trying again (and the instant that is), and whether the wait is
+   * Reddit's (a block it asked for) or the budget's own.
+   */
   private async tryTake(
     clientKey: string,
-  ): Promise<{ slotId: number } | { slotId: null; waitMs: number; freeAtMs: number }> {
+  ): Promise<
+    { slotId: number } | { slotId: null; waitMs: number; freeAtMs: number; source: RedditHoldBackSource }
+  > {
     return this.db.transaction(async (tx) => {
       let [budget] = await tx
         .select({ blockedUntil: redditRateLimits.blockedUntil })
@@ -93,8 +98,13 @@ export class RequestBudget {
       // Read the time only once the lock is held: waiting for it must not backdate the slot.
       const now = this.clock.now();
       const blockedUntil = budget?.blockedUntil?.getTime() ?? 0;
-      const later = (waitMs: number) => ({ slotId: null, waitMs, freeAtMs: now + waitMs });
-      if (blockedUntil > now) return later(Math.ceil(blockedUntil - now));
+      const later = (waitMs: number, source: RedditHoldBackSource = 'budget') => ({
+        slotId: null,
+        waitMs,
+        freeAtMs: now + waitMs,
+        source,
+      });
+      if (blockedUntil > now) return later(Math.ceil(blockedUntil - now), 'reddit');
 
       const windowStart = new Date(now - this.windowMs);
       await tx

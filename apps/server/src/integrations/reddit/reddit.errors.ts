@@ -66,16 +66,33 @@ export class RedditTooLateError extends RedditUnavailableError {
 }
 
 /**
- * The credential's budget is spent (or Reddit asked to hold back) and the caller may not wait: a job
- * that gets this is rescheduled for `retryAtMs`, when a slot frees.
+ * What holds a credential's requests back: its own budget of 100 a minute is spent ('budget'), or Reddit
+ * asked it to hold back ('reddit': a 429 with Retry-After, or `X-Ratelimit-Remaining` at 0).
+ */
+export type RedditHoldBackSource = 'budget' | 'reddit';
+
+/**
+ * The credential's budget is spent, or Reddit asked to hold back (`source` says which), and the caller
+ * may not wait: a job that gets this is rescheduled for `retryAtMs`, when a slot frees.
  */
 export class RedditBudgetExhaustedError extends Error {
   override name = 'RedditBudgetExhaustedError';
   constructor(
     readonly clientKey: string,
     readonly retryAtMs: number,
+    readonly source: RedditHoldBackSource = 'budget',
   ) {
-    super(`Reddit request budget spent until ${new Date(retryAtMs).toISOString()}`);
+    super(
+      `${source === 'reddit' ? 'Reddit asked for a pause in requests' : 'Reddit request budget spent'} ` +
+        `until ${new Date(retryAtMs).toISOString()}`,
+    );
+  }
+
+  /** Why requests wait, as people read it (no instant: each caller says when in its own words). */
+  get reason(): string {
+    return this.source === 'reddit'
+      ? 'Reddit asked for a pause in requests'
+      : "Reddit's request budget is spent";
   }
 }
 

@@ -79,6 +79,28 @@ describe('a call that may not wait (a job)', () => {
     expect(sleep).not.toHaveBeenCalled();
   });
 
+  it('says a 429 is Reddit asking for a pause, not a spent budget', async () => {
+    const client = env.rig.client();
+    await client.app.listNew(['startups'], { limit: 1 });
+    try {
+      env.rig.sim.faults.add({ kind: 'rate-limit', retryAfter: 30, count: 1, clientId: client.clientId });
+      const start = env.rig.clock.t;
+      const held = await client.app
+        .withoutWaiting({ attempt: 1 })
+        .listNew(['startups'], { limit: 1 })
+        .catch((error: unknown) => error);
+      expect(held).toBeInstanceOf(RedditBudgetExhaustedError);
+      expect(held).toMatchObject({
+        retryAtMs: start + 30_000,
+        source: 'reddit',
+        reason: 'Reddit asked for a pause in requests',
+      });
+      expect((held as Error).message).not.toMatch(/budget/);
+    } finally {
+      env.rig.sim.faults.clear();
+    }
+  });
+
   it('is rescheduled after a failed attempt instead of backing off, and gives up after the last', async () => {
     const client = env.rig.client({}, { maxAttempts: 3 });
     await client.app.listNew(['startups'], { limit: 1 });
