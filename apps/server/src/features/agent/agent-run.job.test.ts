@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,8 +7,10 @@ import {
   type TOperationResult,
   type TToggleModeResponse,
 } from '@threadreach/contract';
+import { redditRateLimits, redditRequestSlots } from '../../integrations/reddit/reddit.table';
 import { redditAccounts } from '../accounts/accounts.table';
 import { validProductInfo } from '../../test/factories';
+import { getSearchStatus } from '../discovery';
 import { addSearchCredential, buildDiscoveryProject } from '../discovery/discovery.test-support';
 import { dmMessages } from '../dms/dms.table';
 import { leads } from '../leads/leads.table';
@@ -38,10 +41,13 @@ const DAILY_LIMIT = 10;
 const AGENT_DAILY_LIMIT = 4;
 const END_OF_MONDAY = Date.UTC(2026, 0, 5, 23, 59);
 
+/** The one search credential's client id, whose request budget a test spends. */
+const SEARCH_CLIENT = `search-${randomUUID().slice(0, 8)}`;
+
 let rig: SendingRig;
 beforeAll(async () => {
   rig = await startSendingRig(MONDAY);
-  await addSearchCredential(rig.ctx);
+  await addSearchCredential(rig.ctx, SEARCH_CLIENT);
 }, 120_000);
 afterAll(() => rig?.close());
 
@@ -482,6 +488,168 @@ describe('the agent-run chain on the simulator', () => {
     const next = agentJobs(project.id).at(-1)!;
     expect(next.data).toEqual({ projectId: project.id });
     expect(next.options.startAfter!.getTime()).toBe(clock.t + 2 * HOUR);
+  }, 300_000);
+
+  /** Forgets what the search credential's budget counted from earlier tests' requests. */
+  async function clearSearchBudget() {
+    await rig.db.delete(redditRequestSlots).where(eq(redditRequestSlots.clientKey, SEARCH_CLIENT));
+    await rig.db
+      .update(redditRateLimits)
+      .set({ blockedUntil: null })
+      .where(eq(redditRateLimits.clientKey, SEARCH_CLIENT));
+  }
+
+  /** Takes every slot of the search credential's budget now: the next slot frees 60.5 s later. */
+  async function spendSearchBudget() {
+    await clearSearchBudget();
+    const takenAt = new Date(rig.clock.t);
+    await rig.db
+      .insert(redditRequestSlots)
+      .values(Array.from({ length: 100 }, () => ({ clientKey: SEARCH_CLIENT, takenAt })));
+    // The window (60 s and the 0.5 s clock margin) lets the oldest slot go a millisecond later.
+    return rig.clock.t + 60_501;
+  }
+
+  const clockTime = (ms: number) =>
+    `${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(11, 19)} UTC`;
+
+  async function logsOf(projectId: string) {
+    return (
+      await rig.db
+        .select()
+        .from(agentLogs)
+        .where(eq(agentLogs.projectId, projectId))
+        .orderBy(asc(agentLogs.createdAt))
+    ).map((l) => [l.activityType, l.success, l.message]);
+  }
+
+  it('comes back when a slot frees when its search meets a spent budget, then takes up the same search', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+    });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    sim.inspect.reset();
+    const freeAt = await spendSearchBudget();
+    const startedAt = clock.t;
+    await agentRunJob.handler(ctx, { projectId: project.id });
+
+    // Not an attempt: the run comes back as a first try, when the budget frees.
+    const retry = agentJobs(project.id).at(-1)!;
+    expect(retry.data).toEqual({ projectId: project.id });
+    expect(retry.options).toEqual({ startAfter: new Date(freeAt), singletonKey: project.id, earliest: true });
+    const [settings] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings).toMatchObject({ nextRunAt: new Date(freeAt), runStartedAt: null });
+    expect(await logsOf(project.id)).toEqual([
+      ['search', false, `Reddit's request budget is spent; the run tries again at ${clockTime(freeAt)}`],
+    ]);
+    const waiting = await getSearchStatus(ctx, project.id);
+    expect(waiting).toMatchObject({
+      status: 'searching',
+      progress: { phase: 'waiting for the Reddit request budget' },
+    });
+    expect(sim.inspect.requestLog()).toEqual([]);
+    expect(await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toEqual([]);
+
+    // When the budget frees, the run takes up the same search and goes on.
+    clock.t = freeAt;
+    await agentRunJob.handler(ctx, retry.data as { projectId: string });
+    const run = await resultOfLastRun(project.id);
+    expect(run).toMatchObject({ status: 'completed', searches_performed: 1, trigger: 'schedule' });
+    expect(run.posts_found).toBeGreaterThan(0);
+    expect(run.messages_generated).toBeGreaterThan(0);
+    expect(run.messages_queued).toBeGreaterThan(0);
+    const searched = await getSearchStatus(ctx, project.id);
+    expect(searched).toMatchObject({ status: 'completed', started_at: new Date(startedAt).toISOString() });
+    const next = agentJobs(project.id).at(-1)!;
+    expect(next.data).toEqual({ projectId: project.id });
+    expect(next.options.startAfter!.getTime()).toBe(clock.t + 2 * HOUR);
+  }, 300_000);
+
+  it('says so when Reddit asked for a pause (429), and a pause at the last attempt does not use it up', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await clearSearchBudget();
+    sim.inspect.reset();
+    sim.faults.add({ kind: 'rate-limit', retryAfter: 30, path: '/r/*/new', count: 1 });
+    try {
+      await agentRunJob.handler(ctx, { projectId: project.id, attempt: 4 });
+    } finally {
+      sim.faults.clear();
+    }
+    const retry = agentJobs(project.id).at(-1)!;
+    expect(retry.data).toEqual({ projectId: project.id, attempt: 4 });
+    const at = retry.options.startAfter!.getTime();
+    expect(at).toBe(clock.t + 30_000);
+    expect(await logsOf(project.id)).toEqual([
+      ['search', false, `Reddit asked for a pause in requests; the run tries again at ${clockTime(at)}`],
+    ]);
+    expect((await getSearchStatus(ctx, project.id)).progress?.phase).toBe(
+      'waiting for the pause Reddit asked for',
+    );
+
+    clock.t = at;
+    await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt: number });
+    const run = await resultOfLastRun(project.id);
+    expect(run).toMatchObject({ status: 'completed', searches_performed: 1 });
+    const listings = sim.inspect.requestLog().filter((e) => e.path.endsWith('/new'));
+    expect(listings.map((e) => e.status)).toEqual([429, 200]);
+  }, 300_000);
+
+  it('Execute answers that the budget is spent and until when, ends its search and keeps the schedule', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await buildLead(rig.db, project.id, { intentScore: 80 });
+    const due = clock.t + HOUR;
+    await agentDueAt(project.id, due, { minIntentScore: 0 });
+    const freeAt = await spendSearchBudget();
+    const jobsBefore = agentJobs(project.id).length;
+    const executed = await rig.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/agent-autonomous/execute`,
+      headers: project.owner.auth,
+    });
+    expect(executed.statusCode, executed.body).toBe(200);
+    const reason = `Reddit's request budget is spent until ${clockTime(freeAt)}; run the agent again then`;
+    expect(executed.json<{ operation_result: TOperationResult }>().operation_result).toMatchObject({
+      status: 'skipped',
+      reason,
+      searches_performed: 0,
+      messages_generated: 0,
+      messages_queued: 0,
+    });
+    expect(await logsOf(project.id)).toEqual([['search', false, reason]]);
+    // Its search is not left running for no one: a person's search may start.
+    expect(await getSearchStatus(ctx, project.id)).toMatchObject({
+      status: 'failed',
+      error: `Reddit's request budget is spent; search again after ${clockTime(freeAt)}`,
+    });
+    const [settings] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings).toMatchObject({ nextRunAt: new Date(due), runStartedAt: null });
+    expect(agentJobs(project.id)).toHaveLength(jobsBefore);
+    expect(await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toEqual([]);
+    // Past the window, the same Execute runs through.
+    clock.t = freeAt;
+    const again = await rig.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/agent-autonomous/execute`,
+      headers: project.owner.auth,
+    });
+    expect(again.json<{ operation_result: TOperationResult }>().operation_result).toMatchObject({
+      status: 'completed',
+      searches_performed: 1,
+    });
   }, 300_000);
 
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {

@@ -15,7 +15,8 @@ class AgentBusyError extends Error {
  * The autonomous schedule of one project's agent, a chain of one job at a time per project (singleton
  * key: the project). Each run queues the next for 2 hours later on ctx.clock; a stopped, paused or
  * learning agent ends the chain. A run whose search Reddit did not answer queues itself instead for the
- * search's backoff instant, with its next `attempt` (1 when absent). A worker killed mid-run leaves the
+ * search's backoff instant, with its next `attempt` (1 when absent); one whose search's requests are held
+ * back, for when they may go again, with the same attempt. A worker killed mid-run leaves the
  * job to expire and run again; the run's lease and the DMs' own uniqueness keep that from drafting or
  * sending twice.
  */
@@ -57,7 +58,8 @@ export async function runScheduled(
 /**
  * Queues the project's next run for `atMs`, in place of a waiting one due later (the chain of an agent
  * stopped and started again, whose old run would otherwise hold the project's one place for hours);
- * false when no job queue runs on this server. `attempt`: a run trying its search again.
+ * false when no job queue runs on this server. `attempt`: a run trying its search again (the first
+ * attempt is queued without it).
  */
 export async function queueAgentRun(
   ctx: AppContext,
@@ -66,7 +68,7 @@ export async function queueAgentRun(
   attempt?: number,
 ): Promise<boolean> {
   if (!ctx.queue) return false;
-  await ctx.queue.enqueue(agentRunJob, attempt ? { projectId, attempt } : { projectId }, {
+  await ctx.queue.enqueue(agentRunJob, attempt && attempt > 1 ? { projectId, attempt } : { projectId }, {
     startAfter: new Date(atMs),
     singletonKey: projectId,
     earliest: true,

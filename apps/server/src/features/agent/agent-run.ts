@@ -7,6 +7,7 @@ import {
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
+import { RedditBudgetExhaustedError } from '../../integrations/reddit';
 import { MIN_SENDING_AGE_DAYS, dailyCapacity, isWithinWorkingHours, nextWorkingInstant } from '../accounts';
 import {
   agentSearchRunning,
@@ -84,7 +85,10 @@ export interface RunOptions {
   /** The how-manyth try of a scheduled run at its search (1 for the first). */
   attempt?: number;
 }
-/** 'again': Reddit did not answer the search; the run comes back at `retryAtMs` for its `attempt`. */
+/**
+ * 'again': Reddit did not answer the search, or its requests are held back (a spent budget, a pause Reddit
+ * asked for); the run comes back at `retryAtMs` for its `attempt`.
+ */
 export type RunOutcome =
   | { kind: 'busy'; retryAtMs: number }
   | { kind: 'done'; result: TOperationResult }
@@ -127,6 +131,8 @@ const agentWindow = (s: AgentSettingsRow) => ({
  * each step. One run at a time per project (the lease); 'busy' while another holds it. A scheduled run
  * whose search Reddit does not answer stops there and comes back at the search's backoff instant, up to
  * the Reddit client's last attempt; after that, and for Execute, the run goes on with the leads it has.
+ * A search whose requests are held back stops a scheduled run until they may go again, however often
+ * (it is not an attempt), and Execute's run at once, saying when to run it again.
  */
 export async function runAgent(
   ctx: AppContext,
@@ -190,15 +196,12 @@ export async function runAgent(
 
     // Only the schedule can come back for another attempt; Execute answers a person now.
     const attempt = options.attempt ?? 1;
-    againAtMs = await search(ctx, projectId, result, trigger === 'schedule' ? { attempt } : undefined);
-    if (againAtMs !== null) {
-      const reason = searchAgain(againAtMs);
-      return {
-        kind: 'again',
-        retryAtMs: againAtMs,
-        attempt: attempt + 1,
-        result: { ...result, status: 'skipped', reason },
-      };
+    const held = await search(ctx, projectId, result, trigger === 'schedule' ? { attempt } : undefined);
+    if (held) {
+      const skipped = { ...result, status: 'skipped' as const, reason: held.reason };
+      if (held.kind === 'stop') return { kind: 'done', result: skipped };
+      againAtMs = held.retryAtMs;
+      return { kind: 'again', retryAtMs: held.retryAtMs, attempt: held.attempt, result: skipped };
     }
     options.onStep?.('after-search');
     // Drafting and handing over are both sized by what the signed-in accounts may send in a day.
@@ -238,15 +241,24 @@ const searchAgain = (atMs: number) =>
   `Reddit did not answer the search; the run tries again at ${clockTime(atMs)}`;
 
 /**
+ * A search that stopped the run: a scheduled run comes back for `attempt` at `retryAtMs`; Execute
+ * ('stop') answers `reason` now.
+ */
+type SearchHeld =
+  { kind: 'again'; retryAtMs: number; attempt: number; reason: string } | { kind: 'stop'; reason: string };
+
+/**
  * The run's search, inline. With `job` (a scheduled run), Reddit not answering before the client's last
- * attempt leaves the search running and answers the instant to try again; otherwise null.
+ * attempt, or requests held back (a spent budget, a pause Reddit asked for), leaves the search running
+ * and answers when to try again; held back requests count as no attempt. Without `job` (Execute), held
+ * back requests end the search and stop the run. Otherwise null: the run goes on.
  */
 async function search(
   ctx: AppContext,
   projectId: string,
   result: TOperationResult,
   job?: { attempt: number },
-): Promise<number | null> {
+): Promise<SearchHeld | null> {
   const project = await findProjectRow(ctx.db, projectId);
   if (!project) return null;
   // The agent's own search left for its next attempt (or by a run that died) is taken up, not refused.
@@ -254,12 +266,23 @@ async function search(
     const started = await startSearch(ctx, projectId, project);
     if (!started) return null;
   }
-  const outcome = await runProjectSearch(ctx, projectId, job);
+  const attempt = job?.attempt ?? 1;
+  let outcome;
+  try {
+    outcome = await runProjectSearch(ctx, projectId, job);
+  } catch (error) {
+    if (!(error instanceof RedditBudgetExhaustedError)) throw error;
+    const at = clockTime(error.retryAtMs);
+    const reason = job
+      ? `${error.reason}; the run tries again at ${at}`
+      : `${error.reason} until ${at}; run the agent again then`;
+    await writeAgentLog(ctx, projectId, 'search', false, reason, { attempt, source: error.source });
+    return job ? { kind: 'again', retryAtMs: error.retryAtMs, attempt, reason } : { kind: 'stop', reason };
+  }
   if (outcome.kind === 'again') {
-    await writeAgentLog(ctx, projectId, 'search', false, searchAgain(outcome.retryAtMs), {
-      attempt: job?.attempt ?? 1,
-    });
-    return outcome.retryAtMs;
+    const reason = searchAgain(outcome.retryAtMs);
+    await writeAgentLog(ctx, projectId, 'search', false, reason, { attempt });
+    return { kind: 'again', retryAtMs: outcome.retryAtMs, attempt: attempt + 1, reason };
   }
   await recordSearch(ctx, projectId, result);
   return null;

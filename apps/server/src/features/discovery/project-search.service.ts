@@ -119,7 +119,7 @@ export type SearchRunOutcome = { kind: 'done' } | { kind: 'again'; run: RunRef; 
  * never had one, then the newest posts (and comments) of its approved subreddits, matched for this
  * project only. Leads are written as they are found (none in a dry run) and progress follows each read.
  * A spent budget (or a pause Reddit asked for) leaves the run running and rethrows, so the job is
- * rescheduled for when it frees.
+ * rescheduled for when it frees; without `job` the run fails, saying when to search again, and rethrows.
  * `job.attempt` is the job's how-manyth run: when Reddit does not answer (a 5xx or a broken connection)
  * before the last attempt, the run stays running and the outcome names when to try again, for the job
  * to queue its next attempt (the agent's scheduled run passes its own). Without `job` (a run that cannot
@@ -226,6 +226,16 @@ export async function runProjectSearch(
     return done;
   } catch (error) {
     if (error instanceof RedditBudgetExhaustedError) {
+      if (!job) {
+        // Nothing would take the search up again: it ends, with the leads it stored so far.
+        await close('failed');
+        await failProjectSearch(
+          ctx,
+          run,
+          `${error.reason}; search again after ${clockTime(error.retryAtMs)}`,
+        );
+        throw error;
+      }
       await report(
         error.source === 'reddit'
           ? 'waiting for the pause Reddit asked for'
