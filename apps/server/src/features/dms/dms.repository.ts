@@ -73,20 +73,16 @@ const leadExpired = (cutoff: Date) => sql<boolean>`(${dmMessages.state} = 'expir
   or (${inArray(dmMessages.state, [...EXPIRABLE, 'failed'])} and ${lt(leadTime(), cutoff)}))`;
 
 /**
- * An approved DM Send All would queue: its person not on the list, never answered, not contacted nor
- * queued to by another DM of the workspace; of several to one person only the first in Send All's order
- * (the others stay unsent), and that one only when its lead is younger than `cutoff` (an older one gets no
- * slot). So people are counted, not DMs. A DM Send All leaves because no account has room for it before
- * it expires is still counted: that depends on the accounts' days and pacing, which only planning works out.
+ * An approved DM Send All would queue: its lead younger than `cutoff` (an older one gets no slot), its
+ * person not on the list, never answered, not contacted nor queued to by another DM of the workspace. Of
+ * several to one person Send All queues one, so people are counted, not DMs. A DM Send All leaves because
+ * no account has room for it before it expires is still counted: that depends on the accounts' days and
+ * pacing, which only planning works out.
  */
 const sendAllWouldQueue = (cutoff: Date) => sql`${dmMessages.state} = 'approved'
   and not exists (select 1 from ${suppressions} where ${suppressions.ownerUserId} = ${dmMessages.ownerUserId} and ${suppressions.usernameKey} = ${dmMessages.recipientKey})
   and not ${workspaceDmToSamePerson(
     sql`(${otherDm.repliedAt} is not null or ${inArray(otherDm.state, ['queued', ...CONTACTED_DM_STATES])})`,
-  )}
-  and not ${workspaceDmToSamePerson(
-    sql`${otherDm.projectId} = ${dmMessages.projectId} and ${otherDm.state} = 'approved'
-      and (${otherDm.createdAt}, ${otherDm.id}) < (${dmMessages.createdAt}, ${dmMessages.id})`,
   )}
   and ${gt(leadTime(), cutoff)}`;
 

@@ -795,19 +795,22 @@ describe('the list', () => {
     const later = new Date('2030-01-01T01:00:00Z');
     await dmAboutLeadOf(project, 13);
     await dmAboutLeadOf(project, 15);
-    // Of two DMs to one person Send All takes the oldest: about a lead too old, it leaves both unsent...
+    // Of two DMs to one person Send All queues one about a recent lead, whichever came first.
     const oldFirst = redditName('oldFirst');
     await dmAboutLeadOf(project, 15, { recipientUsername: oldFirst, createdAt: first });
     await dmAboutLeadOf(project, 1, { recipientUsername: oldFirst, createdAt: later });
-    // ...about a recent one, it queues that one.
     const recentFirst = redditName('recentFirst');
     await dmAboutLeadOf(project, 1, { recipientUsername: recentFirst, createdAt: first });
     await dmAboutLeadOf(project, 15, { recipientUsername: recentFirst, createdAt: later });
+    // Both about leads too old: none.
+    const bothOld = redditName('bothOld');
+    await dmAboutLeadOf(project, 15, { recipientUsername: bothOld, createdAt: first });
+    await dmAboutLeadOf(project, 16, { recipientUsername: bothOld, createdAt: later });
 
     const res = await t.app.inject({
       url: `/api/v1/dm-messages?project_id=${project.id}`,
       headers: project.owner.auth,
     });
-    expect(res.json()).toMatchObject({ total: 6, ready_to_send: 2 });
+    expect(res.json()).toMatchObject({ total: 8, ready_to_send: 3 });
   });
 });

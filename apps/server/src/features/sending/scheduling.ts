@@ -321,7 +321,12 @@ export async function planProjectQueue(
     }
     if (ready.length === 0) return { kind: 'no_ready_account', problems };
 
-    const notQueued = await recipientsToSkip(tx, dms);
+    const expiresAt = await expiryOfDms(ctx, tx, dms);
+    // A DM whose lead is already past its expiry (an old post the backfill found) gets no slot: no room
+    // would ever be early enough, and saying it found none would send the customer looking for more.
+    // Left out before people are counted, so a later DM to the same person about a recent lead goes.
+    const fresh = dms.filter((dm) => (expiresAt.get(dm.id) ?? Infinity) > nowMs);
+    const notQueued = fresh.length > 0 ? await recipientsToSkip(tx, fresh) : [];
     const skippedIds = new Set(notQueued.map((s) => s.dm.id));
     const skipped = notQueued.filter((s) => s.final);
     for (const s of skipped) {
@@ -331,18 +336,14 @@ export async function planProjectQueue(
         { state: 'failed', failedAt: now, outcomeCode: s.code, outcomeReason: s.reason, updatedAt: now },
       );
     }
-    const sendable = dms.filter((dm) => !skippedIds.has(dm.id));
+    const sendable = fresh.filter((dm) => !skippedIds.has(dm.id));
     const toQueue = pick ? await pickForAgent(tx, sendable, pick) : sendable;
     const pacing: PacingAccount[] = [];
     for (const account of ready)
       pacing.push(withSenderLimits(await pacingAccount(tx, account, nowMs), limits));
-    const expiresAt = await expiryOfDms(ctx, tx, toQueue);
-    // A DM whose lead is already past its expiry (an old post the backfill found) gets no slot: no room
-    // would ever be early enough, and saying it found none would send the customer looking for more.
-    const plannable = toQueue.filter((dm) => (expiresAt.get(dm.id) ?? Infinity) > nowMs);
-    const slots = planSends(pacing, plannable.length, nowMs, random);
+    const slots = planSends(pacing, toQueue.length, nowMs, random);
     const queued: { dm: DmMessageRow; slot: PlannedSend }[] = [];
-    for (const { dm, slot } of beforeExpiry(plannable, slots, expiresAt)) {
+    for (const { dm, slot } of beforeExpiry(toQueue, slots, expiresAt)) {
       const row = await updateDm(
         tx,
         { projectId, dmId: dm.id, from: ['approved'] },
@@ -367,8 +368,8 @@ export async function planProjectQueue(
       queued,
       skipped,
       held: notQueued.length - skipped.length,
-      unplanned: plannable.length - queued.length,
-      tooOld: toQueue.length - plannable.length,
+      unplanned: toQueue.length - queued.length,
+      tooOld: dms.length - fresh.length,
       accounts: ready,
     };
   });

@@ -263,6 +263,37 @@ describe('Send All, paced on the simulator', () => {
     for (const id of old) expect(rows.get(id)).toMatchObject({ state: 'approved', scheduledFor: null });
   });
 
+  it('queues a later DM to a person whose first DM is about a lead too old, and says nothing is held', async () => {
+    rig.clock.t = Date.UTC(2026, 0, 21, 13); // Wednesday 08:00 in New York
+    const project = await buildSendingProject(rig);
+    await connectAccount(rig.ctx, rig.sim, rig.credential, project, WEEKDAYS_IN_NEW_YORK);
+    const someone = person();
+    const about = async (leadDaysAgo: number) => {
+      const lead = await buildLead(rig.db, project.id, {
+        itemCreatedAt: new Date(rig.clock.t - leadDaysAgo * 24 * HOUR),
+      });
+      const dm = await buildDm(rig.db, project, { recipient: someone });
+      await rig.db.update(dmMessages).set({ leadId: lead.id }).where(eq(dmMessages.id, dm.id));
+      return dm.id;
+    };
+    const old = await about(30);
+    const recent = await about(2);
+    const list = await rig.t.app.inject({
+      url: `/api/v1/dm-messages?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(list.json()).toMatchObject({ total: 2, ready_to_send: 1 });
+    const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(22) });
+    expect(answer.queued).toBe(1);
+    expect(answer.message).toBe(
+      'Queued 1 DM on 1 account: it goes at 2026-01-21 14:00 UTC. 1 DM is about a post or comment ' +
+        'older than 14 days: it expires unsent.',
+    );
+    const rows = new Map((await dmsOf(rig.db, project.id)).map((d) => [d.id, d]));
+    expect(rows.get(recent)).toMatchObject({ state: 'queued' });
+    expect(rows.get(old)).toMatchObject({ state: 'approved', scheduledFor: null });
+  });
+
   it("spaces sends by the stricter of the account's delays and the sender's floor (the agent's)", async () => {
     rig.clock.t = Date.UTC(2026, 0, 27, 15); // Tuesday 10:00 in New York
     const project = await buildSendingProject(rig);
