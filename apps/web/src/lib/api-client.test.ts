@@ -12,7 +12,7 @@ import {
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../test/api-mock.test-support';
 import { makeToken } from '../test/tokens';
-import { call, download } from './api-client';
+import { call, download, receivedText } from './api-client';
 import { ApiError, ContractMismatchError } from './api-error';
 import { setSsoProcessing, clearSsoProcessingLater, isSsoProcessing } from './auth-session';
 import { getToken, setToken } from './token-storage';
@@ -389,15 +389,28 @@ describe('API client sessions and errors', () => {
 describe('download', () => {
   const csv = 'kind,title\npost,Any CRM?\n';
 
-  it('fetches a file with the bearer token and resolves its content', async () => {
+  const progress: number[] = [];
+  const onProgress = (bytes: number) => progress.push(bytes);
+
+  it('fetches a file with the bearer token and resolves its content, name and progress', async () => {
     const token = makeToken();
     setToken(token);
     const file = mockEndpoint(
       leadsEndpoints.exportCsv,
-      () => new HttpResponse(csv, { headers: { 'Content-Type': 'text/csv' } }),
+      () =>
+        new HttpResponse(csv, {
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Disposition': 'attachment; filename="leads-a.csv"',
+          },
+        }),
     );
-    const blob = await download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } });
-    expect(await blob.text()).toBe(csv);
+    progress.length = 0;
+    const got = await download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } }, onProgress);
+    expect(await got.content.text()).toBe(csv);
+    expect(got.content.type).toBe('text/csv');
+    expect(got.fileName).toBe('leads-a.csv');
+    expect(progress.at(-1)).toBe(csv.length);
     expect(file.calls[0]!.headers.get('Authorization')).toBe(`Bearer ${token}`);
   });
 
@@ -408,12 +421,21 @@ describe('download', () => {
       request.headers.get('Authorization') === `Bearer ${fresh}` ? new HttpResponse(csv) : expired(),
     );
     mockEndpoint(authEndpoints.refreshWithToken, refreshed(fresh));
-    const blob = await download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } });
-    expect(await blob.text()).toBe(csv);
+    const got = await download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } }, onProgress);
+    expect(await got.content.text()).toBe(csv);
 
     mockEndpoint(leadsEndpoints.exportCsv, errorReply(404, 'Project not found', 'not_found'));
     await expect(
-      download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } }),
+      download(leadsEndpoints.exportCsv, { params: { projectId: PROJECT_ID } }, onProgress),
     ).rejects.toMatchObject({ status: 404, message: 'Project not found' });
+  });
+});
+
+describe('receivedText', () => {
+  it('says KB under a megabyte, one decimal under ten, whole megabytes above', () => {
+    expect(receivedText(0)).toBe('Exporting… 0 KB received');
+    expect(receivedText(1536)).toBe('Exporting… 1 KB received');
+    expect(receivedText(1.55 * 1024 * 1024)).toBe('Exporting… 1.6 MB received');
+    expect(receivedText(123.9 * 1024 * 1024)).toBe('Exporting… 123 MB received');
   });
 });

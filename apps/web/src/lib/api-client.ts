@@ -167,37 +167,25 @@ export async function call(
 }
 
 /**
- * Calls an endpoint that answers with a file (a CSV export) and resolves its content, with the same
- * bearer token, refresh and error messages as `call`.
+ * Calls an endpoint that answers with a file (a CSV export), with the same bearer token, refresh and error
+ * messages as `call`, and resolves its content and the name the server gives it, if any. Files can be
+ * large: `onProgress` hears how many bytes have arrived each time more do, so the page can say how far it is.
  */
-export function download<E extends TEndpoint>(endpoint: E, ...args: TCallArgs<E>): Promise<Blob>;
-export async function download(
-  endpoint: TEndpoint,
-  request: TRequestParts = {},
-  options: TCallOptions = {},
-): Promise<Blob> {
-  const response = await respond(endpoint, request, options, '*/*');
-  return response.blob();
-}
-
-/**
- * `download` for a file that may be large: `onProgress` hears how many bytes have arrived each time
- * more do, so the page can say how far it is.
- */
-export function downloadWithProgress<E extends TEndpoint>(
+export function download<E extends TEndpoint>(
   endpoint: E,
   request: TEndpointRequest<E>,
   onProgress: (bytes: number) => void,
   options?: TCallOptions,
-): Promise<Blob>;
-export async function downloadWithProgress(
+): Promise<{ content: Blob; fileName: string | null }>;
+export async function download(
   endpoint: TEndpoint,
   request: TRequestParts,
   onProgress: (bytes: number) => void,
   options: TCallOptions = {},
-): Promise<Blob> {
+): Promise<{ content: Blob; fileName: string | null }> {
   const response = await respond(endpoint, request, options, '*/*');
-  if (!response.body) return response.blob();
+  const fileName = attachmentFileName(response.headers.get('content-disposition'));
+  if (!response.body) return { content: await response.blob(), fileName };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -208,26 +196,20 @@ export async function downloadWithProgress(
     bytes += value.byteLength;
     onProgress(bytes);
   }
-  return new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? '' });
+  const type = response.headers.get('content-type') ?? '';
+  return { content: new Blob(chunks as BlobPart[], { type }), fileName };
+}
+
+/** What has arrived of a download, as a page says it: a large export can take many seconds. */
+export function receivedText(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  const amount =
+    mb < 1 ? `${Math.floor(bytes / 1024)} KB` : mb < 10 ? `${mb.toFixed(1)} MB` : `${Math.floor(mb)} MB`;
+  return `Exporting… ${amount} received`;
 }
 
 /** The file name a `Content-Disposition: attachment; filename="..."` header gives, or null. */
 export function attachmentFileName(header: string | null): string | null {
   const name = header && /filename="([^"]+)"/i.exec(header)?.[1];
   return name || null;
-}
-
-/** A file download (`download`) with the name the server gives the file, if it gives one. */
-export function downloadNamed<E extends TEndpoint>(
-  endpoint: E,
-  ...args: TCallArgs<E>
-): Promise<{ content: Blob; fileName: string | null }>;
-export async function downloadNamed(
-  endpoint: TEndpoint,
-  request: TRequestParts = {},
-  options: TCallOptions = {},
-): Promise<{ content: Blob; fileName: string | null }> {
-  const response = await respond(endpoint, request, options, '*/*');
-  const fileName = attachmentFileName(response.headers.get('content-disposition'));
-  return { content: await response.blob(), fileName };
 }

@@ -14,7 +14,7 @@ import {
   type TUpdateWebhookRequest,
   type TWebhook,
 } from '@threadreach/contract';
-import { call, downloadNamed } from '../../../lib/api-client';
+import { call, download } from '../../../lib/api-client';
 
 export interface TLeadPage {
   limit: number;
@@ -98,8 +98,12 @@ export function setWithoutKeywords(projectId: string, withoutKeywords: boolean):
   });
 }
 
-export function exportLeadsCsv(projectId: string): Promise<{ content: Blob; fileName: string | null }> {
-  return downloadNamed(leadsEndpoints.exportCsv, { params: { projectId } });
+/** The project's leads as CSV, with the file name the server gives; `onProgress` hears the bytes received. */
+export function exportLeadsCsv(
+  projectId: string,
+  onProgress: (bytes: number) => void,
+): Promise<{ content: Blob; fileName: string | null }> {
+  return download(leadsEndpoints.exportCsv, { params: { projectId } }, onProgress);
 }
 
 export function getWebhook(projectId: string): Promise<TWebhook> {

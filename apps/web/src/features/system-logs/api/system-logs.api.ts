@@ -4,16 +4,17 @@ import {
   type TSystemLogsQuery,
   type TSystemLogsResponse,
 } from '@threadreach/contract';
-import { call, downloadWithProgress } from '../../../lib/api-client';
+import { call, download } from '../../../lib/api-client';
 
 export function listSystemLogs(query: TSystemLogsQuery): Promise<TSystemLogsResponse> {
   return call(systemLogsEndpoints.list, { query });
 }
 
 /** Every line the filters match as CSV, not only the page shown; `onProgress` hears the bytes received. */
-export function exportSystemLogsCsv(
+export async function exportSystemLogsCsv(
   query: TSystemLogsExportQuery,
   onProgress: (bytes: number) => void,
 ): Promise<Blob> {
-  return downloadWithProgress(systemLogsEndpoints.exportCsv, { query }, onProgress);
+  const file = await download(systemLogsEndpoints.exportCsv, { query }, onProgress);
+  return file.content;
 }

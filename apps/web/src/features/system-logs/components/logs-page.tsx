@@ -23,6 +23,7 @@ import {
   type TLogStats,
 } from '@threadreach/contract';
 import { notifications } from '@mantine/notifications';
+import { receivedText } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/api-error';
 import { saveFile } from '../../../lib/save-file';
 import { AdminPageHeading, ModeratorOnly } from '../../auth';
@@ -303,12 +304,4 @@ export function LogsPage() {
       <SystemLogs />
     </ModeratorOnly>
   );
-}
-
-/** An export's progress: a week of lines can be a hundred megabytes, read for many seconds. */
-function receivedText(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  const amount =
-    mb < 1 ? `${Math.floor(bytes / 1024)} KB` : mb < 10 ? `${mb.toFixed(1)} MB` : `${Math.floor(mb)} MB`;
-  return `Exporting… ${amount} received`;
 }
