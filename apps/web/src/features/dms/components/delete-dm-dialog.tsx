@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { TDmMessage } from '@threadreach/contract';
 import { ConfirmDeleteDialog } from '../../../components/ui/confirm-delete-dialog';
 
@@ -9,11 +10,14 @@ export function DeleteDmDialog(props: {
   onClose: () => void;
 }) {
   const { dm } = props;
+  // The name stays while the dialog fades out after `dm` is cleared, instead of reading "u/".
+  const [name, setName] = useState(dm?.recipient_username ?? '');
+  if (dm && dm.recipient_username !== name) setName(dm.recipient_username);
   return (
     <ConfirmDeleteDialog
       opened={dm !== null}
       title="Delete DM message"
-      question={`Delete the DM to u/${dm?.recipient_username ?? ''}? Its text cannot be brought back.`}
+      question={`Delete the DM to u/${name}? Its text cannot be brought back.`}
       deleting={props.deleting}
       onConfirm={() => dm && props.onConfirm(dm)}
       onClose={props.onClose}
