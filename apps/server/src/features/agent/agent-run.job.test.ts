@@ -10,6 +10,7 @@ import {
 import { redditRateLimits, redditRequestSlots } from '../../integrations/reddit/reddit.table';
 import { redditAccounts } from '../accounts/accounts.table';
 import { validProductInfo } from '../../test/factories';
+import { discoverySearches } from '../discovery/discovery.table';
 import { getSearchStatus } from '../discovery';
 import { addSearchCredential, buildDiscoveryProject } from '../discovery/discovery.test-support';
 import { dmMessages } from '../dms/dms.table';
@@ -24,6 +25,8 @@ import {
   type SendingRig,
 } from '../sending/sending.test-support';
 import { buildDm } from '../dms/dms.test-support';
+import { users } from '../users/users.table';
+import { NO_PLAN_PAUSE } from './agent-run';
 import { agentRunJob, agentSweepJob } from './agent-run.job';
 import { agentLogs, agentSettings } from './agent.table';
 
@@ -650,6 +653,164 @@ describe('the agent-run chain on the simulator', () => {
       status: 'completed',
       searches_performed: 1,
     });
+  }, 300_000);
+
+  /** The owner's calls on the project's routes. */
+  function asOwner(project: Awaited<ReturnType<typeof projectWithProductInfo>>) {
+    return (method: 'GET' | 'POST', rest: string, payload?: object) =>
+      rig.t.app.inject({
+        method,
+        url: `/api/v1/projects/${project.id}/${rest}`,
+        headers: project.owner.auth,
+        ...(payload ? { payload } : {}),
+      });
+  }
+
+  /** The project's searches as recorded for its statistics, oldest first. */
+  async function searchesOf(projectId: string) {
+    return (
+      await rig.db
+        .select()
+        .from(discoverySearches)
+        .where(eq(discoverySearches.projectId, projectId))
+        .orderBy(asc(discoverySearches.startedAt))
+    ).map((s) => [s.trigger, s.status]);
+  }
+
+  /**
+   * After the agent stopped while its search waited: the customer's own search starts at once, and the
+   * run that comes back for the waiting search does nothing and leaves the customer's search alone.
+   */
+  async function customerSearchesThenRunComesBack(
+    project: Awaited<ReturnType<typeof projectWithProductInfo>>,
+    retry: { data: unknown; options: { startAfter?: Date } },
+  ) {
+    const { ctx, clock, sim } = rig;
+    // Not 409: the agent's search no longer runs.
+    const started = await asOwner(project)('POST', 'search-enhanced', {});
+    expect(started.statusCode, started.body).toBe(200);
+    const customers = await getSearchStatus(ctx, project.id);
+    expect(customers).toMatchObject({ status: 'searching', started_at: new Date(clock.t).toISOString() });
+    const logsBefore = await logsOf(project.id);
+    const jobsBefore = agentJobs(project.id).length;
+
+    sim.inspect.reset();
+    clock.t = Math.max(clock.t, retry.options.startAfter!.getTime());
+    await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt?: number });
+    expect(sim.inspect.requestLog()).toEqual([]);
+    expect(await logsOf(project.id)).toEqual(logsBefore);
+    expect(agentJobs(project.id)).toHaveLength(jobsBefore);
+    const after = await getSearchStatus(ctx, project.id);
+    expect(after).toMatchObject({
+      status: 'searching',
+      started_at: customers.started_at,
+      progress: customers.progress,
+    });
+    expect(await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toEqual([]);
+    // The agent's search ended as failed, among the project's searches as well.
+    expect(await searchesOf(project.id)).toEqual([['agent', 'failed']]);
+  }
+
+  it("Stop Agent ends the agent's search waiting for Reddit: the customer searches at once, and the run that comes back does nothing", async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await clearSearchBudget();
+    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    try {
+      await agentRunJob.handler(ctx, { projectId: project.id });
+    } finally {
+      sim.faults.clear();
+    }
+    const retry = agentJobs(project.id).at(-1)!;
+    expect(retry.data).toEqual({ projectId: project.id, attempt: 2 });
+    expect((await getSearchStatus(ctx, project.id)).status).toBe('searching');
+    // Before the run comes back, the customer stops the agent.
+    const call = asOwner(project);
+    const stopped = await call('POST', 'agent-settings/toggle-mode', { mode: 'assistant' });
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    await customerSearchesThenRunComesBack(project, retry);
+  }, 300_000);
+
+  it("Restart Learning ends the agent's search waiting for a spent budget: the customer searches at once, and the run that comes back does nothing", async () => {
+    const { ctx, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, rig.clock.t, { minIntentScore: 0 });
+    await spendSearchBudget();
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    const retry = agentJobs(project.id).at(-1)!;
+    expect(retry.data).toEqual({ projectId: project.id });
+    expect(await getSearchStatus(ctx, project.id)).toMatchObject({
+      status: 'searching',
+      progress: { phase: 'waiting for the Reddit request budget' },
+    });
+    const restarted = await asOwner(project)('POST', 'restart');
+    expect(restarted.statusCode, restarted.body).toBe(200);
+    await customerSearchesThenRunComesBack(project, retry);
+    await clearSearchBudget();
+  }, 300_000);
+
+  it('a run that comes back and pauses the agent (its owner has no plan now) ends the search it came for', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await clearSearchBudget();
+    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    try {
+      await agentRunJob.handler(ctx, { projectId: project.id });
+    } finally {
+      sim.faults.clear();
+    }
+    const retry = agentJobs(project.id).at(-1)!;
+    await rig.db.update(users).set({ profilesLimit: 0 }).where(eq(users.id, project.owner.id));
+    clock.t = retry.options.startAfter!.getTime();
+    await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt: number });
+    const [settings] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings).toMatchObject({ isActive: false, pausedReason: NO_PLAN_PAUSE });
+    expect(await getSearchStatus(ctx, project.id)).toMatchObject({
+      status: 'failed',
+      error: 'The agent stopped before its search finished; search again now',
+    });
+    expect(await searchesOf(project.id)).toEqual([['agent', 'failed']]);
+  }, 300_000);
+
+  it('a run that comes back to a stopped agent whose search still waits ends that search, and no search of the customer', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await clearSearchBudget();
+    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    try {
+      await agentRunJob.handler(ctx, { projectId: project.id });
+    } finally {
+      sim.faults.clear();
+    }
+    const retry = agentJobs(project.id).at(-1)!;
+    // Stopped while a run held the search (it left it waiting after the stop had looked).
+    await rig.db
+      .update(agentSettings)
+      .set({ isActive: false })
+      .where(eq(agentSettings.projectId, project.id));
+    sim.inspect.reset();
+    clock.t = retry.options.startAfter!.getTime();
+    await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt: number });
+    expect(sim.inspect.requestLog()).toEqual([]);
+    expect(await getSearchStatus(ctx, project.id)).toMatchObject({
+      status: 'failed',
+      error: 'The agent stopped before its search finished; search again now',
+    });
+    expect(await searchesOf(project.id)).toEqual([['agent', 'failed']]);
+    // A search of the customer's own is never ended by a run of a stopped agent.
+    expect((await asOwner(project)('POST', 'search-enhanced', {})).statusCode).toBe(200);
+    await agentRunJob.handler(ctx, { projectId: project.id });
+    expect(await getSearchStatus(ctx, project.id)).toMatchObject({ status: 'searching' });
   }, 300_000);
 
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {

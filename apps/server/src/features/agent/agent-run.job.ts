@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { defineJob } from '../../jobs/job';
+import { endAgentSearch } from '../discovery';
 import { runAgent, type RunOptions } from './agent-run';
+import { AGENT_SEARCH_STOPPED } from './agent.presenter';
 import { findSettings, overdueAgents } from './agent.repository';
 
 class AgentBusyError extends Error {
@@ -39,7 +41,11 @@ export async function runScheduled(
   options: RunOptions = {},
 ): Promise<void> {
   const settings = await findSettings(ctx.db, projectId);
-  if (!settings?.isActive || settings.mode !== 'agent' || !settings.learningStageCompleted) return;
+  if (!settings?.isActive || settings.mode !== 'agent' || !settings.learningStageCompleted) {
+    // Stopped while its search waited for Reddit: nothing takes that search up now.
+    if (settings) await endStoppedSearch(ctx, projectId);
+    return;
+  }
   const due = settings.nextRunAt?.getTime() ?? ctx.clock.now();
   // Early (a duplicate from before a restart): the chain's next job is already set for then.
   if (due > ctx.clock.now() + 1000) {
@@ -52,7 +58,18 @@ export async function runScheduled(
   if (after?.isActive && after.nextRunAt && !after.pausedReason) {
     const attempt = outcome.kind === 'again' ? outcome.attempt : undefined;
     await queueAgentRun(ctx, projectId, after.nextRunAt.getTime(), attempt);
+  } else {
+    // The chain ends (stopped or paused during the run, or by it): a search it left waiting ends too.
+    await endStoppedSearch(ctx, projectId);
   }
+}
+
+/**
+ * Ends the agent's own search still waiting for Reddit once its chain has ended. Stop Agent, Restart
+ * Learning and a pause end it as they stop the agent; one left by a run that held it then is ended here.
+ */
+async function endStoppedSearch(ctx: AppContext, projectId: string): Promise<void> {
+  await endAgentSearch(ctx.db, projectId, AGENT_SEARCH_STOPPED, new Date(ctx.clock.now()));
 }
 
 /**

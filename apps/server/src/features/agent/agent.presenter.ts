@@ -50,6 +50,9 @@ export function presentSettings(
 /** A run holds its lease this long at most; an older lease belonged to a process that died. */
 export const RUN_LEASE_MS = 5 * 60_000;
 
+/** The error of the agent's own search ended because the agent stopped while it waited for Reddit. */
+export const AGENT_SEARCH_STOPPED = 'The agent stopped before its search finished; search again now';
+
 export function isRunning(row: AgentSettingsRow, nowMs: number): boolean {
   return row.runStartedAt !== null && row.runStartedAt.getTime() > nowMs - RUN_LEASE_MS;
 }

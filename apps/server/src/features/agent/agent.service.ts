@@ -25,6 +25,7 @@ import type { z } from 'zod';
 import type { ZSaveMessageExamplesRequest, ZUpdateAgentSettingsRequest } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import { AppError, badRequest } from '../../http/errors';
+import { endAgentSearch } from '../discovery';
 import {
   agentLogSummary,
   cancelQueuedSends,
@@ -45,7 +46,13 @@ import {
   sentSince,
   type AgentSettingsChange,
 } from './agent.repository';
-import { presentAgentLog, presentBehaviorLog, presentExample, presentSettings } from './agent.presenter';
+import {
+  AGENT_SEARCH_STOPPED,
+  presentAgentLog,
+  presentBehaviorLog,
+  presentExample,
+  presentSettings,
+} from './agent.presenter';
 import type { AgentSettingsRow } from './agent.table';
 import { queueAgentRun } from './agent-run.job';
 import { reauthenticateFirst, signedOutAccounts } from './signed-out-accounts';
@@ -100,7 +107,10 @@ export async function writeAgentLog(
   await insertAgentLog(ctx.db, { projectId, activityType, success, message, details }, now(ctx));
 }
 
-/** Stops the agent: no more runs, and every queued send of the project taken back at once. */
+/**
+ * Stops the agent: no more runs, every queued send of the project taken back at once, and its own search
+ * left waiting for Reddit (for a run that now does nothing) ended, so the customer may search at once.
+ */
 async function stopAgent(
   ctx: AppContext,
   projectId: string,
@@ -110,6 +120,7 @@ async function stopAgent(
   return ctx.db.transaction(async (tx) => {
     const at = now(ctx);
     await saveSettings(tx, projectId, { isActive: false, nextRunAt: null }, at);
+    await endAgentSearch(tx, projectId, AGENT_SEARCH_STOPPED, at);
     return cancelQueuedSends(tx, projectId, why, at, code);
   });
 }

@@ -372,6 +372,27 @@ export async function closeSearch(
     .where(eq(discoverySearches.id, id));
 }
 
+/** Fails the project's search of `trigger` started at `startedAt` if it is still open. */
+export async function failOpenSearch(
+  db: DbOrTx,
+  projectId: string,
+  trigger: SearchTrigger,
+  startedAt: Date,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(discoverySearches)
+    .set({ status: 'failed', finishedAt: now })
+    .where(
+      and(
+        eq(discoverySearches.projectId, projectId),
+        eq(discoverySearches.trigger, trigger),
+        eq(discoverySearches.startedAt, startedAt),
+        eq(discoverySearches.status, 'running'),
+      ),
+    );
+}
+
 /** How many keywords and subreddits the project approved: what a search needs first. */
 export async function countApprovals(
   db: DbOrTx,

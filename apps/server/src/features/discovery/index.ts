@@ -5,6 +5,7 @@ export { runDiscoveryCycle, type CycleOptions, type CycleReport } from './discov
 export {
   agentSearchRunning,
   clockTime,
+  endAgentSearch,
   getSearchStatus,
   runProjectSearch,
   startProjectSearch,

@@ -11,6 +11,7 @@ import {
   type TSearchStatus,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest } from '../../http/errors';
 import {
   RedditApiError,
@@ -18,12 +19,21 @@ import {
   RedditResponseShapeError,
   RedditUnavailableError,
 } from '../../integrations/reddit';
-import { findRun, finishRun, presentRun, startRun, updateRunProgress, type RunRef } from '../projects';
+import {
+  failRunningRun,
+  findRun,
+  finishRun,
+  presentRun,
+  startRun,
+  updateRunProgress,
+  type RunRef,
+} from '../projects';
 import { readBackfill } from './backfill';
 import {
   authorsToEnrich,
   closeSearch,
   countApprovals,
+  failOpenSearch,
   GROUP_SIZE,
   loadProjectRules,
   openSearch,
@@ -100,6 +110,26 @@ export async function agentSearchRunning(ctx: AppContext, projectId: string): Pr
   if (run?.status !== 'running') return false;
   const options = ZProjectSearchOptions.safeParse(run.options);
   return options.success && options.data.trigger === 'agent';
+}
+
+/**
+ * Ends the agent's own search, left running for a scheduled run to take up, once the agent is stopped: it
+ * fails with `error`, so the customer's own search may start at once instead of waiting for it to go
+ * stale. A search the customer started is never touched. `db` may be the transaction that stops the
+ * agent. Whether a search was ended.
+ */
+export async function endAgentSearch(
+  db: DbOrTx,
+  projectId: string,
+  error: string,
+  now: Date,
+): Promise<boolean> {
+  const trigger = 'agent' satisfies TProjectSearchOptions['trigger'];
+  const startedAt = await failRunningRun(db, projectId, 'search', { trigger }, error, now);
+  if (!startedAt) return false;
+  // Its record among the project's searches, opened by its first attempt, ends with it.
+  await failOpenSearch(db, projectId, trigger, startedAt, now);
+  return true;
 }
 
 /** Marks a search that could not even be queued as failed, so its status does not stay 'searching'. */

@@ -3,6 +3,7 @@ export { registerProjectScope, requireProject, type ChildResource } from './proj
 export { countUserProjects, createProject, getAccessibleProject, ownerHasPlan } from './projects.service';
 export type { ProjectWithOwner } from './projects.repository';
 export {
+  failRunningRun,
   findRun,
   finishRun,
   presentRun,

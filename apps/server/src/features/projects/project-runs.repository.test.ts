@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import {
+  failRunningRun,
   findRun,
   finishRun,
   RUN_STALE_AFTER_MS,
@@ -67,5 +68,34 @@ describe('a run taken over after its worker went silent', () => {
       error: 'gone',
       finishedAt: late,
     });
+  });
+});
+
+describe('failing a running run started with given options', () => {
+  it('fails only a running run whose options hold them, and answers its start', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const fail = (at: number) =>
+      failRunningRun(t.ctx.db, project.id, 'search', { trigger: 'agent' }, 'Stopped', new Date(at));
+    // Another start's run (the customer's) is left running.
+    await startRun(t.ctx.db, project.id, 'search', new Date(T0), { trigger: 'enhanced', limit: 100 });
+    expect(await fail(T0 + 1000)).toBeNull();
+    expect(await findRun(t.ctx.db, project.id, 'search')).toMatchObject({ status: 'running', error: null });
+
+    await finishRun(
+      t.ctx.db,
+      { projectId: project.id, kind: 'search', startedAt: new Date(T0) },
+      { status: 'completed' },
+      new Date(T0 + 2000),
+    );
+    await startRun(t.ctx.db, project.id, 'search', new Date(T0 + 3000), { trigger: 'agent', limit: 100 });
+    expect((await fail(T0 + 4000))?.getTime()).toBe(T0 + 3000);
+    expect(await findRun(t.ctx.db, project.id, 'search')).toMatchObject({
+      status: 'failed',
+      error: 'Stopped',
+      finishedAt: new Date(T0 + 4000),
+    });
+    // Once ended, it is not ended again.
+    expect(await fail(T0 + 5000)).toBeNull();
+    expect((await findRun(t.ctx.db, project.id, 'search'))?.finishedAt).toEqual(new Date(T0 + 4000));
   });
 });

@@ -102,6 +102,34 @@ export async function finishRun(
 }
 
 /**
+ * Fails the project's run of `kind` if it is still running and was started with `options` (a part of its
+ * own): one statement, so a run that ended, or was replaced by another start, meanwhile is left alone.
+ * The failed run's start instant, or null when none was.
+ */
+export async function failRunningRun(
+  db: Db,
+  projectId: string,
+  kind: RunKind,
+  options: Record<string, unknown>,
+  error: string,
+  now: Date,
+): Promise<Date | null> {
+  const rows = await db
+    .update(projectRuns)
+    .set({ status: 'failed', error, finishedAt: now, heartbeatAt: now })
+    .where(
+      and(
+        eq(projectRuns.projectId, projectId),
+        eq(projectRuns.kind, kind),
+        eq(projectRuns.status, 'running'),
+        sql`${projectRuns.options} @> ${JSON.stringify(options)}::jsonb`,
+      ),
+    )
+    .returning({ startedAt: projectRuns.startedAt });
+  return rows[0]?.startedAt ?? null;
+}
+
+/**
  * The status call's view of a run: `running` shows as the spec's 'generating' / 'searching'; a run whose
  * worker went silent is reported failed so the client stops polling.
  */
