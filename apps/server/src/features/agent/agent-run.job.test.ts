@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SENDING_TEXTS,
@@ -26,8 +26,8 @@ import {
 } from '../sending/sending.test-support';
 import { buildDm } from '../dms/dms.test-support';
 import { users } from '../users/users.table';
-import { NO_PLAN_PAUSE } from './agent-run';
-import { agentRunJob, agentSweepJob } from './agent-run.job';
+import { NO_PLAN_PAUSE, RUN_STOPPED } from './agent-run';
+import { agentRunJob, agentSweepJob, runScheduled } from './agent-run.job';
 import { agentLogs, agentSettings } from './agent.table';
 
 /**
@@ -812,6 +812,151 @@ describe('the agent-run chain on the simulator', () => {
     await agentRunJob.handler(ctx, { projectId: project.id });
     expect(await getSearchStatus(ctx, project.id)).toMatchObject({ status: 'searching' });
   }, 300_000);
+
+  /** A new project's learned agent, due now, with a signed-in account and the search budget clear. */
+  async function dueAgent() {
+    const { ctx, clock, sim } = rig;
+    const project = await projectWithProductInfo({
+      keywords: ['customers', 'users'],
+      subreddits: ['SaaS', 'startups'],
+    });
+    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
+    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await clearSearchBudget();
+    return project;
+  }
+
+  async function dmStatesOf(projectId: string) {
+    return (
+      await rig.db
+        .select()
+        .from(dmMessages)
+        .where(eq(dmMessages.projectId, projectId))
+        .orderBy(asc(dmMessages.id))
+    ).map((d) => d.state);
+  }
+
+  /** The details of the project's one log line saying how its run ended (completed or stopped). */
+  async function runEnd(projectId: string) {
+    const ends = (
+      await rig.db
+        .select()
+        .from(agentLogs)
+        .where(and(eq(agentLogs.projectId, projectId), eq(agentLogs.activityType, 'other')))
+    ).filter((l) => l.message === RUN_STOPPED || l.message.startsWith('Run completed'));
+    expect(ends).toHaveLength(1);
+    return { message: ends[0]!.message, result: ends[0]!.details as unknown as TOperationResult };
+  }
+
+  /** Sends every queued DM of the project as the workers would; the DMs the simulator received. */
+  async function sentByWorkers(projectId: string) {
+    const since = rig.clock.t;
+    await runQueuedSends(rig.ctx, rig.clock, projectId, { random: seededRandom(5) });
+    return rig.sim.inspect.messages().filter((m) => m.from === 'demo_founder' && m.createdMs >= since);
+  }
+
+  it('Stop Agent while the run searched: nothing is drafted or queued after it, the run ends skipped and queues no next run', async () => {
+    const { ctx } = rig;
+    const project = await dueAgent();
+    const jobsBefore = agentJobs(project.id).length;
+    let stopped: TToggleModeResponse | null = null;
+    await runScheduled(ctx, project.id, {
+      onStep: async (step) => {
+        if (step !== 'after-search') return;
+        const res = await asOwner(project)('POST', 'agent-settings/toggle-mode', { mode: 'assistant' });
+        expect(res.statusCode, res.body).toBe(200);
+        stopped = res.json<TToggleModeResponse>();
+      },
+    });
+    expect(stopped).toMatchObject({ mode: 'assistant', sends_cancelled: 0 });
+    const end = await runEnd(project.id);
+    expect(end.message).toBe(RUN_STOPPED);
+    expect(end.result).toMatchObject({ status: 'skipped', reason: RUN_STOPPED, messages_generated: 0 });
+    // It found leads it would have drafted for.
+    expect(end.result.posts_found + end.result.comments_found).toBeGreaterThan(0);
+    expect(await dmStatesOf(project.id)).toEqual([]);
+    const logs = await logsOf(project.id);
+    expect(logs.filter(([type]) => type === 'dm_generation' || type === 'dm_sent')).toEqual([]);
+    const [settings] = await rig.db
+      .select()
+      .from(agentSettings)
+      .where(eq(agentSettings.projectId, project.id));
+    expect(settings).toMatchObject({
+      mode: 'assistant',
+      isActive: false,
+      nextRunAt: null,
+      runStartedAt: null,
+    });
+    expect(agentJobs(project.id)).toHaveLength(jobsBefore);
+  }, 300_000);
+
+  it('Restart Learning after the run drafted: its drafts stay unsent, nothing is queued or sent, and no next run is queued', async () => {
+    const { ctx } = rig;
+    const project = await dueAgent();
+    const jobsBefore = agentJobs(project.id).length;
+    await runScheduled(ctx, project.id, {
+      onStep: async (step) => {
+        if (step !== 'after-draft') return;
+        const res = await asOwner(project)('POST', 'restart');
+        expect(res.statusCode, res.body).toBe(200);
+      },
+    });
+    const states = await dmStatesOf(project.id);
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.filter((s) => s !== 'approved')).toEqual([]);
+    const end = await runEnd(project.id);
+    expect(end.message).toBe(RUN_STOPPED);
+    expect(end.result).toMatchObject({
+      status: 'skipped',
+      reason: RUN_STOPPED,
+      messages_generated: states.length,
+      messages_queued: 0,
+    });
+    expect((await logsOf(project.id)).filter(([type]) => type === 'dm_sent')).toEqual([]);
+    expect(agentJobs(project.id)).toHaveLength(jobsBefore);
+    expect(await sentByWorkers(project.id)).toEqual([]);
+  }, 300_000);
+
+  it('a stop racing the queueing waits for it and takes back every DM it queued: none stays queued, none is sent', async () => {
+    const { ctx } = rig;
+    const project = await dueAgent();
+    let stopping: ReturnType<ReturnType<typeof asOwner>> | null = null;
+    await runScheduled(ctx, project.id, {
+      whileQueueing: async () => {
+        stopping = asOwner(project)('POST', 'agent-settings/toggle-mode', { mode: 'assistant' });
+        await untilWaitingForALock(stopping);
+      },
+    });
+    const stopped = await stopping!;
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    // The queueing went first; the stop, waiting for it, took back what it queued.
+    const end = await runEnd(project.id);
+    expect(end.result.messages_queued).toBeGreaterThan(0);
+    expect(stopped.json<TToggleModeResponse>().sends_cancelled).toBe(end.result.messages_queued);
+    const states = await dmStatesOf(project.id);
+    expect(states.filter((s) => s !== 'approved')).toEqual([]);
+    expect(await sentByWorkers(project.id)).toEqual([]);
+  }, 300_000);
+
+  /**
+   * Waits until a statement of the test's database waits for a row lock, or `request` has finished (it
+   * took none). PGlite runs one transaction at a time: the request's queries wait for this one anyway.
+   */
+  async function untilWaitingForALock(request: Promise<unknown>) {
+    if (!process.env.DATABASE_URL) return;
+    let done = false;
+    void request.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    for (let i = 0; i < 1000 && !done; i++) {
+      const waiting = await rig.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      if (waiting.rows[0]!.n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {
     const { ctx, clock } = rig;

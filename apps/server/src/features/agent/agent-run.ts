@@ -6,6 +6,7 @@ import {
   type TOperationResult,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../http/errors';
 import { RedditBudgetExhaustedError } from '../../integrations/reddit';
 import { MIN_SENDING_AGE_DAYS, dailyCapacity, isWithinWorkingHours, nextWorkingInstant } from '../accounts';
@@ -31,7 +32,9 @@ import {
   countSentSince,
   findPatterns,
   findProjectRow,
+  findSettings,
   listSendingAccountLimits,
+  lockSettings,
   releaseRunLease,
 } from './agent.repository';
 import { learnProjectPatterns, pauseAgent, writeAgentLog } from './agent.service';
@@ -81,7 +84,9 @@ export type RunTrigger = 'schedule' | 'execute';
 export const AGENT_RUN_STEPS = ['after-search', 'after-draft', 'after-queue'] as const;
 export type AgentRunStep = (typeof AGENT_RUN_STEPS)[number];
 export interface RunOptions {
-  onStep?: (step: AgentRunStep) => void;
+  onStep?: (step: AgentRunStep) => void | Promise<void>;
+  /** Called in the queueing transaction once the agent's settings are locked (the race tests). */
+  whileQueueing?: () => void | Promise<void>;
   /** The how-manyth try of a scheduled run at its search (1 for the first). */
   attempt?: number;
 }
@@ -93,6 +98,22 @@ export type RunOutcome =
   | { kind: 'busy'; retryAtMs: number }
   | { kind: 'done'; result: TOperationResult }
   | { kind: 'again'; retryAtMs: number; attempt: number; result: TOperationResult };
+
+/** What a run that finds its agent stopped (Stop Agent, Restart Learning, a pause) logs and answers. */
+export const RUN_STOPPED = 'Run stopped: the agent was stopped during the run';
+
+/** Thrown by a run that finds its agent stopped since it began: it ends there, quietly. */
+class AgentStoppedError extends Error {
+  override name = 'AgentStoppedError';
+}
+
+/**
+ * Throws AgentStoppedError when the agent was stopped since the run began (`started`, its settings
+ * then): it may not run now, or it was on and is off.
+ */
+function checkNotStopped(now: AgentSettingsRow | null, started: AgentSettingsRow, trigger: RunTrigger): void {
+  if (!now || notReady(now, trigger) || (started.isActive && !now.isActive)) throw new AgentStoppedError();
+}
 
 function emptyResult(): TOperationResult {
   return {
@@ -203,13 +224,18 @@ export async function runAgent(
       againAtMs = held.retryAtMs;
       return { kind: 'again', retryAtMs: held.retryAtMs, attempt: held.attempt, result: skipped };
     }
-    options.onStep?.('after-search');
+    await options.onStep?.('after-search');
+    // A stop while the run searched: nothing is drafted for an agent the customer stopped.
+    checkNotStopped(await findSettings(ctx.db, projectId), settings, trigger);
     // Drafting and handing over are both sized by what the signed-in accounts may send in a day.
     const accounts = await sendingDay(ctx, projectId, settings);
     await draft(ctx, projectId, settings, accounts, result);
-    options.onStep?.('after-draft');
-    await send(ctx, projectId, settings, accounts, result);
-    options.onStep?.('after-queue');
+    await options.onStep?.('after-draft');
+    await send(ctx, projectId, settings, accounts, result, async (tx) => {
+      checkNotStopped(await lockSettings(tx, projectId), settings, trigger);
+      await options.whileQueueing?.();
+    });
+    await options.onStep?.('after-queue');
     result.messages_sent = lastRun === null ? 0 : await countSentSince(ctx.db, projectId, new Date(lastRun));
     await writeAgentLog(
       ctx,
@@ -222,6 +248,13 @@ export async function runAgent(
     );
     return { kind: 'done', result };
   } catch (error) {
+    if (error instanceof AgentStoppedError) {
+      // The stop took back what was queued and ended the chain; this run adds nothing after it.
+      scheduleNext = false;
+      const stopped = { ...result, status: 'skipped' as const, reason: RUN_STOPPED };
+      await writeAgentLog(ctx, projectId, 'other', true, RUN_STOPPED, { ...stopped, trigger });
+      return { kind: 'done', result: stopped };
+    }
     ctx.log.error({ err: error, projectId, job: 'agent-run' }, 'agent run failed');
     const reason = error instanceof AppError ? error.detail : 'Unexpected error during the run';
     await writeAgentLog(ctx, projectId, 'error', false, `Run failed: ${reason}`, { trigger });
@@ -442,6 +475,7 @@ async function send(
   settings: AgentSettingsRow,
   { accounts, sends }: SendingDay,
   result: TOperationResult,
+  beforeQueue: (tx: DbOrTx) => Promise<void>,
 ): Promise<void> {
   const nowMs = ctx.clock.now();
   const window = agentWindow(settings);
@@ -481,6 +515,9 @@ async function send(
         dailyCap: settings.dailyDmLimitPerProfile,
       },
       pick: { minIntentScore: settings.minIntentScore, max: Math.max(room, 0) },
+      // Checked under the settings row's lock, which a stop takes first: either the stop waits and
+      // takes these DMs back, or this finds the agent stopped and queues none.
+      beforeQueue,
     });
     result.messages_queued = queued.queued;
     await writeAgentLog(ctx, projectId, 'dm_sent', true, queued.message, {

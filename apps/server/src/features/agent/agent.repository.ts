@@ -41,6 +41,19 @@ export async function findSettings(db: DbOrTx, projectId: string): Promise<Agent
   return row ?? null;
 }
 
+/**
+ * The project's agent settings, locked until the transaction ends: a stop (which changes them first) and
+ * the agent's queueing take this lock before any DM's, so one of them waits for the other.
+ */
+export async function lockSettings(tx: DbOrTx, projectId: string): Promise<AgentSettingsRow | null> {
+  const [row] = await tx
+    .select()
+    .from(agentSettings)
+    .where(eq(agentSettings.projectId, projectId))
+    .for('update');
+  return row ?? null;
+}
+
 /** Changes a project's agent settings, creating its row with the defaults on the first change. */
 export async function saveSettings(
   db: DbOrTx,

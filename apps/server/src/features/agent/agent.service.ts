@@ -110,18 +110,24 @@ export async function writeAgentLog(
 /**
  * Stops the agent: no more runs, every queued send of the project taken back at once, and its own search
  * left waiting for Reddit (for a run that now does nothing) ended, so the customer may search at once.
+ * `change` (assistant mode, learning again, the pause's reason) is made in the same transaction: a run
+ * queueing meanwhile sees the agent stopped for good, never only switched off.
  */
 async function stopAgent(
   ctx: AppContext,
   projectId: string,
   why: string,
+  change: AgentSettingsChange,
   code: TSendOutcomeCode | null = null,
-): Promise<number> {
+): Promise<{ cancelled: number; row: AgentSettingsRow }> {
   return ctx.db.transaction(async (tx) => {
     const at = now(ctx);
-    await saveSettings(tx, projectId, { isActive: false, nextRunAt: null }, at);
+    // The settings row first, then the DMs: the order the agent's queueing locks them in
+    // (agent-run.ts), so a run queueing now either finishes first, its DMs taken back below, or
+    // waits and finds the agent stopped.
+    const row = await saveSettings(tx, projectId, { ...change, isActive: false, nextRunAt: null }, at);
     await endAgentSearch(tx, projectId, AGENT_SEARCH_STOPPED, at);
-    return cancelQueuedSends(tx, projectId, why, at, code);
+    return { cancelled: await cancelQueuedSends(tx, projectId, why, at, code), row };
   });
 }
 
@@ -155,8 +161,9 @@ export async function toggleAgentMode(
       settings: presentSettings(projectId, row, ctx.clock.now()),
     };
   }
-  const cancelled = await stopAgent(ctx, projectId, 'The agent was stopped before this DM went');
-  const row = await saveSettings(ctx.db, projectId, { mode: 'assistant' }, now(ctx));
+  const { cancelled, row } = await stopAgent(ctx, projectId, 'The agent was stopped before this DM went', {
+    mode: 'assistant',
+  });
   await writeAgentLog(
     ctx,
     projectId,
@@ -246,14 +253,13 @@ export async function completeLearning(
 
 /** Restart learning (after the customer confirmed): patterns forgotten, schedule stopped, learning again. */
 export async function restartLearning(ctx: AppContext, projectId: string): Promise<TRestartLearningResponse> {
-  await stopAgent(ctx, projectId, 'Learning restarted before this DM went');
+  const { row } = await stopAgent(ctx, projectId, 'Learning restarted before this DM went', {
+    mode: 'agent',
+    learningStageCompleted: false,
+    pausedReason: null,
+    learnedUntil: null,
+  });
   await deletePatterns(ctx.db, projectId);
-  const row = await saveSettings(
-    ctx.db,
-    projectId,
-    { mode: 'agent', learningStageCompleted: false, pausedReason: null, learnedUntil: null },
-    now(ctx),
-  );
   await writeAgentLog(ctx, projectId, 'other', true, 'Learning restarted: patterns cleared');
   return {
     message: `Patterns cleared. Edit and save at least ${LEARNING_MIN_EXAMPLES} DMs, then complete learning again.`,
@@ -396,8 +402,13 @@ export async function pauseAgent(
   reason: string,
   unqueued?: { code: TSendOutcomeCode; reason: string },
 ): Promise<number> {
-  const cancelled = await stopAgent(ctx, projectId, unqueued?.reason ?? reason, unqueued?.code);
-  await saveSettings(ctx.db, projectId, { pausedReason: reason }, now(ctx));
+  const { cancelled } = await stopAgent(
+    ctx,
+    projectId,
+    unqueued?.reason ?? reason,
+    { pausedReason: reason },
+    unqueued?.code,
+  );
   await writeAgentLog(ctx, projectId, 'error', false, reason, { sends_cancelled: cancelled });
   return cancelled;
 }

@@ -303,11 +303,13 @@ export async function planProjectQueue(
   random: () => number,
   limits: SenderLimits | null = null,
   pick: AgentPick | null = null,
+  beforeQueue?: (tx: DbOrTx) => Promise<void>,
 ): Promise<QueuePlan> {
   const nowMs = ctx.clock.now();
   const now = new Date(nowMs);
   return ctx.db.transaction(async (tx): Promise<QueuePlan> => {
-    // DMs first, then accounts: the order every claim locks them in.
+    // The sender's own check (and lock) first; then DMs, then accounts: the order every claim locks them in.
+    await beforeQueue?.(tx);
     const dms = await lockApprovedDms(tx, projectId, pick ? agentMaySend(pick.minIntentScore) : undefined);
     const accounts = await projectAccounts(tx, projectId, { lock: true });
     if (accounts.length === 0) return { kind: 'no_accounts' };

@@ -7,6 +7,7 @@ import {
   type TSendingStatus,
 } from '@threadreach/contract';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
 import {
   accountCapacity,
@@ -67,6 +68,11 @@ export interface SendOptions {
   senderLimits?: SenderLimits;
   /** Send All only: the agent's choice among the approved DMs. */
   pick?: AgentPick;
+  /**
+   * Send All only: runs first in the queueing transaction, before any DM is locked; throwing ends it
+   * with nothing queued (the agent, stopped meanwhile).
+   */
+  beforeQueue?: (tx: DbOrTx) => Promise<void>;
 }
 
 /** A Send of a DM whose lead is older than DM_EXPIRY_DAYS, expired or failed before. */
@@ -233,6 +239,7 @@ export async function queueProjectDms(
     options.random ?? Math.random,
     options.senderLimits ?? null,
     options.pick ?? null,
+    options.beforeQueue,
   );
   if (plan.kind === 'no_accounts') throw new AppError(422, 'no_accounts', SENDING_TEXTS.noAccountsBulk);
   if (plan.kind === 'no_dms') throw new AppError(422, 'no_unsent_messages', SENDING_TEXTS.noUnsentMessages);
