@@ -18,6 +18,8 @@ import { leads } from '../leads/leads.table';
 import { buildLead } from '../leads/leads.test-support';
 import { upsertProductInfo } from '../product-info/product-info.repository';
 import { seededRandom } from '../sending/pacing';
+import { reconcileAccount } from '../sending/reconcile.service';
+import { sendQueuedDm } from '../sending/send-queued';
 import {
   connectAccount,
   runQueuedSends,
@@ -936,6 +938,50 @@ describe('the agent-run chain on the simulator', () => {
     const states = await dmStatesOf(project.id);
     expect(states.filter((s) => s !== 'approved')).toEqual([]);
     expect(await sentByWorkers(project.id)).toEqual([]);
+  }, 300_000);
+
+  it('a DM of the agent being sent at Stop Agent, not delivered and queued again, is not sent after the stop', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await dueAgent();
+    await runScheduled(ctx, project.id);
+    const queued = await rig.db
+      .select()
+      .from(dmMessages)
+      .where(and(eq(dmMessages.projectId, project.id), eq(dmMessages.state, 'queued')))
+      .orderBy(asc(dmMessages.scheduledFor), asc(dmMessages.id));
+    expect(queued.length).toBeGreaterThan(1);
+    const first = queued[0]!;
+    clock.t = Math.max(clock.t, first.scheduledFor!.getTime());
+    // Claimed when the customer stops the agent; Reddit answers 503 before the compose takes effect.
+    sim.faults.add({ kind: 'status', status: 503, path: '/api/compose', count: 1 });
+    let stopped: TToggleModeResponse | null = null;
+    const attempt = await sendQueuedDm(
+      ctx,
+      { projectId: project.id, dmId: first.id },
+      {
+        onStep: async (step) => {
+          if (step !== 'after-claim') return;
+          const res = await asOwner(project)('POST', 'agent-settings/toggle-mode', { mode: 'assistant' });
+          stopped = res.json<TToggleModeResponse>();
+        },
+      },
+    );
+    expect(attempt.outcome).toBe('unknown');
+    // The one being sent was not the stop's to take back.
+    expect(stopped).toMatchObject({ sends_cancelled: queued.length - 1 });
+    // Not delivered after all: recovery queues it again, with the agent's limits.
+    const target = { projectId: project.id, accountId: first.accountId! };
+    clock.t += 60_000;
+    await reconcileAccount(ctx, target);
+    clock.t += 10 * 60_000;
+    expect(await reconcileAccount(ctx, target)).toMatchObject({ requeued: 1 });
+    expect(await sentByWorkers(project.id)).toEqual([]);
+    const [after] = await rig.db.select().from(dmMessages).where(eq(dmMessages.id, first.id));
+    expect(after).toMatchObject({
+      state: 'approved',
+      outcomeReason: 'The agent was stopped before this DM went',
+      dailyCap: null,
+    });
   }, 300_000);
 
   /**

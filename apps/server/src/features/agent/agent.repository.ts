@@ -307,7 +307,8 @@ export async function insertExamples(
 
 /**
  * The kill switch: every send the agent queued in the project goes back to the unsent DMs at once, so
- * no job sends it (each send claims a queued DM only). DMs already being sent finish and are reconciled.
+ * no job sends it (each send claims a queued DM only). DMs already being sent finish and are reconciled;
+ * one that comes back to the queue (it did not leave) is returned to the unsent DMs by its send job.
  * What the customer queued themselves (Send All, a Send that waits) keeps going: stopping the agent, or
  * trying agent mode and leaving it, is no way to lose them.
  */

@@ -27,6 +27,7 @@ import {
   removedBeforeConfirmed,
 } from '../accounts';
 import { redditAccounts, type RedditAccountRow } from '../accounts/accounts.table';
+import { agentSettings } from '../agent/agent.table';
 import {
   CONTACTED_DM_STATES,
   dmClaimsKept,
@@ -58,6 +59,23 @@ export async function unqueueProjectDms(
     .where(and(eq(dmMessages.projectId, projectId), eq(dmMessages.state, 'queued'), bySender))
     .returning({ id: dmMessages.id });
   return rows.length;
+}
+
+/**
+ * Whether the project's agent is stopped: back in assistant mode, learning again or paused (each stop
+ * changes one of these with switching it off, in one update). Execute runs an agent switched off, so
+ * that alone is not a stop.
+ */
+export async function agentStopped(db: DbOrTx, projectId: string): Promise<boolean> {
+  const [row] = await db
+    .select({
+      mode: agentSettings.mode,
+      learned: agentSettings.learningStageCompleted,
+      pausedReason: agentSettings.pausedReason,
+    })
+    .from(agentSettings)
+    .where(eq(agentSettings.projectId, projectId));
+  return row !== undefined && (row.mode !== 'agent' || !row.learned || row.pausedReason !== null);
 }
 
 /** A DM of one project, locked until the transaction ends. */

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context';
 import { ownerHasPlan } from '../projects';
 import { LASTING_PROBLEMS } from './account-readiness';
-import { findProjectDm } from './claim.repository';
+import { unqueuedChanges } from '../dms/dms.table';
+import { agentStopped, findProjectDm, updateDm } from './claim.repository';
 import { attemptSend, type AttemptResult, type OnSendStep } from './send-attempt';
 import { rescheduleDm, unqueueDm, type Rescheduled } from './scheduling';
 
@@ -12,9 +13,12 @@ import { rescheduleDm, unqueueDm, type Rescheduled } from './scheduling';
 export const NO_PLAN_UNQUEUED =
   "the project owner's subscription ended before it went. Send All queues it again.";
 
+/** Why a DM the agent queued went back to the unsent DMs at its send, as Stop Agent says it. */
+const AGENT_STOPPED_UNQUEUED = 'The agent was stopped before this DM went';
+
 /** What became of a paced send, and when its job should run again (null: never). */
 export interface QueuedSendResult {
-  outcome: AttemptResult['kind'] | Rescheduled['kind'] | 'no_plan';
+  outcome: AttemptResult['kind'] | Rescheduled['kind'] | 'no_plan' | 'agent_stopped';
   retryAtMs: number | null;
 }
 
@@ -28,7 +32,8 @@ export interface PacedSendOptions {
  * again, so a schedule made earlier never oversends: a full day, working hours, a delay or a wait from
  * Reddit plan the DM later on the same account; an account that cannot send any more hands it to
  * the project's account with the most room. A DM whose project's owner no longer has a plan goes back
- * to the unsent DMs: it was queued while they had one (spec §5, "Subscription gate").
+ * to the unsent DMs: it was queued while they had one (spec §5, "Subscription gate"); so does one the
+ * agent queued once the agent is stopped.
  */
 export async function sendQueuedDm(
   ctx: AppContext,
@@ -44,6 +49,13 @@ export async function sendQueuedDm(
     const why = { code: 'subscription_required', reason: NO_PLAN_UNQUEUED } as const;
     const taken = await unqueueDm(ctx.db, target, why, new Date(ctx.clock.now()));
     return { outcome: taken ? 'no_plan' : 'gone', retryAtMs: null };
+  }
+  // Stop Agent takes back the agent's queued DMs, but one being sent then comes back to the queue when
+  // it did not leave (Reddit unreachable, a wait, not delivered after all): it is not sent after the stop.
+  if (dm.dailyCap !== null && (await agentStopped(ctx.db, target.projectId))) {
+    const changes = unqueuedChanges(null, AGENT_STOPPED_UNQUEUED, new Date(ctx.clock.now()));
+    const taken = await updateDm(ctx.db, { ...target, from: ['queued'] }, changes);
+    return { outcome: taken ? 'agent_stopped' : 'gone', retryAtMs: null };
   }
   if (!dm.accountId) return rescheduled(await rescheduleDm(ctx, target, { random }));
 
