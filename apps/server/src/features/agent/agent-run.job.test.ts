@@ -713,7 +713,8 @@ describe('the agent-run chain on the simulator', () => {
     expect(await searchesOf(project.id)).toEqual([['agent', 'failed']]);
   }
 
-  it("Stop Agent ends the agent's search waiting for Reddit: the customer searches at once, and the run that comes back does nothing", async () => {
+  /** A learned agent's scheduled run whose search Reddit did not answer once: it waits, the search running. */
+  async function runLeftWaitingOn503() {
     const { ctx, clock, sim } = rig;
     const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
     await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
@@ -725,7 +726,12 @@ describe('the agent-run chain on the simulator', () => {
     } finally {
       sim.faults.clear();
     }
-    const retry = agentJobs(project.id).at(-1)!;
+    return { project, retry: agentJobs(project.id).at(-1)! };
+  }
+
+  it("Stop Agent ends the agent's search waiting for Reddit: the customer searches at once, and the run that comes back does nothing", async () => {
+    const { ctx } = rig;
+    const { project, retry } = await runLeftWaitingOn503();
     expect(retry.data).toEqual({ projectId: project.id, attempt: 2 });
     expect((await getSearchStatus(ctx, project.id)).status).toBe('searching');
     // Before the run comes back, the customer stops the agent.
@@ -755,18 +761,8 @@ describe('the agent-run chain on the simulator', () => {
   }, 300_000);
 
   it('a run that comes back and pauses the agent (its owner has no plan now) ends the search it came for', async () => {
-    const { ctx, clock, sim } = rig;
-    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
-    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
-    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
-    await clearSearchBudget();
-    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
-    try {
-      await agentRunJob.handler(ctx, { projectId: project.id });
-    } finally {
-      sim.faults.clear();
-    }
-    const retry = agentJobs(project.id).at(-1)!;
+    const { ctx, clock } = rig;
+    const { project, retry } = await runLeftWaitingOn503();
     await rig.db.update(users).set({ profilesLimit: 0 }).where(eq(users.id, project.owner.id));
     clock.t = retry.options.startAfter!.getTime();
     await agentRunJob.handler(ctx, retry.data as { projectId: string; attempt: number });
@@ -784,17 +780,7 @@ describe('the agent-run chain on the simulator', () => {
 
   it('a run that comes back to a stopped agent whose search still waits ends that search, and no search of the customer', async () => {
     const { ctx, clock, sim } = rig;
-    const project = await projectWithProductInfo({ keywords: ['customers', 'users'], subreddits: ['SaaS'] });
-    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
-    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
-    await clearSearchBudget();
-    sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
-    try {
-      await agentRunJob.handler(ctx, { projectId: project.id });
-    } finally {
-      sim.faults.clear();
-    }
-    const retry = agentJobs(project.id).at(-1)!;
+    const { project, retry } = await runLeftWaitingOn503();
     // Stopped while a run held the search (it left it waiting after the stop had looked).
     await rig.db
       .update(agentSettings)
