@@ -165,12 +165,11 @@ async function blockedRecipients(
   ownerUserId: string,
   keys: string[],
 ): Promise<Map<string, TDmSkipReason>> {
-  const [suppressed, contacted, own, withDm] = await Promise.all([
-    suppressedRecipients(db, ownerUserId, keys),
-    contactedRecipients(db, ownerUserId, keys),
-    ownAccountRecipients(db, ownerUserId, keys),
-    recipientsWithDm(db, projectId, keys),
-  ]);
+  // One after the other: `db` may be a transaction, whose one connection takes a query at a time.
+  const suppressed = await suppressedRecipients(db, ownerUserId, keys);
+  const contacted = await contactedRecipients(db, ownerUserId, keys);
+  const own = await ownAccountRecipients(db, ownerUserId, keys);
+  const withDm = await recipientsWithDm(db, projectId, keys);
   const blocked = new Map<string, TDmSkipReason>();
   // The most telling reason wins: a sent DM says more than "already has one here".
   for (const [reason, keysOf] of [

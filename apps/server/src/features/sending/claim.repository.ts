@@ -161,16 +161,15 @@ export async function lastClaimAt(
   db: DbOrTx,
   account: Pick<RedditAccountRow, 'ownerUserId' | 'redditUsername'>,
 ): Promise<Date | null> {
-  const [[row], [kept]] = await Promise.all([
-    db
-      .select({ at: max(dmMessages.claimedAt) })
-      .from(dmMessages)
-      .where(claimedBySameRedditAccount(account)),
-    db
-      .select({ at: max(dmClaimsKept.claimedAt) })
-      .from(dmClaimsKept)
-      .where(keptOfSameRedditAccount(account)),
-  ]);
+  // One after the other: `db` is often a claim's transaction, whose one connection takes a query at a time.
+  const [row] = await db
+    .select({ at: max(dmMessages.claimedAt) })
+    .from(dmMessages)
+    .where(claimedBySameRedditAccount(account));
+  const [kept] = await db
+    .select({ at: max(dmClaimsKept.claimedAt) })
+    .from(dmClaimsKept)
+    .where(keptOfSameRedditAccount(account));
   const times = [row?.at, kept?.at].filter((at) => at != null).map((at) => new Date(at).getTime());
   return times.length ? new Date(Math.max(...times)) : null;
 }
