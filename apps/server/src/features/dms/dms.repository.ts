@@ -6,7 +6,6 @@ import {
   gt,
   gte,
   inArray,
-  isNotNull,
   isNull,
   lt,
   notInArray,
@@ -99,21 +98,7 @@ export async function listDmPage(
 ): Promise<{ rows: DmWithSuppression[]; total: number; ready: number }> {
   const where = eq(dmMessages.projectId, projectId);
   const [rows, totals] = await Promise.all([
-    db
-      .select({
-        dm: dmMessages,
-        suppression: suppressions.reason,
-        answered: sql<boolean>`${answeredBefore}`,
-        leadExpired: leadExpired(cutoff),
-      })
-      .from(dmMessages)
-      .leftJoin(
-        suppressions,
-        and(
-          eq(suppressions.ownerUserId, dmMessages.ownerUserId),
-          eq(suppressions.usernameKey, dmMessages.recipientKey),
-        ),
-      )
+    selectWithStanding(db, cutoff)
       .where(where)
       .orderBy(desc(dmMessages.createdAt), desc(dmMessages.id))
       .limit(page.limit)
@@ -127,6 +112,34 @@ export async function listDmPage(
       .where(where),
   ]);
   return { rows, total: totals[0]?.n ?? 0, ready: totals[0]?.ready ?? 0 };
+}
+
+/** These DMs (by id) with what stops a Send of each, as the list reads it; unknown ids are left out. */
+export async function dmsWithStanding(db: Db, ids: string[], cutoff: Date): Promise<DmWithSuppression[]> {
+  if (ids.length === 0) return [];
+  return selectWithStanding(db, cutoff).where(inArray(dmMessages.id, ids));
+}
+
+/**
+ * DMs with their recipient's entry on the do-not-contact list of the DM's own workspace (a left join on the
+ * list's key), whether they answered before, and whether the lead is older than `cutoff`, in one query.
+ */
+function selectWithStanding(db: Db, cutoff: Date) {
+  return db
+    .select({
+      dm: dmMessages,
+      suppression: suppressions.reason,
+      answered: sql<boolean>`${answeredBefore}`,
+      leadExpired: leadExpired(cutoff),
+    })
+    .from(dmMessages)
+    .leftJoin(
+      suppressions,
+      and(
+        eq(suppressions.ownerUserId, dmMessages.ownerUserId),
+        eq(suppressions.usernameKey, dmMessages.recipientKey),
+      ),
+    );
 }
 
 /** The owning project of each DM among `ids`; unknown ids are left out. */
@@ -323,29 +336,20 @@ export async function recipientsWithDm(db: Db, projectId: string, keys: string[]
   return new Set(rows.map((r) => r.key));
 }
 
-/** Which of these people (by key) the workspace has a DM to that matches `where`, in any of its projects. */
-async function workspaceRecipients(
-  db: Db,
-  ownerUserId: string,
-  keys: string[],
-  where: SQL,
-): Promise<Set<string>> {
+/** Recipients the workspace has already sent a DM to (or is sending one to), from any of its projects. */
+export async function contactedRecipients(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db
     .selectDistinct({ key: dmMessages.recipientKey })
     .from(dmMessages)
-    .where(and(eq(dmMessages.ownerUserId, ownerUserId), inArray(dmMessages.recipientKey, keys), where));
+    .where(
+      and(
+        eq(dmMessages.ownerUserId, ownerUserId),
+        inArray(dmMessages.recipientKey, keys),
+        inArray(dmMessages.state, [...CONTACTED_DM_STATES]),
+      ),
+    );
   return new Set(rows.map((r) => r.key));
-}
-
-/** Recipients the workspace has already sent a DM to (or is sending one to), from any of its projects. */
-export function contactedRecipients(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
-  return workspaceRecipients(db, ownerUserId, keys, inArray(dmMessages.state, [...CONTACTED_DM_STATES]));
-}
-
-/** Which of these people (by key) answered any of the workspace's DMs. */
-export function answeredAmong(db: Db, ownerUserId: string, keys: string[]): Promise<Set<string>> {
-  return workspaceRecipients(db, ownerUserId, keys, isNotNull(dmMessages.repliedAt));
 }
 
 /** Recipients on the workspace's do-not-contact list. */
@@ -536,16 +540,6 @@ export async function staleFailedDm(db: Db, dmId: string, cutoff: Date): Promise
     .from(dmMessages)
     .where(and(eq(dmMessages.id, dmId), eq(dmMessages.state, 'failed'), lt(leadTime(), cutoff)));
   return row ?? null;
-}
-
-/** Which of these DMs a Send refuses for their lead's age (see `leadExpired`). */
-export async function leadExpiredAmong(db: Db, ids: string[], cutoff: Date): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: dmMessages.id })
-    .from(dmMessages)
-    .where(and(inArray(dmMessages.id, ids), leadExpired(cutoff)));
-  return new Set(rows.map((r) => r.id));
 }
 
 /**

@@ -37,14 +37,12 @@ import {
   findLeadSources,
   findProfileSource,
   insertExample,
-  answeredAmong,
-  leadExpiredAmong,
+  dmsWithStanding,
   listDmPage,
   lockDms,
   updateDm,
   updateExample,
 } from './dms.repository';
-import { suppressedAmong, type SuppressionReason } from '../suppressions';
 import type { DmMessageRow, DmState } from './dms.table';
 
 const DM_NOT_FOUND = 'DM not found';
@@ -64,28 +62,16 @@ const sentConflict = () => new AppError(409, 'dm_sent', DM_SENT_READ_ONLY);
  * whether they already answered the workspace, and whether its lead is too old to send it.
  */
 async function presentWithList(ctx: AppContext, rows: DmMessageRow[]): Promise<TDmMessage[]> {
-  const { db } = ctx;
-  const owner = rows[0]?.ownerUserId;
-  const keys = rows.map((r) => r.recipientKey);
-  const [listed, answered, expired] = owner
-    ? await Promise.all([
-        suppressedAmong(db, owner, keys),
-        answeredAmong(db, owner, keys),
-        leadExpiredAmong(
-          db,
-          rows.map((r) => r.id),
-          expiryCutoff(ctx),
-        ),
-      ])
-    : [new Map<string, SuppressionReason>(), new Set<string>(), new Set<string>()];
-  return rows.map((r) =>
-    presentDm(r, {
-      suppression: listed.get(r.recipientKey) ?? null,
-      answered: answered.has(r.recipientKey),
-      leadExpired: expired.has(r.id),
-    }),
+  const read = await dmsWithStanding(
+    ctx.db,
+    rows.map((r) => r.id),
+    expiryCutoff(ctx),
   );
+  const standing = new Map(read.map((s) => [s.dm.id, s]));
+  return rows.map((r) => presentDm(r, standing.get(r.id) ?? NO_STANDING));
 }
+
+const NO_STANDING = { suppression: null, answered: false, leadExpired: false };
 
 /** Step 4's list of DMs, newest first. */
 export async function listDms(ctx: AppContext, projectId: string, page: TPageQuery): Promise<TDmList> {
