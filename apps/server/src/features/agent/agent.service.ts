@@ -26,6 +26,7 @@ import type { ZSaveMessageExamplesRequest, ZUpdateAgentSettingsRequest } from '@
 import type { AppContext } from '../../context';
 import { AppError, badRequest } from '../../http/errors';
 import { endAgentSearch } from '../discovery';
+import { AGENT_STOPPED_UNQUEUED } from '../sending';
 import {
   agentLogSummary,
   cancelQueuedSends,
@@ -161,7 +162,7 @@ export async function toggleAgentMode(
       settings: presentSettings(projectId, row, ctx.clock.now()),
     };
   }
-  const { cancelled, row } = await stopAgent(ctx, projectId, 'The agent was stopped before this DM went', {
+  const { cancelled, row } = await stopAgent(ctx, projectId, AGENT_STOPPED_UNQUEUED, {
     mode: 'assistant',
   });
   await writeAgentLog(

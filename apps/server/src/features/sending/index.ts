@@ -3,7 +3,7 @@ export { sendDmNow, queueProjectDms, getSendingStatus } from './sending.service'
 export { sendDmJob, queueSendDm } from './send-dm.job';
 export { reconcileDmsJob, queueReconcile } from './reconcile-dms.job';
 export { pullQueueForwardJob, queuePullForward } from './pull-queue-forward.job';
-export { sendQueuedDm, NO_PLAN_UNQUEUED, type QueuedSendResult } from './send-queued';
+export { sendQueuedDm, AGENT_STOPPED_UNQUEUED, NO_PLAN_UNQUEUED, type QueuedSendResult } from './send-queued';
 export { reconcileAccount, sweepSends } from './reconcile.service';
 export { SEND_STEPS, type SendStep, type OnSendStep } from './send-attempt';
 export { formatInstant } from './account-readiness';

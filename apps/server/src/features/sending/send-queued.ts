@@ -13,8 +13,8 @@ import { rescheduleDm, unqueueDm, type Rescheduled } from './scheduling';
 export const NO_PLAN_UNQUEUED =
   "the project owner's subscription ended before it went. Send All queues it again.";
 
-/** Why a DM the agent queued went back to the unsent DMs at its send, as Stop Agent says it. */
-const AGENT_STOPPED_UNQUEUED = 'The agent was stopped before this DM went';
+/** Why a DM the agent queued went back to the unsent DMs: Stop Agent's words, also at a later send. */
+export const AGENT_STOPPED_UNQUEUED = 'The agent was stopped before this DM went';
 
 /** What became of a paced send, and when its job should run again (null: never). */
 export interface QueuedSendResult {
