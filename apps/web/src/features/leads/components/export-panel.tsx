@@ -1,9 +1,6 @@
 import { useState } from 'react';
 import { Accordion, Button, Group, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { receivedText } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/api-error';
-import { saveFile } from '../../../lib/save-file';
+import { useFileExport } from '../../../lib/use-file-export';
 import { exportLeadsCsv } from '../api/leads.api';
 import { WebhookSettings } from './webhook-settings';
 
@@ -16,25 +13,13 @@ export function exportFileName(nowMs: number): string {
 
 /** Every lead with its score and reasons as CSV: an authenticated download, so fetched, then saved. */
 export function ExportCsvButton({ projectId }: { projectId: string }) {
-  const [exporting, setExporting] = useState(false);
-  // What has arrived, as shown (the same text again does not render again).
-  const [received, setReceived] = useState<string | null>(null);
-  const exportCsv = async () => {
-    setExporting(true);
-    setReceived(receivedText(0));
-    try {
+  const { exporting, received, run } = useFileExport(EXPORT_ERROR);
+  const exportCsv = () =>
+    run(async (onProgress) => {
       // The server names the file after the project, so two projects' exports of a day stay apart.
-      const { content, fileName } = await exportLeadsCsv(projectId, (bytes) =>
-        setReceived(receivedText(bytes)),
-      );
-      saveFile(content, fileName ?? exportFileName(Date.now()));
-    } catch (error) {
-      notifications.show({ color: 'red', message: `${EXPORT_ERROR}: ${errorMessage(error, '')}` });
-    } finally {
-      setExporting(false);
-      setReceived(null);
-    }
-  };
+      const { content, fileName } = await exportLeadsCsv(projectId, onProgress);
+      return { content, fileName: fileName ?? exportFileName(Date.now()) };
+    });
   return (
     <Group gap="sm">
       <Button variant="default" onClick={() => void exportCsv()} loading={exporting}>

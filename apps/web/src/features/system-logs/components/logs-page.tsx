@@ -22,10 +22,8 @@ import {
   type TLogLevel,
   type TLogStats,
 } from '@threadreach/contract';
-import { notifications } from '@mantine/notifications';
-import { receivedText } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/api-error';
-import { saveFile } from '../../../lib/save-file';
+import { useFileExport } from '../../../lib/use-file-export';
 import { AdminPageHeading, ModeratorOnly } from '../../auth';
 import { useSystemLogs } from '../hooks/use-system-logs';
 import {
@@ -122,24 +120,14 @@ function SystemLogs() {
 
   const rows = logs.data?.logs ?? [];
   const limit = LOG_PAGE_SIZE;
-  const [exporting, setExporting] = useState(false);
-  // What has arrived of an export, as shown (the same text again does not render again).
-  const [received, setReceived] = useState<string | null>(null);
+  const { exporting, received, run: runExport } = useFileExport(LOGS_EXPORT_ERROR);
   // Every line the applied filters match, not only this page: fetched with the token, then saved.
-  const exportCsv = async () => {
-    setExporting(true);
-    setReceived(receivedText(0));
-    try {
+  const exportCsv = () =>
+    runExport(async (onProgress) => {
       const shown = { ...filterQueryOf(applied), ...(pinned ? { as_of: pinned } : {}) };
-      const file = await exportSystemLogsCsv(shown, (bytes) => setReceived(receivedText(bytes)));
-      saveFile(file, systemLogsCsvFileName(Date.now()));
-    } catch (error) {
-      notifications.show({ color: 'red', message: `${LOGS_EXPORT_ERROR}: ${errorMessage(error, '')}` });
-    } finally {
-      setExporting(false);
-      setReceived(null);
-    }
-  };
+      const content = await exportSystemLogsCsv(shown, onProgress);
+      return { content, fileName: systemLogsCsvFileName(Date.now()) };
+    });
 
   return (
     <Container size="xl" py="xl">
