@@ -8,7 +8,7 @@ import { deliverLeadWebhookJob, pruneLeadsJob, scanLeadWebhooksJob } from '../fe
 import { pollInboxJob, scheduleInboxPollsJob } from '../features/replies';
 import { generateSubredditsJob } from '../features/subreddits';
 import { pruneSystemLogsJob } from '../features/system-logs';
-import { discoveryCycleJob, projectSearchJob } from '../features/discovery';
+import { discoveryCycleJob, projectSearchJob, pruneAuthorsJob } from '../features/discovery';
 import { pullQueueForwardJob, reconcileDmsJob, sendDmJob } from '../features/sending';
 import type { JobDefinition } from './job';
 
@@ -24,6 +24,7 @@ export const JOBS: readonly JobDefinition[] = [
   pruneSystemLogsJob,
   discoveryCycleJob,
   projectSearchJob,
+  pruneAuthorsJob,
   generateDmsJob,
   expireDmsJob,
   pollInboxJob,

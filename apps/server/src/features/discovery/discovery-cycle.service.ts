@@ -22,7 +22,7 @@ import {
   type StreamKind,
 } from './discovery.repository';
 import type { DiscoveryCursorRow } from './discovery.table';
-import { enrichAuthors } from './enrich-authors';
+import { ENRICH_WINDOW_MS, enrichAuthors } from './enrich-authors';
 import { matchItems } from './match-items';
 import { scoreWithAi } from './score-with-ai';
 import { compileMatcher, type Matcher, type ProjectRules } from './matcher';
@@ -78,8 +78,6 @@ const STALE_CURSOR_MIN_MS = 10 * 60_000;
 const BACKFILLS_PER_CYCLE = 10;
 /** Authors read per cycle; the rest wait for a later one. */
 const AUTHORS_PER_CYCLE = 20;
-/** Authors of leads older than this are not read any more. */
-const ENRICH_WINDOW_MS = 7 * 86_400_000;
 
 /**
  * One discovery cycle for every project: the approved subreddits as multireddit groups of at most 100,

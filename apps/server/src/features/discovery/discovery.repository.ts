@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { discoveryFilters, keywords } from '../keywords/keywords.table';
@@ -324,6 +324,107 @@ export async function noteAuthorUnanswered(db: DbOrTx, name: string, at: Date): 
     .insert(redditAuthorsUnanswered)
     .values({ nameLower: name.toLowerCase(), unansweredAt: at })
     .onConflictDoUpdate({ target: redditAuthorsUnanswered.nameLower, set: { unansweredAt: at } });
+}
+
+export interface AuthorCursor {
+  at: Date;
+  nameLower: string;
+}
+
+export interface PruneBatch {
+  deleted: number;
+  /** Where the next batch starts, or null after the last. */
+  next: AuthorCursor | null;
+}
+
+/** Whether some lead of any project (from `since` on, if given) names the author of this row. */
+const leadOfAuthor = (db: DbOrTx, nameLower: AnyPgColumn, since?: Date) =>
+  db
+    .select({ one: sql`1` })
+    .from(leads)
+    .where(and(eq(sql`lower(${leads.author})`, nameLower), since ? gt(leads.foundAt, since) : undefined));
+
+const afterCursor = (at: AnyPgColumn, nameLower: AnyPgColumn, cursor: AuthorCursor | null) =>
+  cursor
+    ? sql`(${at}, ${nameLower}) > (${cursor.at.toISOString()}::timestamptz, ${cursor.nameLower})`
+    : undefined;
+
+function nextCursor(rows: { at: Date; nameLower: string }[], limit: number): AuthorCursor | null {
+  const last = rows[rows.length - 1];
+  return last && rows.length === limit ? { at: last.at, nameLower: last.nameLower } : null;
+}
+
+/**
+ * Looks at up to `limit` cached authors read before `before` (after `cursor`, oldest first) and deletes
+ * those no lead of any project names any more: nothing shows their profile, and an author found again
+ * is read afresh.
+ */
+export async function pruneAuthorsBatch(
+  db: DbOrTx,
+  before: Date,
+  cursor: AuthorCursor | null,
+  limit: number,
+): Promise<PruneBatch> {
+  const candidates = await db
+    .select({ at: redditAuthors.fetchedAt, nameLower: redditAuthors.nameLower })
+    .from(redditAuthors)
+    .where(
+      and(
+        lt(redditAuthors.fetchedAt, before),
+        afterCursor(redditAuthors.fetchedAt, redditAuthors.nameLower, cursor),
+      ),
+    )
+    .orderBy(asc(redditAuthors.fetchedAt), asc(redditAuthors.nameLower))
+    .limit(limit);
+  if (candidates.length === 0) return { deleted: 0, next: null };
+  const deleted = await db
+    .delete(redditAuthors)
+    .where(
+      and(
+        inArray(
+          redditAuthors.nameLower,
+          candidates.map((c) => c.nameLower),
+        ),
+        lt(redditAuthors.fetchedAt, before),
+        notExists(leadOfAuthor(db, redditAuthors.nameLower)),
+      ),
+    )
+    .returning({ nameLower: redditAuthors.nameLower });
+  return { deleted: deleted.length, next: nextCursor(candidates, limit) };
+}
+
+/**
+ * Looks at up to `limit` notes of authors left unanswered before `since` (after `cursor`, oldest first) and
+ * deletes those with no lead found since then: no look-up lists them any more, so the note orders nothing.
+ */
+export async function pruneUnansweredBatch(
+  db: DbOrTx,
+  since: Date,
+  cursor: AuthorCursor | null,
+  limit: number,
+): Promise<PruneBatch> {
+  const t = redditAuthorsUnanswered;
+  const candidates = await db
+    .select({ at: t.unansweredAt, nameLower: t.nameLower })
+    .from(t)
+    .where(and(lt(t.unansweredAt, since), afterCursor(t.unansweredAt, t.nameLower, cursor)))
+    .orderBy(asc(t.unansweredAt), asc(t.nameLower))
+    .limit(limit);
+  if (candidates.length === 0) return { deleted: 0, next: null };
+  const deleted = await db
+    .delete(t)
+    .where(
+      and(
+        inArray(
+          t.nameLower,
+          candidates.map((c) => c.nameLower),
+        ),
+        lt(t.unansweredAt, since),
+        notExists(leadOfAuthor(db, t.nameLower, since)),
+      ),
+    )
+    .returning({ nameLower: t.nameLower });
+  return { deleted: deleted.length, next: nextCursor(candidates, limit) };
 }
 
 export type SearchTrigger = 'enhanced' | 'posts' | 'backfill' | 'agent';

@@ -55,33 +55,47 @@ export const redditItems = pgTable(
 );
 export type RedditItemRow = typeof redditItems.$inferSelect;
 
-/** What `/user/{name}/about` said about an author, read once for every tenant. */
-export const redditAuthors = pgTable('reddit_authors', {
-  /** Lower-case name. */
-  nameLower: text('name_lower').primaryKey(),
-  name: text('name').notNull(),
-  accountCreatedAt: timestamp('account_created_at', { withTimezone: true }),
-  commentKarma: integer('comment_karma'),
-  linkKarma: integer('link_karma'),
-  /** The profile's description (subreddit.public_description). */
-  bio: text('bio').notNull().default(''),
-  /** Deleted, suspended or shadow-banned: no profile to read. */
-  missing: boolean('missing').notNull().default(false),
-  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
-});
+/**
+ * What `/user/{name}/about` said about an author, read once for every tenant. Kept while some lead names
+ * the author; pruned once none does and it was read before LEAD_RETENTION_DAYS.
+ */
+export const redditAuthors = pgTable(
+  'reddit_authors',
+  {
+    /** Lower-case name. */
+    nameLower: text('name_lower').primaryKey(),
+    name: text('name').notNull(),
+    accountCreatedAt: timestamp('account_created_at', { withTimezone: true }),
+    commentKarma: integer('comment_karma'),
+    linkKarma: integer('link_karma'),
+    /** The profile's description (subreddit.public_description). */
+    bio: text('bio').notNull().default(''),
+    /** Deleted, suspended or shadow-banned: no profile to read. */
+    missing: boolean('missing').notNull().default(false),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  },
+  // Pruning walks the profiles read before its cutoff, oldest first.
+  (t) => [index('reddit_authors_fetched_idx').on(t.fetchedAt, t.nameLower)],
+);
 export type RedditAuthorRow = typeof redditAuthors.$inferSelect;
 
 /**
  * Authors whose `/user/{name}/about` Reddit did not answer (a 5xx, a broken connection), not yet in
  * `reddit_authors`: they are read again after the others, so one profile Reddit keeps failing cannot hold
- * the rest back. The row goes once the author is read.
+ * the rest back. The row goes once the author is read, or once no lead of the author is recent enough to
+ * have it read.
  */
-export const redditAuthorsUnanswered = pgTable('reddit_authors_unanswered', {
-  /** Lower-case name. */
-  nameLower: text('name_lower').primaryKey(),
-  /** The last look-up that got no answer. */
-  unansweredAt: timestamp('unanswered_at', { withTimezone: true }).notNull(),
-});
+export const redditAuthorsUnanswered = pgTable(
+  'reddit_authors_unanswered',
+  {
+    /** Lower-case name. */
+    nameLower: text('name_lower').primaryKey(),
+    /** The last look-up that got no answer. */
+    unansweredAt: timestamp('unanswered_at', { withTimezone: true }).notNull(),
+  },
+  // Pruning walks the notes older than the look-up window, oldest first.
+  (t) => [index('reddit_authors_unanswered_at_idx').on(t.unansweredAt, t.nameLower)],
+);
 
 /** One row per search a project ran (by hand, on approval, or by the agent): what statistics count. */
 export const discoverySearches = pgTable(

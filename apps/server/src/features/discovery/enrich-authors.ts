@@ -19,6 +19,8 @@ const BIO_MAX = 2000;
  * the others, so known bad profiles do not line up to reach it.
  */
 const UNANSWERED_IN_A_ROW_MAX = 3;
+/** Authors of leads older than this are not read any more. */
+export const ENRICH_WINDOW_MS = 7 * 86_400_000;
 
 export interface EnrichOutcome {
   /** Authors read and saved (missing accounts included). */

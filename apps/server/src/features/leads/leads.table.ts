@@ -51,6 +51,8 @@ export const leads = pgTable(
     index('leads_project_found_idx').on(t.projectId, t.foundAt),
     // A profile's lead count.
     index('leads_project_author_idx').on(t.projectId, t.author),
+    // Whether any project still has a lead of an author (the shared author cache's pruning).
+    index('leads_author_found_idx').on(sql`lower(${t.author})`, t.foundAt),
     // What a project's webhook has still to receive; delivered leads leave the index.
     index('leads_undelivered_idx')
       .on(t.projectId, t.foundAt)
