@@ -473,17 +473,17 @@ export async function closeSearch(
     .where(eq(discoverySearches.id, id));
 }
 
-/** Fails the project's search of `trigger` started at `startedAt` if it is still open. */
+/** Fails the project's search of `trigger` started at `startedAt`, ended `at`, if it is still open. */
 export async function failOpenSearch(
   db: DbOrTx,
   projectId: string,
   trigger: SearchTrigger,
   startedAt: Date,
-  now: Date,
+  at: Date,
 ): Promise<void> {
   await db
     .update(discoverySearches)
-    .set({ status: 'failed', finishedAt: now })
+    .set({ status: 'failed', finishedAt: at })
     .where(
       and(
         eq(discoverySearches.projectId, projectId),

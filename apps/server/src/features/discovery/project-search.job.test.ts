@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedditBudgetExhaustedError } from '../../integrations/reddit';
 import { virtualClock } from '../../integrations/reddit/reddit-test-support';
 import { recordingQueue } from '../../jobs/queue.test-support';
 import type { TestApp } from '../../test/test-app';
+import { findRun, RUN_STALE_AFTER_MS } from '../projects';
+import { countByDay } from '../statistics/statistics.repository';
 import { discoverySearches } from './discovery.table';
 import {
   addSearchCredential,
@@ -42,14 +44,17 @@ async function startedSearch(): Promise<Project> {
     { keywords: ['customers', 'users'], subreddits: ['SaaS'] },
     new Date(clock.t),
   );
-  const res = await t.app.inject({
+  expect((await startSearch(p)).statusCode).toBe(200);
+  return p;
+}
+
+function startSearch(p: Project) {
+  return t.app.inject({
     method: 'POST',
     url: '/api/v1/search-posts',
     headers: p.owner.auth,
     payload: { project_id: p.id },
   });
-  expect(res.statusCode).toBe(200);
-  return p;
 }
 
 function searchJobs(p: Project) {
@@ -68,8 +73,15 @@ async function runQueued(p: Project): Promise<SearchJobData> {
 }
 
 async function searchRow(p: Project) {
-  const [row] = await t.ctx.db.select().from(discoverySearches).where(eq(discoverySearches.projectId, p.id));
-  return row!;
+  return (await searchRows(p))[0]!;
+}
+
+function searchRows(p: Project) {
+  return t.ctx.db
+    .select()
+    .from(discoverySearches)
+    .where(eq(discoverySearches.projectId, p.id))
+    .orderBy(asc(discoverySearches.startedAt));
 }
 
 const listingStatuses = () =>
@@ -159,5 +171,44 @@ describe('a search when Reddit does not answer', () => {
     await projectSearchJob.handler(t.ctx, second.data as SearchJobData);
     expect((await getSearchStatus(t.ctx, p.id)).status).toBe('completed');
     expect(listingStatuses()).toEqual([503, 429, 200]);
+  });
+});
+
+describe('a search whose worker died', () => {
+  it('closes as failed among the project searches when a new search takes its run over, and stays counted', async () => {
+    const p = await startedSearch();
+    // Its first attempt opens its entry and waits for Reddit; the worker is killed before the next one.
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    await runQueued(p);
+    const dead = (await findRun(t.ctx.db, p.id, 'search'))!;
+    expect(dead.status).toBe('running');
+
+    // Not yet stale: it is refused, and the dead search's entry is left alone.
+    clock.t = dead.heartbeatAt.getTime() + RUN_STALE_AFTER_MS - 1000;
+    expect((await startSearch(p)).statusCode).toBe(409);
+    expect(await searchRows(p)).toMatchObject([{ status: 'running', finishedAt: null }]);
+
+    // Two starts at once once it went stale: one takes the run over, the other finds it running.
+    clock.t = dead.heartbeatAt.getTime() + RUN_STALE_AFTER_MS + 1000;
+    const starts = await Promise.all([startSearch(p), startSearch(p)]);
+    expect(starts.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await searchRows(p)).toEqual([
+      expect.objectContaining({
+        trigger: 'posts',
+        status: 'failed',
+        startedAt: dead.startedAt,
+        finishedAt: dead.heartbeatAt,
+      }),
+    ]);
+
+    await runQueued(p);
+    expect((await getSearchStatus(t.ctx, p.id)).status).toBe('completed');
+    const rows = await searchRows(p);
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'completed']);
+    expect(rows[1]!.startedAt.getTime()).toBe(clock.t);
+    // Both searches ran: the statistics count each.
+    const counts = await countByDay(t.ctx.db, { from: new Date(0), to: new Date(clock.t + 1000) }, p.id);
+    const searches = counts.filter((c) => c.metric === 'searches').reduce((sum, c) => sum + c.n, 0);
+    expect(searches).toBe(2);
   });
 });

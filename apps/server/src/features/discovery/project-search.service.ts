@@ -26,6 +26,7 @@ import {
   presentRun,
   startRun,
   updateRunProgress,
+  type ProjectRunRow,
   type RunRef,
 } from '../projects';
 import { readBackfill } from './backfill';
@@ -84,7 +85,16 @@ export async function startProjectSearch(
       'Searches cannot run: background jobs are off on this server.',
     );
   }
-  const run = await startRun(ctx.db, project.id, 'search', new Date(ctx.clock.now()), options);
+  const now = new Date(ctx.clock.now());
+  const run = await ctx.db.transaction(async (tx) => {
+    // Locked, so the run read is the one a takeover below replaces: a start at the same instant waits.
+    const previous = await findRun(tx, project.id, 'search', { lock: true });
+    const started = await startRun(tx, project.id, 'search', now, options);
+    // A running search is replaced only once its worker went silent: it died, and its entry among the
+    // project's searches would otherwise stay running for good.
+    if (started && previous?.status === 'running') await closeSearchOf(tx, previous, previous.heartbeatAt);
+    return started;
+  });
   if (!run) {
     throw options.trigger === 'posts'
       ? new AppError(409, 'post_search_running', POST_SEARCH_RUNNING)
@@ -135,6 +145,15 @@ export async function endAgentSearch(
 /** Marks a search that could not even be queued as failed, so its status does not stay 'searching'. */
 export async function failProjectSearch(ctx: AppContext, run: RunRef, error: string): Promise<void> {
   await finishRun(ctx.db, run, { status: 'failed', error }, new Date(ctx.clock.now()));
+}
+
+/**
+ * Fails the entry among the project's searches of a search's run, `at` its end, if the search's first
+ * attempt opened one and nothing closed it. A run whose settings cannot be read never opened one.
+ */
+async function closeSearchOf(db: DbOrTx, run: ProjectRunRow, at: Date): Promise<void> {
+  const options = ZProjectSearchOptions.pick({ trigger: true }).safeParse(run.options);
+  if (options.success) await failOpenSearch(db, run.projectId, options.data.trigger, run.startedAt, at);
 }
 
 class SearchFailure extends Error {

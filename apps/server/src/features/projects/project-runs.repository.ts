@@ -56,12 +56,22 @@ function sameRun(run: RunRef) {
   );
 }
 
-export async function findRun(db: Db, projectId: string, kind: RunKind): Promise<ProjectRunRow | null> {
-  const rows = await db
+/**
+ * The project's run of `kind`. `lock` (in a transaction) holds it until the transaction ends, so a start
+ * that follows in it replaces exactly the run read here.
+ */
+export async function findRun(
+  db: Db,
+  projectId: string,
+  kind: RunKind,
+  options: { lock?: boolean } = {},
+): Promise<ProjectRunRow | null> {
+  const query = db
     .select()
     .from(projectRuns)
     .where(and(eq(projectRuns.projectId, projectId), eq(projectRuns.kind, kind)))
     .limit(1);
+  const rows = await (options.lock ? query.for('update') : query);
   return rows[0] ?? null;
 }
 
