@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RedditBudgetExhaustedError } from '../../integrations/reddit';
 import { virtualClock } from '../../integrations/reddit/reddit-test-support';
 import { recordingQueue } from '../../jobs/queue.test-support';
@@ -210,5 +210,26 @@ describe('a search whose worker died', () => {
     const counts = await countByDay(t.ctx.db, { from: new Date(0), to: new Date(clock.t + 1000) }, p.id);
     const searches = counts.filter((c) => c.metric === 'searches').reduce((sum, c) => sum + c.n, 0);
     expect(searches).toBe(2);
+  });
+});
+
+describe('a search whose next attempt cannot be queued', () => {
+  it('fails, and so does its entry among the project searches', async () => {
+    const p = await startedSearch();
+    t.sim!.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
+    const enqueue = vi.spyOn(t.ctx.queue!, 'enqueue').mockRejectedValueOnce(new Error('queue down'));
+    try {
+      await expect(runQueued(p)).rejects.toThrow('queue down');
+    } finally {
+      enqueue.mockRestore();
+    }
+    const status = await getSearchStatus(t.ctx, p.id);
+    expect(status.status).toBe('failed');
+    expect(status.error).toBe('The search could not be queued; please try again');
+    expect(await searchRows(p)).toMatchObject([
+      { trigger: 'posts', status: 'failed', finishedAt: new Date(clock.t) },
+    ]);
+    // The person starts it again at once.
+    expect((await startSearch(p)).statusCode).toBe(200);
   });
 });

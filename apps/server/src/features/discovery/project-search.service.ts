@@ -142,9 +142,17 @@ export async function endAgentSearch(
   return true;
 }
 
-/** Marks a search that could not even be queued as failed, so its status does not stay 'searching'. */
+/**
+ * Marks a search that could not even be queued (or whose next attempt could not be) as failed, so its
+ * status does not stay 'searching', nor its entry among the project's searches 'running'. A search
+ * replaced meanwhile is left alone.
+ */
 export async function failProjectSearch(ctx: AppContext, run: RunRef, error: string): Promise<void> {
-  await finishRun(ctx.db, run, { status: 'failed', error }, new Date(ctx.clock.now()));
+  const now = new Date(ctx.clock.now());
+  await ctx.db.transaction(async (tx) => {
+    const ended = await finishRun(tx, run, { status: 'failed', error }, now);
+    if (ended) await closeSearchOf(tx, ended, now);
+  });
 }
 
 /**

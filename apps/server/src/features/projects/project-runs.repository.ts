@@ -92,14 +92,14 @@ export async function updateRunProgress(
     .where(and(sameRun(run), eq(projectRuns.status, 'running')));
 }
 
-/** Ends the run with its outcome; a run that was replaced meanwhile is left alone. */
+/** Ends the run with its outcome; a run that was replaced meanwhile is left alone. The run ended, if any. */
 export async function finishRun(
   db: Db,
   run: RunRef,
   outcome: { status: 'completed' | 'failed'; error?: string | null; result?: Record<string, unknown> | null },
   now: Date,
-): Promise<void> {
-  await db
+): Promise<ProjectRunRow | null> {
+  const rows = await db
     .update(projectRuns)
     .set({
       status: outcome.status,
@@ -108,7 +108,9 @@ export async function finishRun(
       finishedAt: now,
       heartbeatAt: now,
     })
-    .where(sameRun(run));
+    .where(sameRun(run))
+    .returning();
+  return rows[0] ?? null;
 }
 
 /**
