@@ -4,8 +4,9 @@ import { RedditBudgetExhaustedError } from '../../integrations/reddit';
 import { virtualClock } from '../../integrations/reddit/reddit-test-support';
 import { recordingQueue } from '../../jobs/queue.test-support';
 import type { TestApp } from '../../test/test-app';
-import { findRun, RUN_STALE_AFTER_MS } from '../projects';
+import { findRun, RUN_STALE_AFTER_MS, startRun } from '../projects';
 import { countByDay } from '../statistics/statistics.repository';
+import { openSearch } from './discovery.repository';
 import { discoverySearches } from './discovery.table';
 import {
   addSearchCredential,
@@ -14,7 +15,7 @@ import {
   leadsOf,
 } from './discovery.test-support';
 import { projectSearchJob } from './project-search.job';
-import { getSearchStatus } from './project-search.service';
+import { getSearchStatus, type TProjectSearchOptions } from './project-search.service';
 
 /**
  * The project-search job driven run by run on the simulator's clock, as the workers would run it: each
@@ -36,6 +37,15 @@ beforeEach(() => {
 
 type Project = Awaited<ReturnType<typeof buildDiscoveryProject>>;
 type SearchJobData = { projectId: string; attempt?: number };
+
+const agentOptions: TProjectSearchOptions = {
+  trigger: 'agent',
+  include_posts: true,
+  include_comments: true,
+  include_profiles: false,
+  persist_posts: true,
+  limit: 100,
+};
 
 async function startedSearch(): Promise<Project> {
   const p = await buildDiscoveryProject(
@@ -210,6 +220,30 @@ describe('a search whose worker died', () => {
     const counts = await countByDay(t.ctx.db, { from: new Date(0), to: new Date(clock.t + 1000) }, p.id);
     const searches = counts.filter((c) => c.metric === 'searches').reduce((sum, c) => sum + c.n, 0);
     expect(searches).toBe(2);
+  });
+});
+
+describe('the agent search whose run died', () => {
+  it('is closed as failed, under its own trigger, when the customer search takes its run over', async () => {
+    const p = await buildDiscoveryProject(
+      t.ctx.db,
+      t.config,
+      { keywords: ['customers'], subreddits: ['SaaS'] },
+      new Date(clock.t),
+    );
+    const dead = (await startRun(t.ctx.db, p.id, 'search', new Date(clock.t), agentOptions))!;
+    await openSearch(t.ctx.db, p.id, 'agent', dead.startedAt);
+
+    clock.t = dead.heartbeatAt.getTime() + RUN_STALE_AFTER_MS + 1000;
+    expect((await startSearch(p)).statusCode).toBe(200);
+    expect(await searchRows(p)).toEqual([
+      expect.objectContaining({
+        trigger: 'agent',
+        status: 'failed',
+        startedAt: dead.startedAt,
+        finishedAt: dead.heartbeatAt,
+      }),
+    ]);
   });
 });
 
