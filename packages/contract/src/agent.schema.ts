@@ -3,6 +3,9 @@ import { ACCOUNT_TIMEZONES } from './accounts.schema';
 import { LEARNING_MIN_EXAMPLES, ZDmSourceType, ZLearningPatterns, ZMessageExample } from './ai.schema';
 import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
 
+/** Spec section 2's overlay while the agent runs. */
+const RUNNING_AUTONOMOUSLY = 'Agent is running autonomously';
+
 /** Texts of spec section 8 for agent mode, shown as they are. */
 export const AGENT_TEXTS = {
   updateSettingsFailed: 'Error updating agent settings',
@@ -15,6 +18,10 @@ export const AGENT_TEXTS = {
     `2. Edit ${LEARNING_MIN_EXAMPLES - Math.min(saved, LEARNING_MIN_EXAMPLES)} more of them the way you would write them. ` +
     `3. Save your edits, then complete learning again.`,
   runInProgress: 'The agent is already running for this project',
+  /** The overlay over the accounts and the project's content while the agent runs. */
+  runningAutonomously: RUNNING_AUTONOMOUSLY,
+  /** A person's Send or Send All while the agent runs: its schedule sends the project's DMs. */
+  stopAgentToSend: `${RUNNING_AUTONOMOUSLY}: it sends this project's DMs on its own schedule. Stop the agent first to send DMs yourself.`,
 } as const;
 
 export const AGENT_MODES = ['assistant', 'agent'] as const;

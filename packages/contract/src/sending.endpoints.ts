@@ -18,7 +18,7 @@ export const sendingEndpoints = {
     method: 'POST',
     path: '/api/v1/send-dm-message',
     summary:
-      "Send one DM now from the project's ready account with the most capacity left (by its lead's post_id or its dm_id)",
+      "Send one DM now from the project's ready account with the most capacity left (by its lead's post_id or its dm_id); refused while the agent runs autonomously",
     tags: ['dms'],
     scope: scope.child('dm', 'write', { in: 'body', name: 'dm_id' }, PROJECT_IN_BODY, { optionalId: true }),
     body: ZSendDmRequest,
@@ -28,7 +28,7 @@ export const sendingEndpoints = {
     method: 'POST',
     path: '/api/v1/send-dm-messages-bulk',
     summary:
-      'Queue every approved, unsent DM of the project, paced over its ready accounts within their delays, hours and daily caps',
+      'Queue every approved, unsent DM of the project, paced over its ready accounts within their delays, hours and daily caps; refused while the agent runs autonomously',
     tags: ['dms'],
     scope: scope.project('write', PROJECT_IN_BODY),
     body: ZSendDmsBulkRequest,

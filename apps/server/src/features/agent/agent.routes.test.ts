@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AGENT_TEXTS,
@@ -52,9 +52,12 @@ const post = (project: Project, rest: string, payload?: object, as: TestUser = p
     ...(payload ? { payload } : {}),
   });
 
+/** A Reddit user of its own, so DMs to them are not held back as another's to the same person. */
+const someone = () => `person_${randomUUID().slice(0, 8)}`;
+
 /** Edits and saves a DM of the project through step 4's own call: one saved edit, one training example. */
 async function saveEdit(project: Project, text: string) {
-  const dm = await buildDm(t.ctx.db, project.id);
+  const dm = await buildDm(t.ctx.db, project.id, { recipientUsername: someone() });
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/update-dm-messages',
@@ -538,4 +541,164 @@ describe('execute and status', () => {
       EDITS.length + 1,
     );
   });
+});
+
+describe('while the agent runs autonomously', () => {
+  /** An account of the project signed in to Reddit: a grant through a send credential. */
+  async function signedInAccount(project: Project) {
+    const credential = await createCredential(t.ctx, {
+      type: 'send',
+      account_name: 'threadreach_send',
+      client_id: `send-${randomUUID().slice(0, 8)}`,
+      client_secret: `secret-${randomUUID()}`,
+      enabled: true,
+    });
+    const account = await buildAccount(t.ctx.db, project.id, { credentialId: credential.id, now: clock.t });
+    await t.ctx.db
+      .update(redditAccounts)
+      .set({ refreshTokenCiphertext: t.ctx.secrets.encrypt('granted', refreshTokenRef(account.id)) })
+      .where(eq(redditAccounts.id, account.id));
+    return account;
+  }
+
+  const sending = (project: Project, path: string, payload: object = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/${path}`,
+      headers: project.owner.auth,
+      payload: { project_id: project.id, ...payload },
+    });
+  const sendAll = (project: Project) => sending(project, 'send-dm-messages-bulk');
+  const sendOne = (project: Project, dmId: string) => sending(project, 'send-dm-message', { dm_id: dmId });
+  const REFUSED = { detail: AGENT_TEXTS.stopAgentToSend, code: 'agent_running' };
+  const dmsOf = (project: Project) =>
+    t.ctx.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id));
+
+  it("refuses the customer's Send All, and the agent's own run queues those DMs on its schedule", async () => {
+    const project = await learnedAgent();
+    await signedInAccount(project);
+    const refused = await sendAll(project);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual(REFUSED);
+    expect((await dmsOf(project)).map((dm) => dm.state)).toEqual(['approved', 'approved', 'approved']);
+
+    // The agent's own queueing goes through Send All's planning, and is not refused.
+    clock.t += 5000;
+    const run = await post(project, 'agent-autonomous/execute');
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json().operation_result).toMatchObject({ status: 'completed', messages_queued: 3 });
+    for (const dm of await dmsOf(project)) {
+      expect(dm).toMatchObject({
+        state: 'queued',
+        dailyCap: DEFAULT_AGENT_SETTINGS.daily_dm_limit_per_profile,
+      });
+    }
+  });
+
+  it("refuses a DM's Send: an approved one, one the agent queued, and a failed one sent again", async () => {
+    const project = await learnedAgent();
+    await signedInAccount(project);
+    const [approved] = await dmsOf(project);
+    const agentQueued = await buildDm(t.ctx.db, project.id, {
+      state: 'queued',
+      scheduledFor: new Date(clock.t + 3_600_000),
+      dailyCap: 5,
+    });
+    const failed = await buildDm(t.ctx.db, project.id, {
+      state: 'failed',
+      outcomeCode: 'reddit_unavailable',
+      outcomeReason: 'Reddit did not answer',
+    });
+    for (const dm of [approved!, agentQueued, failed]) {
+      const before = (await dmsOf(project)).find((row) => row.id === dm.id);
+      const res = await sendOne(project, dm.id);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toEqual(REFUSED);
+      expect((await dmsOf(project)).find((row) => row.id === dm.id)).toEqual(before);
+    }
+    // Asked by the lead's post_id, the same.
+    const byPost = await sending(project, 'send-dm-message', { post_id: approved!.redditPostId });
+    expect(byPost.json()).toEqual(REFUSED);
+  });
+
+  it('leaves the sending status, Stop sending and Stop Agent usable; stopped or paused, the customer sends again', async () => {
+    const project = await learnedAgent();
+    await signedInAccount(project);
+    // Queued by the customer's Send All before the start: it keeps going, and Stop sending takes it back.
+    const own = await buildDm(t.ctx.db, project.id, {
+      recipientUsername: someone(),
+      state: 'queued',
+      scheduledFor: new Date(clock.t + 3_600_000),
+    });
+    expect((await sendAll(project)).json()).toEqual(REFUSED);
+    const status = await t.app.inject({
+      url: `/api/v1/dm-sending-status?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(status.statusCode, status.body).toBe(200);
+    const stop = await sending(project, 'cancel-queued-dm-messages');
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(stop.json()).toMatchObject({ cancelled: 1 });
+    expect((await dmsOf(project)).find((dm) => dm.id === own.id)!.state).toBe('approved');
+
+    // Stop Agent: the customer's Send All queues the DMs again.
+    const stopped = await post(project, 'agent-settings/toggle-mode', { mode: 'assistant' });
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    const queued = await sendAll(project);
+    expect(queued.statusCode, queued.body).toBe(200);
+    expect(queued.json()).toMatchObject({ queued: 4 });
+
+    // A paused agent does not run: its overlay is off, and the customer's Send goes on to the accounts.
+    const paused = await learnedAgent();
+    const [dm] = await dmsOf(paused);
+    expect((await sendOne(paused, dm!.id)).json()).toEqual(REFUSED);
+    await t.ctx.db
+      .update(agentSettings)
+      .set({ isActive: false, pausedReason: 'Paused: Reddit refused 3 DMs' })
+      .where(eq(agentSettings.projectId, paused.id));
+    const res = await sendOne(paused, dm!.id);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().code).toBe('no_accounts');
+  });
+
+  it('Send All racing the start of the agent waits for it, then refuses: nothing is queued beside the agent', async () => {
+    const project = await newProject();
+    await post(project, 'agent-settings/toggle-mode', { mode: 'agent' });
+    await signedInAccount(project);
+    const dm = await buildDm(t.ctx.db, project.id);
+    let racing: ReturnType<typeof sendAll> | null = null;
+    await t.ctx.db.transaction(async (tx) => {
+      // Complete Learning has switched the agent on, not yet committed, when Send All comes.
+      await tx
+        .update(agentSettings)
+        .set({ learningStageCompleted: true, isActive: true })
+        .where(eq(agentSettings.projectId, project.id));
+      racing = sendAll(project);
+      await untilWaitingForALock(racing);
+    });
+    const res = await racing!;
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toEqual(REFUSED);
+    expect((await dmsOf(project)).find((row) => row.id === dm.id)!.state).toBe('approved');
+  });
+
+  /**
+   * Waits until a statement of the test's database waits for a row lock, or `request` has finished (it
+   * took none). PGlite runs one transaction at a time: the request's queries wait for this one anyway.
+   */
+  async function untilWaitingForALock(request: Promise<unknown>) {
+    if (!process.env.DATABASE_URL) return;
+    let done = false;
+    void request.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    for (let i = 0; i < 1000 && !done; i++) {
+      const waiting = await t.ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      if (waiting.rows[0]!.n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 });

@@ -61,13 +61,9 @@ export async function unqueueProjectDms(
   return rows.length;
 }
 
-/**
- * Whether the project's agent is stopped: back in assistant mode, learning again or paused (each stop
- * changes one of these with switching it off, in one update). Execute runs an agent switched off, so
- * that alone is not a stop.
- */
-export async function agentStopped(db: DbOrTx, projectId: string): Promise<boolean> {
-  const [row] = await db
+/** The agent's state that a stop changes: each stop changes one of these with switching it off, in one update. */
+async function agentState(db: DbOrTx, projectId: string, lock: boolean) {
+  const query = db
     .select({
       mode: agentSettings.mode,
       learned: agentSettings.learningStageCompleted,
@@ -75,7 +71,26 @@ export async function agentStopped(db: DbOrTx, projectId: string): Promise<boole
     })
     .from(agentSettings)
     .where(eq(agentSettings.projectId, projectId));
-  return row !== undefined && (row.mode !== 'agent' || !row.learned || row.pausedReason !== null);
+  const [row] = lock ? await query.for('update') : await query;
+  return row && { on: row.mode === 'agent' && row.learned && row.pausedReason === null };
+}
+
+/**
+ * Whether the project's agent is stopped: back in assistant mode, learning again or paused. Execute runs
+ * an agent switched off, so that alone is not a stop.
+ */
+export async function agentStopped(db: DbOrTx, projectId: string): Promise<boolean> {
+  const state = await agentState(db, projectId, false);
+  return state !== undefined && !state.on;
+}
+
+/**
+ * Whether the project's agent runs autonomously: in agent mode, learned and not paused (a project
+ * without settings is in assistant mode). With `lock`, its settings row stays locked until the
+ * transaction ends: the agent's start and every stop change that row, so they wait for the caller.
+ */
+export async function agentRunning(db: DbOrTx, projectId: string, lock = false): Promise<boolean> {
+  return (await agentState(db, projectId, lock))?.on ?? false;
 }
 
 /** A DM of one project, locked until the transaction ends. */

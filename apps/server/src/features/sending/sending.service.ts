@@ -1,4 +1,5 @@
 import {
+  AGENT_TEXTS,
   plural,
   SENDING_TEXTS,
   type TCancelQueuedResponse,
@@ -21,6 +22,7 @@ import { DM_EXPIRED, tooOldToSend } from '../dms';
 import type { DmMessageRow } from '../dms/dms.table';
 import { accountReadiness, explainNoAccount, formatInstant, type NotReady } from './account-readiness';
 import {
+  agentRunning,
   findProjectDm,
   listSending,
   nextQueued,
@@ -99,6 +101,17 @@ function refuseByState(dm: DmMessageRow): AppError | null {
   }
 }
 
+/**
+ * A person's Send and Send All are refused while the project's agent runs autonomously: its schedule
+ * sends the project's DMs, within its own limits, and the page covers them under its overlay. A second
+ * tab or a script would otherwise send beside it, or send a DM it queued before its time.
+ */
+async function refuseWhileAgentRuns(db: DbOrTx, projectId: string, lock = false): Promise<void> {
+  if (await agentRunning(db, projectId, lock)) {
+    throw new AppError(409, 'agent_running', AGENT_TEXTS.stopAgentToSend);
+  }
+}
+
 /** The project's accounts that can send now, the one with the most room first, and why the others cannot. */
 async function accountsForNow(
   ctx: AppContext,
@@ -131,6 +144,9 @@ export async function sendDmNow(
   options: SendOptions = {},
 ): Promise<TSendDmResponse> {
   const random = options.random ?? Math.random;
+  // Before anything else: even expiring a DM too old is the agent's to do while it runs. A start racing
+  // this Send is the Send a moment earlier; the agent's DMs are queued by its runs, after the start.
+  await refuseWhileAgentRuns(ctx.db, projectId);
   const dm = await findProjectDm(ctx.db, projectId, request);
   if (!dm) throw notFound('DM not found');
   // A lead too old expires its DM now (a failed one stays failed), even when no account could try it.
@@ -282,6 +298,15 @@ export async function queueProjectDms(
     last_at: last === null ? null : new Date(last).toISOString(),
     accounts: perAccount,
   };
+}
+
+/**
+ * A person's Send All: refused while the agent runs. Checked under the lock of the agent's settings row,
+ * first in the queueing transaction as the agent's own queueing does: the start and every stop change
+ * that row, so either one waits for this queueing or this finds the agent's state after it.
+ */
+export async function sendAllDms(ctx: AppContext, projectId: string): Promise<TSendDmsBulkResponse> {
+  return queueProjectDms(ctx, projectId, { beforeQueue: (tx) => refuseWhileAgentRuns(tx, projectId, true) });
 }
 
 /** Why a DM taken back by Stop sending did not go. */
