@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Box, Group, Paper, Stack, Text } from '@mantine/core';
+import { AGENT_TEXTS } from '@threadreach/contract';
 import { isAgentRunning, useAgentSettings, useReloadOnAgentRuns } from '../hooks/use-agent';
 import { RestartLearningButton } from './restart-learning-button';
 import { StopAgentButton } from './stop-agent-button';
@@ -35,7 +36,7 @@ export function AgentOverlay({ projectId, readOnly, onCover }: TAgentOverlayProp
         p="lg"
         radius="md"
         role="region"
-        aria-label="Agent is running autonomously"
+        aria-label={AGENT_TEXTS.runningAutonomously}
         maw={420}
         mx="auto"
         mt="xl"
@@ -43,7 +44,7 @@ export function AgentOverlay({ projectId, readOnly, onCover }: TAgentOverlayProp
       >
         <Stack gap="sm" align="center">
           <Text fw={700} size="lg">
-            Agent is running autonomously
+            {AGENT_TEXTS.runningAutonomously}
           </Text>
           <Text size="sm" c="dimmed" ta="center">
             It finds, writes and sends DMs on its schedule. Its activity is in step 5.

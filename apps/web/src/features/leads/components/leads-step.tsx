@@ -59,11 +59,14 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
     reload(leadKeys.all(projectId));
     reload(dmKeys.all(projectId));
   };
+  // The server refuses sends while the agent runs: started elsewhere, it is read again and its overlay comes up.
+  const agentRunning = () => reload(agentKeys.settings(projectId));
   // Agent mode learns from what the customer does with the drafts.
   const logBehavior = useLogBehavior(projectId);
   const { send } = useSendDm(projectId, {
     onSettled: afterSending,
     onSent: (dm) => logBehavior('message_sent', { dm_id: dm.id }),
+    onAgentRunning: agentRunning,
   });
 
   return (
@@ -97,6 +100,7 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
               roomToday={roomToday}
               tooYoung={tooYoung}
               onSettled={afterSending}
+              onAgentRunning={agentRunning}
             />
           )}
           onEdited={(dm, saved) => {

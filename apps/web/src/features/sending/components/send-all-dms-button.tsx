@@ -40,8 +40,9 @@ export function SendAllDmsButton({
   roomToday = null,
   tooYoung = false,
   onSettled,
+  onAgentRunning,
 }: TSendAllDmsButtonProps) {
-  const sendAll = useSendAllDms(projectId, { onSettled });
+  const sendAll = useSendAllDms(projectId, { onSettled, onAgentRunning });
   const run = (done?: () => void) =>
     sendAll.mutate(undefined, {
       onSuccess: (answer) =>

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import {
   accountsEndpoints,
+  AGENT_TEXTS,
   dmsEndpoints,
   doNotContactEndpoints,
   historyEndpoints,
@@ -121,6 +122,18 @@ describe('Send on a DM', { timeout: 15_000 }, () => {
     mockEndpoint(sendingEndpoints.sendOne, errorReply(500, 'Internal server error', 'internal'));
     await user.click(within(item).getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(SENDING_TEXTS.sendFailed)).toBeTruthy();
+  });
+
+  it('says the agent runs when the server refuses for it (started in another tab), and reads the agent again', async () => {
+    const dm = buildDm({ recipient_username: 'dora' });
+    const { agent } = renderStep4([dm]);
+    mockEndpoint(sendingEndpoints.sendOne, errorReply(409, AGENT_TEXTS.stopAgentToSend, 'agent_running'));
+    const item = await dmRow('dora');
+    await waitFor(() => expect(agent.settings.calls.length).toBeGreaterThan(0));
+    const read = agent.settings.calls.length;
+    await user.click(within(item).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(AGENT_TEXTS.stopAgentToSend)).toBeTruthy();
+    await waitFor(() => expect(agent.settings.calls.length).toBeGreaterThan(read));
   });
 
   it('says when the DM did not go at once: queued for a wait Reddit asked for', async () => {
@@ -295,6 +308,16 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
     );
     await sendAll();
     expect(await screen.findByText(SENDING_TEXTS.bulkFailed(SENDING_TEXTS.accountTooYoung))).toBeTruthy();
+  });
+
+  it('says the agent runs when the server refuses for it (started in another tab), and reads the agent again', async () => {
+    const { agent } = renderStep4([buildDm()]);
+    mockEndpoint(sendingEndpoints.sendBulk, errorReply(409, AGENT_TEXTS.stopAgentToSend, 'agent_running'));
+    await waitFor(() => expect(agent.settings.calls.length).toBeGreaterThan(0));
+    const read = agent.settings.calls.length;
+    await sendAll();
+    expect(await screen.findByText(SENDING_TEXTS.bulkFailed(AGENT_TEXTS.stopAgentToSend))).toBeTruthy();
+    await waitFor(() => expect(agent.settings.calls.length).toBeGreaterThan(read));
   });
 
   it('waits while a DM has unsaved edits, saying why: it sends the saved texts', async () => {

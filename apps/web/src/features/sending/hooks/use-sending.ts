@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
+import { ApiError } from '../../../lib/api-error';
 import { cancelQueuedDms, getSendingStatus, sendAllDms, sendDm, type TSendableDm } from '../api/sending.api';
 import { inFlight, sendFailureText, sendSuccessText } from '../sending-texts';
 
@@ -20,6 +21,15 @@ export interface TSendingOptions {
   onSettled?: () => void;
   /** Runs when a person's Send went (or was queued) without error. */
   onSent?: (dm: TSendableDm) => void;
+  /**
+   * Runs when the server refused a Send or Send All because the project's agent runs autonomously,
+   * started since this page last read it (another tab): e.g. the agent is read again, for its overlay.
+   */
+  onAgentRunning?: () => void;
+}
+
+function refusedForTheAgent(error: unknown, options: TSendingOptions) {
+  if (error instanceof ApiError && error.code === 'agent_running') options.onAgentRunning?.();
 }
 
 function useAfterSending(projectId: string, options: TSendingOptions) {
@@ -42,7 +52,10 @@ export function useSendDm(projectId: string, options: TSendingOptions = {}) {
       notifications.show(sendSuccessText(answer));
       options.onSent?.(dm);
     },
-    onError: (error) => notifications.show({ color: 'red', message: sendFailureText(error) }),
+    onError: (error) => {
+      notifications.show({ color: 'red', message: sendFailureText(error) });
+      refusedForTheAgent(error, options);
+    },
     onSettled: settled,
   });
   return {
@@ -55,7 +68,11 @@ export function useSendDm(projectId: string, options: TSendingOptions = {}) {
 /** Send All DMs: queues the project's approved DMs, paced over its accounts. */
 export function useSendAllDms(projectId: string, options: TSendingOptions = {}) {
   const settled = useAfterSending(projectId, options);
-  return useMutation({ mutationFn: () => sendAllDms(projectId), onSettled: settled });
+  return useMutation({
+    mutationFn: () => sendAllDms(projectId),
+    onError: (error) => refusedForTheAgent(error, options),
+    onSettled: settled,
+  });
 }
 
 /** Stop sending: takes back the DMs the customer queued; the status and the DM list reload. */
