@@ -374,6 +374,30 @@ describe('refresh tokens', () => {
     expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
   });
 
+  it('refresh-after-subscription takes a cookie a silent refresh rotated at the same moment, within the grace only', async () => {
+    const email = `buyer-${randomUUID()}@example.com`;
+    const { body, browser } = await signIn({ loginHint: email });
+    const old = browser.cookie(REFRESH_COOKIE)!;
+    // The page's silent refresh rotates the cookie while the success page's request left with the old one.
+    expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+    await t.ctx.db.execute(sql`update users set profiles_limit = 2 where email = ${email}`);
+    const late = new TestBrowser(t.url);
+    late.setCookie(REFRESH_COOKIE, old);
+    const ask = () =>
+      late.fetch('/api/v1/auth/refresh-after-subscription', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${body.token}` },
+      });
+    const res = await ask();
+    expect(res.status).toBe(200);
+    expect(claimsOf((await json(res)).token).profiles_limit).toBe(2);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    // The session goes on through the rotated cookie.
+    expect((await browser.fetch('/api/v1/auth/refresh-with-token', { method: 'POST' })).status).toBe(200);
+    passMs(REFRESH_REUSE_GRACE_MS + 1000);
+    expect((await ask()).status).toBe(401);
+  });
+
   it('refresh-after-subscription never mints a session from a bearer token alone, nor after logout', async () => {
     const { body, browser } = await signIn({ loginHint: 'user@demo.local' });
     const bearer = { authorization: `Bearer ${body.token}` };

@@ -286,7 +286,8 @@ export async function endSession(ctx: AppContext, rawToken: string | undefined):
 /**
  * A new access token carrying the limit the user has now (after a purchase, for example), inside the
  * session of the refresh cookie: the bearer token alone never mints one, and after logout there is none.
- * The refresh token is not rotated, so a silent refresh running at the same moment cannot collide with it.
+ * The refresh token is not rotated. A cookie a silent refresh rotated at the same moment (the request
+ * left with the old one) is taken within the same grace as a refresh gives it, while its session lives.
  */
 export async function refreshAfterSubscription(
   ctx: AppContext,
@@ -295,8 +296,17 @@ export async function refreshAfterSubscription(
 ): Promise<AccessSession> {
   if (!rawToken) throw unauthorized('No refresh token.');
   const now = ctx.clock.now();
-  const live = await findRefreshToken(ctx.db, hashToken(rawToken));
-  if (!live || live.revokedAt || live.expiresAt.getTime() <= now || live.userId !== userId) {
+  const hash = hashToken(rawToken);
+  const live = await findRefreshToken(ctx.db, hash);
+  const rotatedJustNow = async () =>
+    (await findRecentlyRotatedToken(ctx.db, hash, new Date(now), new Date(now - REFRESH_REUSE_GRACE_MS))) !==
+    null;
+  if (
+    !live ||
+    live.expiresAt.getTime() <= now ||
+    live.userId !== userId ||
+    (live.revokedAt && !(await rotatedJustNow()))
+  ) {
     throw unauthorized('Refresh token is invalid or expired. Please log in again.');
   }
   const user = await findUserById(ctx.db, userId);
