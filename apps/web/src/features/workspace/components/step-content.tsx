@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Center, Loader, Stack } from '@mantine/core';
 import { ProductInfoForm } from '../../product-info';
 import { STEP_CONTENT_ATTRIBUTE } from '../hooks/use-focus-step-heading';
-import type { TStepNumber } from '../steps';
+import { WORKFLOW_STEPS, type TStepNumber } from '../steps';
 
 // Steps 2-5 load when first opened, so the first page stays small.
 const KeywordsStep = lazy(() => import('../../keywords').then((m) => ({ default: m.KeywordsStep })));
@@ -76,10 +76,14 @@ export function StepContent({ projectId, step, readOnly, agentReadOnly, onStep }
       </Stack>
     );
   }
-  const marker = { [STEP_CONTENT_ATTRIBUTE]: true };
-  if (step === 1) return <div {...marker}>{screen}</div>;
+  // A landmark named after the step, so a screen reader's list of regions leads straight to it.
+  const marker = {
+    [STEP_CONTENT_ATTRIBUTE]: true,
+    'aria-label': WORKFLOW_STEPS.find((s) => s.step === step)?.title,
+  };
+  if (step === 1) return <section {...marker}>{screen}</section>;
   return (
-    <div {...marker}>
+    <section {...marker}>
       <Suspense
         fallback={
           <Center py="xl">
@@ -89,6 +93,6 @@ export function StepContent({ projectId, step, readOnly, agentReadOnly, onStep }
       >
         {screen}
       </Suspense>
-    </div>
+    </section>
   );
 }

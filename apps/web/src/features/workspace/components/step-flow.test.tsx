@@ -165,4 +165,20 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('form', { name: 'Product Information' })).toBeTruthy();
     expect(document.activeElement).toBe(product);
   });
+
+  it('shows the step open as a region named after it, so its landmark leads to it', async () => {
+    signedInWithProject();
+    localStorage.setItem(`projectStep:${PROJECT_ID}`, '2');
+    mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ keyword: 'invoice software' })]));
+    mockEndpoint(subredditsEndpoints.list, subredditList([]));
+    mockEndpoint(subredditsEndpoints.status, generationStatus());
+    renderApp('/');
+    const step2 = await screen.findByRole('region', { name: 'Keywords' });
+    expect(await within(step2).findByRole('heading', { name: 'Keywords' })).toBeTruthy();
+
+    await user.click(await screen.findByRole('button', { name: 'Skip to Subreddits' }));
+    const step3 = await screen.findByRole('region', { name: 'Subreddits' });
+    expect(await within(step3).findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Keywords' })).toBeNull();
+  });
 });
