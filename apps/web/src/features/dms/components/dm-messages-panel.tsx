@@ -43,11 +43,16 @@ import {
 import { DeleteDmDialog } from './delete-dm-dialog';
 import { DmItem } from './dm-item';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { SkipLink, type TSkipTo } from '../../../components/ui/skip-link';
 import { localPrefs } from '../../../lib/local-prefs';
 import { useAiBlockReason } from '../../auth';
 
 export interface TDmMessagesPanelProps {
   projectId: string;
+  /** The section's id, for a skip link to it. */
+  id?: string;
+  /** The section after the DMs, which their list offers to skip to. */
+  skipTo?: TSkipTo;
   readOnly: boolean;
   /** Sends one saved DM; without it the Send buttons stay disabled. */
   onSend?: (dm: TDmMessage) => void;
@@ -105,6 +110,8 @@ function GenerationProgress({ status }: { status: TDmGenerationStatus | null }) 
  */
 export function DmMessagesPanel({
   projectId,
+  id,
+  skipTo,
   readOnly,
   onSend,
   actions,
@@ -248,7 +255,7 @@ export function DmMessagesPanel({
   const pages = Math.max(1, Math.ceil(total / DMS_PAGE_SIZE));
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label="DM messages">
+    <Paper withBorder p="md" radius="md" component="section" aria-label="DM messages" id={id}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>DM messages{dms.data ? ` (${total})` : ''}</Title>
@@ -307,6 +314,7 @@ export function DmMessagesPanel({
           </Text>
         ) : (
           <Stack gap="xs">
+            {skipTo && <SkipLink to={skipTo.id}>{skipTo.label}</SkipLink>}
             {items.map((dm) => (
               <DmItem
                 key={dm.id}

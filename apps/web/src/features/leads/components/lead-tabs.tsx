@@ -15,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TPage } from '@threadreach/contract';
 import { ConfirmDeleteDialog } from '../../../components/ui/confirm-delete-dialog';
+import { SkipLink, type TSkipTo } from '../../../components/ui/skip-link';
 import { useMinuteClock } from '../../../lib/clock';
 import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
 import { generationFailureText, useGenerateDm, type TDmLead } from '../../dms';
@@ -67,6 +68,8 @@ interface TLeadListProps<T> {
   emptyHint?: string | undefined;
   /** Above a list that has items: what acts on all of it. */
   toolbar?: ReactNode;
+  /** Before a list that has items: a link past its rows' many tab stops. */
+  skipTo?: TSkipTo | undefined;
   children: (item: T) => ReactNode;
 }
 
@@ -77,6 +80,7 @@ function LeadList<T extends { id: string }>({
   empty,
   emptyHint,
   toolbar,
+  skipTo,
   children,
 }: TLeadListProps<T>) {
   if (query.isPending) {
@@ -110,6 +114,7 @@ function LeadList<T extends { id: string }>({
         </Stack>
       ) : (
         <>
+          {skipTo && <SkipLink to={skipTo.id}>{skipTo.label}</SkipLink>}
           {toolbar && <Group justify="flex-end">{toolbar}</Group>}
           <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto">
             <Stack gap="xs" pr="xs">
@@ -134,10 +139,12 @@ export interface TLeadTabsProps {
   readOnly: boolean;
   /** Runs after Generate DM wrote a DM. */
   onDmGenerated?: () => void;
+  /** The section after the results, which each list of leads offers to skip to. */
+  skipTo?: TSkipTo;
 }
 
 /** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score; and History. */
-export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps) {
+export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTabsProps) {
   const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
@@ -204,6 +211,7 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated }: TLeadTabsProps)
     onPage: onPage(kind),
     empty,
     emptyHint: minScore > 0 ? scoreHint(minScore) : kind === 'users' ? undefined : SEARCH_HINT,
+    skipTo,
     toolbar: readOnly ? undefined : (
       <DeleteAllLeads
         projectId={projectId}

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Group, Paper, Stack, Title } from '@mantine/core';
 import { ACCOUNT_MIN_AGE_DAYS, OUTSIDE_WORKING_HOURS_REASON } from '@threadreach/contract';
 import { useQueryClient } from '@tanstack/react-query';
@@ -68,6 +69,9 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
     onSent: (dm) => logBehavior('message_sent', { dm_id: dm.id }),
     onAgentRunning: agentRunning,
   });
+  // A page of leads or DMs is dozens of tab stops: each list has a link past it to the next section.
+  const dmsId = useId();
+  const sendingId = useId();
 
   return (
     <Paper withBorder p="lg" radius="md">
@@ -85,10 +89,17 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           readOnly={readOnly}
           withoutKeywords={project?.without_keywords ?? false}
         />
-        <LeadTabs projectId={projectId} readOnly={readOnly} onDmGenerated={dmsCounted} />
+        <LeadTabs
+          projectId={projectId}
+          readOnly={readOnly}
+          onDmGenerated={dmsCounted}
+          skipTo={{ id: dmsId, label: 'Skip to DM messages' }}
+        />
         <CampaignStatistics projectId={projectId} />
         <DmMessagesPanel
           projectId={projectId}
+          id={dmsId}
+          skipTo={{ id: sendingId, label: 'Skip to sending status' }}
           readOnly={readOnly}
           onSend={readOnly ? undefined : send}
           actions={({ unsavedEdits, readyToSend }) => (
@@ -115,7 +126,12 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
           onGenerated={dmsCounted}
           onWritten={dmsCounted}
         />
-        <SendingStatusPanel projectId={projectId} readOnly={readOnly} onSettled={afterSending} />
+        <SendingStatusPanel
+          projectId={projectId}
+          id={sendingId}
+          readOnly={readOnly}
+          onSettled={afterSending}
+        />
         <WebhookPanel projectId={projectId} readOnly={readOnly} />
       </Stack>
     </Paper>

@@ -46,6 +46,8 @@ function instantOf(item: TSendingItem): string {
 export interface TSendingStatusPanelProps extends TSendingOptions {
   projectId: string;
   readOnly: boolean;
+  /** The section's id, for a skip link to it. */
+  id?: string;
 }
 
 /** Stop sending: the DMs the customer queued go back to the unsent ones, after a question. */
@@ -87,7 +89,7 @@ function StopSending({
  * What sending is doing for the project: how many DMs are queued, sending, sent, failed or being checked,
  * when the next one goes and what it waits for, and each DM with its account and reason. Refreshed while any is on its way.
  */
-export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingStatusPanelProps) {
+export function SendingStatusPanel({ projectId, readOnly, id, onSettled }: TSendingStatusPanelProps) {
   const [page, setPage] = useState(1);
   const status = useSendingStatus(projectId, page);
   const data = status.data;
@@ -99,7 +101,7 @@ export function SendingStatusPanel({ projectId, readOnly, onSettled }: TSendingS
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / SENDING_PAGE_SIZE));
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label="Sending status">
+    <Paper withBorder p="md" radius="md" component="section" aria-label="Sending status" id={id}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>Sending status</Title>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { focusHeading } from '../../../lib/focus-heading';
 
 /** Marks the element a step is shown in; its first level-2 heading is the step's. */
 export const STEP_CONTENT_ATTRIBUTE = 'data-step-content';
@@ -25,20 +26,17 @@ export function useFocusStepHeading(
     if (opened) created.current = null;
     if (!root || !projectId) return;
     if (!opened && (before.projectId !== projectId || before.step === step)) return;
-    const focusHeading = (): boolean => {
+    const focusStepHeading = (): boolean => {
       const heading = root.querySelector<HTMLElement>(`[${STEP_CONTENT_ATTRIBUTE}] h2`);
       if (!heading) return false;
       const active = document.activeElement;
-      if (opened || active === null || active === document.body) {
-        if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
-        heading.focus();
-      }
+      if (opened || active === null || active === document.body) focusHeading(heading);
       return true;
     };
-    if (focusHeading()) return;
+    if (focusStepHeading()) return;
     // A step loaded on first opening shows its heading a little later.
     const observer = new MutationObserver(() => {
-      if (focusHeading()) observer.disconnect();
+      if (focusStepHeading()) observer.disconnect();
     });
     observer.observe(root, { childList: true, subtree: true });
     return () => observer.disconnect();
