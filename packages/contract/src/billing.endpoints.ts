@@ -16,7 +16,7 @@ const tags = ['billing'];
 export const LOCAL_CHECKOUT_PATH = '/billing/local-checkout';
 export const LOCAL_PORTAL_PATH = '/billing/local-portal';
 const ZLocalCheckoutParams = z.object({ sessionId: ZText().min(1).max(200) });
-const ZLocalPortalCancelParams = ZLocalCheckoutParams.extend({ subscriptionId: ZText().min(1).max(200) });
+const ZLocalPortalPlanParams = ZLocalCheckoutParams.extend({ subscriptionId: ZText().min(1).max(200) });
 
 export const billingEndpoints = {
   availablePlans: endpoint({
@@ -113,7 +113,17 @@ export const billingEndpoints = {
     summary: 'Local billing portal: cancel a plan',
     tags,
     scope: scope.public(),
-    params: ZLocalPortalCancelParams,
+    params: ZLocalPortalPlanParams,
+    responses: { 303: null, 404: null, 410: null },
+    hide: true,
+  }),
+  localPortalRenew: endpoint({
+    method: 'POST',
+    path: `${LOCAL_PORTAL_PATH}/:sessionId/renew/:subscriptionId`,
+    summary: 'Local billing portal: renew a canceled plan',
+    tags,
+    scope: scope.public(),
+    params: ZLocalPortalPlanParams,
     responses: { 303: null, 404: null, 410: null },
     hide: true,
   }),

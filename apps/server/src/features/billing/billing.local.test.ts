@@ -269,6 +269,106 @@ describe('local billing portal', () => {
     expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(0);
   });
 
+  it('renews a canceled plan that still runs: it renews again and can be canceled again', async () => {
+    const user = await subscribed('price_duo');
+    const portal = (await openPortal(user)).json().portal_url as string;
+    const periodEnd = new Date((await subscription(user)).subscription.current_period_end);
+    const day = periodEnd.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+    const page = await t.app.inject({ url: pathOf(portal) });
+    expect(page.body).not.toContain('>Renew plan<');
+    expect((await post(/action="([^"]+\/cancel\/[^"]+)"/.exec(page.body)![1]!)).statusCode).toBe(303);
+
+    const canceled = await t.app.inject({ url: pathOf(portal) });
+    expect(canceled.body).toContain(`Canceled: access until ${day}`);
+    expect(canceled.body).toContain('>Renew plan<');
+    const action = /action="([^"]+\/renew\/([^"]+))"/.exec(canceled.body)!;
+    const subscriptionId = action[2]!;
+    const renewed = await post(action[1]!);
+    expect(renewed.statusCode).toBe(303);
+    expect(renewed.headers.location).toBe(portal);
+
+    const after = await t.app.inject({ url: pathOf(portal) });
+    expect(after.body).toContain(`Renews on ${day}`);
+    expect(after.body).toContain('Cancel plan');
+    expect(after.body).not.toContain('>Renew plan<');
+    expect(await subscription(user)).toMatchObject({
+      profiles_limit: 2,
+      subscription: {
+        status: 'active',
+        cancel_at_period_end: false,
+        current_period_end: periodEnd.toISOString(),
+        gives_access: true,
+      },
+    });
+    // Recorded as Cancel's change is, as Stripe's customer.subscription.updated; a second click adds none.
+    expect((await post(action[1]!)).statusCode).toBe(303);
+    const events = async (change: string) =>
+      (
+        await t.ctx.db.execute(
+          sql`select type from billing_events where id like ${`evt_local_${subscriptionId}%_${change}`}`,
+        )
+      ).rows;
+    expect(await events('renewed')).toEqual([{ type: 'customer.subscription.updated' }]);
+    // It renews: its period's end takes nothing away, and no other plan is sold beside it.
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() + 60_000) });
+    expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(2);
+    expect((await tryCheckout(user, 'price_solo')).json()).toEqual({
+      detail: 'You already have the Duo plan. Change or cancel it under Subscription.',
+      code: 'already_subscribed',
+    });
+
+    // Canceled again, it runs out again.
+    const again = await t.app.inject({ url: pathOf(portal) });
+    expect((await post(/action="([^"]+\/cancel\/[^"]+)"/.exec(again.body)![1]!)).statusCode).toBe(303);
+    expect((await subscription(user)).subscription.status).toBe('canceled');
+    expect(await events('canceled')).toHaveLength(2);
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() + 60_000) });
+    expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(0);
+  });
+
+  it("renews only the session's own customer's canceled plans that have not ended", async () => {
+    const owner = await subscribed('price_solo');
+    const other = await subscribed('price_duo');
+    const cancelIn = async (user: TestUser) => {
+      const portal = (await openPortal(user)).json().portal_url as string;
+      const page = await t.app.inject({ url: pathOf(portal) });
+      const [, action, id] = /action="([^"]+\/cancel\/([^"]+))"/.exec(page.body)!;
+      expect((await post(action!)).statusCode).toBe(303);
+      return { portal, id: id! };
+    };
+    const own = await cancelIn(owner);
+    const theirs = await cancelIn(other);
+
+    expect((await post(`${pathOf(own.portal)}/renew/${theirs.id}`)).statusCode).toBe(303);
+    expect((await subscription(other)).subscription.status).toBe('canceled');
+    expect((await post(`${pathOf(own.portal)}/renew/sub_local_unknown`)).statusCode).toBe(303);
+    expect((await subscription(owner)).subscription.status).toBe('canceled');
+
+    // Once its paid period is over, the plan has ended: a new one is bought instead.
+    await t.ctx.db.execute(
+      sql`update local_payment_subscriptions set current_period_end = now() - interval '1 minute' where id = ${own.id}`,
+    );
+    const ended = await t.app.inject({ url: pathOf(own.portal) });
+    expect(ended.body).toContain('Ended');
+    expect(ended.body).not.toContain('>Renew plan<');
+    expect((await post(`${pathOf(own.portal)}/renew/${own.id}`)).statusCode).toBe(303);
+    const [stored] = (
+      await t.ctx.db.execute(sql`select status from local_payment_subscriptions where id = ${own.id}`)
+    ).rows;
+    expect(stored).toEqual({ status: 'canceled' });
+    expect((await subscription(owner)).subscription.status).toBe('canceled');
+
+    expect((await post(`/billing/local-portal/bps_local_nope/renew/${theirs.id}`)).statusCode).toBe(404);
+    const id = pathOf(theirs.portal).split('/').at(-1)!;
+    await t.ctx.db.execute(
+      sql`update local_portal_sessions set expires_at = now() - interval '1 second' where id = ${id}`,
+    );
+    const late = await post(`${pathOf(theirs.portal)}/renew/${theirs.id}`);
+    expect(late.statusCode).toBe(410);
+    expect(late.body).toContain('This billing session has ended. Open it again from your subscription.');
+    expect((await subscription(other)).subscription.status).toBe('canceled');
+  });
+
   it('lists every plan held: one canceled and still running, and a second plan beside it', async () => {
     const user = await subscribed('price_duo');
     // Held from before one plan at a time was the rule: no checkout sells them together now.

@@ -15,6 +15,7 @@ import {
   getLocalPortal,
   getUserSubscription,
   listPlans,
+  renewLocalSubscription,
   startCheckout,
   startPortal,
   SUBSCRIPTION_PATH,
@@ -175,11 +176,17 @@ export const localCheckoutRoutes = (payments: LocalPaymentsProvider) =>
       return html(reply, 200, renderLocalPortal({ action, ...found, now: new Date(ctx.clock.now()) }));
     });
 
-    route(app, e.localPortalCancel, async (request, reply) => {
-      const { sessionId, subscriptionId } = request.params;
-      const outcome = await cancelLocalSubscription(ctx, payments, sessionId, subscriptionId);
-      if (outcome === 'missing') return portalClosed(reply, 404);
-      if (outcome === 'expired') return portalClosed(reply, 410);
-      return reply.redirect(`${publicUrl}${fillPath(e.localPortalPage.path, { sessionId })}`, 303);
-    });
+    // Cancel plan and Renew plan answer alike: back to the page, which shows what the plan is now.
+    for (const [endpoint, change] of [
+      [e.localPortalCancel, cancelLocalSubscription],
+      [e.localPortalRenew, renewLocalSubscription],
+    ] as const) {
+      route(app, endpoint, async (request, reply) => {
+        const { sessionId, subscriptionId } = request.params;
+        const outcome = await change(ctx, payments, sessionId, subscriptionId);
+        if (outcome === 'missing') return portalClosed(reply, 404);
+        if (outcome === 'expired') return portalClosed(reply, 410);
+        return reply.redirect(`${publicUrl}${fillPath(e.localPortalPage.path, { sessionId })}`, 303);
+      });
+    }
   };

@@ -577,9 +577,35 @@ export async function getLocalPortal(
 }
 
 /**
+ * A change made on the local portal page, as Stripe's customer.subscription.updated event brings its
+ * portal's, through the same fulfilment. Each change has its own event id: the provider lets a change
+ * through once (a second click finds nothing to change), and a fixed id would drop a cancel that follows
+ * a renewal as a duplicate, leaving the plan renewing here.
+ */
+async function fulfilLocalPortalChange(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  subscriptionId: string,
+  change: 'canceled' | 'renewed',
+): Promise<void> {
+  await fulfilEvent(ctx, payments, {
+    id: `evt_local_${subscriptionId}_${randomUUID()}_${change}`,
+    type: 'customer.subscription.updated',
+    created: Math.floor(ctx.clock.now() / 1000),
+    data: {
+      object: {
+        id: subscriptionId,
+        object: 'subscription',
+        status: change === 'canceled' ? 'canceled' : 'active',
+        cancel_at_period_end: false,
+      },
+    },
+  });
+}
+
+/**
  * "Cancel plan" on the local portal page: the plan stops renewing and keeps its access to the end of
- * the paid period, and a customer.subscription.updated event goes through the same fulfilment as
- * Stripe's. Cancelling twice does nothing more.
+ * the paid period. Cancelling twice does nothing more.
  */
 export async function cancelLocalSubscription(
   ctx: AppContext,
@@ -591,12 +617,27 @@ export async function cancelLocalSubscription(
   if (!session) return 'missing';
   if (session === 'expired') return 'expired';
   if (await payments.cancelSubscription(session.customerId, subscriptionId)) {
-    await fulfilEvent(ctx, payments, {
-      id: `evt_local_${subscriptionId}_canceled`,
-      type: 'customer.subscription.updated',
-      created: Math.floor(ctx.clock.now() / 1000),
-      data: { object: { id: subscriptionId, object: 'subscription', status: 'canceled' } },
-    });
+    await fulfilLocalPortalChange(ctx, payments, subscriptionId, 'canceled');
   }
   return 'canceled';
+}
+
+/**
+ * "Renew plan" on the local portal page, as on Stripe's portal: a canceled plan whose paid period still
+ * runs renews again, as if it had never been canceled. Renewing twice does nothing more.
+ */
+export async function renewLocalSubscription(
+  ctx: AppContext,
+  payments: LocalPaymentsProvider,
+  sessionId: string,
+  subscriptionId: string,
+): Promise<'renewed' | 'expired' | 'missing'> {
+  const now = new Date(ctx.clock.now());
+  const session = await payments.findPortalSession(sessionId, now);
+  if (!session) return 'missing';
+  if (session === 'expired') return 'expired';
+  if (await payments.renewSubscription(session.customerId, subscriptionId, now)) {
+    await fulfilLocalPortalChange(ctx, payments, subscriptionId, 'renewed');
+  }
+  return 'renewed';
 }

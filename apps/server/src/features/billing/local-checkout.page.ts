@@ -77,21 +77,27 @@ export function renderCheckoutClosed(message: string, next: { href: string; labe
   );
 }
 
-/** What a plan on the portal page is now: renewing, cancelled with access left, or over. */
-function planState(subscription: LocalSubscription, now: Date): { text: string; cancellable: boolean } {
+/** What a plan on the portal page is now (renewing, cancelled with access left, or over) and its button. */
+function planState(
+  subscription: LocalSubscription,
+  now: Date,
+): { text: string; button: { path: 'cancel' | 'renew'; label: string } | null } {
   const end = subscription.currentPeriodEnd;
   if (subscription.status === 'active') {
     return end
-      ? { text: `Renews on ${formatDay(end)}`, cancellable: true }
-      : { text: 'Paid once; it does not renew', cancellable: false };
+      ? { text: `Renews on ${formatDay(end)}`, button: { path: 'cancel', label: 'Cancel plan' } }
+      : { text: 'Paid once; it does not renew', button: null };
   }
   if (subscription.status === 'canceled' && end && end.getTime() > now.getTime()) {
-    return { text: `Canceled: access until ${formatDay(end)}`, cancellable: false };
+    return {
+      text: `Canceled: access until ${formatDay(end)}`,
+      button: { path: 'renew', label: 'Renew plan' },
+    };
   }
-  return { text: 'Ended', cancellable: false };
+  return { text: 'Ended', button: null };
 }
 
-/** The local billing portal of the embedded default: the customer's plans, each one cancellable. */
+/** The local billing portal of the embedded default: the customer's plans, to cancel or renew again. */
 export function renderLocalPortal(input: {
   action: string;
   subscriptions: Array<{ subscription: LocalSubscription; plan: TSubscriptionPlan | null }>;
@@ -107,8 +113,8 @@ export function renderLocalPortal(input: {
   <div>Up to ${subscription.profilesLimit} profiles</div>
   <div class="muted">${escape(state.text)}</div>
   ${
-    state.cancellable
-      ? `<form method="post" action="${escape(`${input.action}/cancel/${encodeURIComponent(subscription.id)}`)}"><button type="submit">Cancel plan</button></form>`
+    state.button
+      ? `<form method="post" action="${escape(`${input.action}/${state.button.path}/${encodeURIComponent(subscription.id)}`)}"><button type="submit">${state.button.label}</button></form>`
       : ''
   }
 </section>`;
@@ -117,7 +123,7 @@ export function renderLocalPortal(input: {
     'Threadreach demo billing',
     `<span class="badge" role="status">${DEMO_PORTAL_NOTICE}</span>
 <h1>Your plans</h1>
-<p class="note">This is the demo's billing page. A canceled plan does not renew; you keep its profiles until the end of the period already paid for.</p>
+<p class="note">This is the demo's billing page. A canceled plan does not renew; you keep its profiles until the end of the period already paid for, and Renew plan makes it renew again before then.</p>
 ${plans.length ? plans.join('\n') : '<p class="note">You have no plans.</p>'}
 <p><a href="${escape(input.returnUrl)}">Return to Threadreach</a></p>`,
   );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import { LOCAL_CHECKOUT_PATH, LOCAL_PORTAL_PATH, type TSubscriptionPlan } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { sortPlans } from './billing-plans';
@@ -42,6 +42,11 @@ export interface LocalPaymentsProvider extends PaymentsProvider {
    * False when the customer has no such plan that renews.
    */
   cancelSubscription(customerId: string, subscriptionId: string): Promise<boolean>;
+  /**
+   * Makes the customer's canceled plan renew again, as Stripe's portal "Renew plan" does, while its paid
+   * period still runs at `now`. False when the customer has no such plan.
+   */
+  renewSubscription(customerId: string, subscriptionId: string, now: Date): Promise<boolean>;
 }
 
 export function isLocalProvider(provider: PaymentsProvider): provider is LocalPaymentsProvider {
@@ -147,6 +152,23 @@ export function createLocalProvider(
         )
         .returning({ id: localPaymentSubscriptions.id });
       return canceled.length > 0;
+    },
+
+    async renewSubscription(customerId, subscriptionId, now) {
+      const renewed = await db
+        .update(localPaymentSubscriptions)
+        .set({ status: 'active', cancelAtPeriodEnd: false })
+        .where(
+          and(
+            eq(localPaymentSubscriptions.id, subscriptionId),
+            eq(localPaymentSubscriptions.customerId, customerId),
+            eq(localPaymentSubscriptions.status, 'canceled'),
+            // An ended plan is over: a new one is bought instead.
+            gt(localPaymentSubscriptions.currentPeriodEnd, now),
+          ),
+        )
+        .returning({ id: localPaymentSubscriptions.id });
+      return renewed.length > 0;
     },
 
     async retrieveSubscription(subscriptionId, options = {}): Promise<ProviderSubscription | null> {
