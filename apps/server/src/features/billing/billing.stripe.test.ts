@@ -391,6 +391,43 @@ describe('webhook', () => {
     expect(await limitOf(user.id)).toBe(0);
   });
 
+  it("renews again when the customer renews in Stripe's portal a plan set to cancel at the period end", async () => {
+    const { user, completed, subscriptionId } = await subscribed(growth.id);
+    expect((await deliver(completed)).statusCode).toBe(200);
+    const periodEnd = Math.floor(Date.now() / 1000) + 3 * 86_400;
+    const cancelling = stripe.updateSubscription(subscriptionId, { cancelAtPeriodEnd: true, periodEnd });
+    expect((await deliver(stripe.event('customer.subscription.updated', cancelling))).statusCode).toBe(200);
+    const lookup = async () =>
+      (await t.app.inject({ url: `/api/v1/users/${user.id}/subscription`, headers: user.auth })).json();
+    expect((await lookup()).subscription).toMatchObject({ status: 'active', cancel_at_period_end: true });
+
+    // "Renew plan" in Stripe's portal sets cancel_at_period_end back to false.
+    const renewed = stripe.updateSubscription(subscriptionId, { cancelAtPeriodEnd: false });
+    expect((await deliver(stripe.event('customer.subscription.updated', renewed))).statusCode).toBe(200);
+    expect(await lookup()).toMatchObject({
+      profiles_limit: 3,
+      subscription: {
+        status: 'active',
+        cancel_at_period_end: false,
+        current_period_end: new Date(periodEnd * 1000).toISOString(),
+        gives_access: true,
+      },
+    });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/create-checkout-session',
+      headers: user.auth,
+      payload: { price_id: starter.id },
+    });
+    expect(refused.json()).toEqual({
+      detail: 'You already have the Growth plan. Change or cancel it under Subscription.',
+      code: 'already_subscribed',
+    });
+    // Renewing, it outlives the period's end.
+    await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock((periodEnd + 60) * 1000) });
+    expect(await limitOf(user.id)).toBe(3);
+  });
+
   it('keeps a canceled subscription until the end of the paid period, then drops the limit to 0', async () => {
     const { user, completed, subscriptionId } = await subscribed(growth.id);
     await deliver(completed);
