@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SENDING_TEXTS,
@@ -31,6 +31,7 @@ import { users } from '../users/users.table';
 import { NO_PLAN_PAUSE, RUN_STOPPED } from './agent-run';
 import { agentRunJob, agentSweepJob, runScheduled } from './agent-run.job';
 import { agentLogs, agentSettings } from './agent.table';
+import { untilWaitingForALock } from '../../test/row-locks.test-support';
 
 /**
  * Agent mode on the simulator's clock: three saved edits, complete, the first run 5 s later and the
@@ -912,7 +913,7 @@ describe('the agent-run chain on the simulator', () => {
     await runScheduled(ctx, project.id, {
       whileQueueing: async () => {
         stopping = asOwner(project)('POST', 'agent-settings/toggle-mode', { mode: 'assistant' });
-        await untilWaitingForALock(stopping);
+        await untilWaitingForALock(rig.db, stopping);
       },
     });
     const stopped = await stopping!;
@@ -969,26 +970,6 @@ describe('the agent-run chain on the simulator', () => {
       dailyCap: null,
     });
   }, 300_000);
-
-  /**
-   * Waits until a statement of the test's database waits for a row lock, or `request` has finished (it
-   * took none). PGlite runs one transaction at a time: the request's queries wait for this one anyway.
-   */
-  async function untilWaitingForALock(request: Promise<unknown>) {
-    if (!process.env.DATABASE_URL) return;
-    let done = false;
-    void request.then(
-      () => (done = true),
-      () => (done = true),
-    );
-    for (let i = 0; i < 1000 && !done; i++) {
-      const waiting = await rig.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if (waiting.rows[0]!.n > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
 
   it('the sweep re-arms an active agent whose run is long overdue, and leaves stopped and paused ones', async () => {
     const { ctx, clock } = rig;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AGENT_TEXTS,
@@ -25,6 +25,7 @@ import { dmMessages } from '../dms/dms.table';
 import { users } from '../users/users.table';
 import { NO_PLAN_PAUSE, runAgent } from './agent-run';
 import { agentSettings } from './agent.table';
+import { untilWaitingForALock } from '../../test/row-locks.test-support';
 
 // A Monday at 10:00 UTC: inside the default working hours.
 const START = Date.UTC(2026, 2, 2, 10);
@@ -674,31 +675,11 @@ describe('while the agent runs autonomously', () => {
         .set({ learningStageCompleted: true, isActive: true })
         .where(eq(agentSettings.projectId, project.id));
       racing = sendAll(project);
-      await untilWaitingForALock(racing);
+      await untilWaitingForALock(t.ctx.db, racing);
     });
     const res = await racing!;
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json()).toEqual(REFUSED);
     expect((await dmsOf(project)).find((row) => row.id === dm.id)!.state).toBe('approved');
   });
-
-  /**
-   * Waits until a statement of the test's database waits for a row lock, or `request` has finished (it
-   * took none). PGlite runs one transaction at a time: the request's queries wait for this one anyway.
-   */
-  async function untilWaitingForALock(request: Promise<unknown>) {
-    if (!process.env.DATABASE_URL) return;
-    let done = false;
-    void request.then(
-      () => (done = true),
-      () => (done = true),
-    );
-    for (let i = 0; i < 1000 && !done; i++) {
-      const waiting = await t.ctx.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if (waiting.rows[0]!.n > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
 });
