@@ -60,6 +60,9 @@ export interface RedditSim {
   advance(ms: number): void;
 }
 
+/** How long an idle client connection stays open. */
+export const KEEP_ALIVE_MS = 65_000;
+
 export async function startRedditSim(options: RedditSimOptions = {}): Promise<RedditSim> {
   const core = new SimCore(options);
   const server = createServer((req, res) => {
@@ -71,6 +74,9 @@ export async function startRedditSim(options: RedditSimOptions = {}): Promise<Re
       console.error('reddit-sim:', error);
     });
   });
+  // A client reuses an idle connection until its own timeout; a server that closes it first (Node's default
+  // is 5 s) resets a request sent at that moment. Reddit's edge keeps idle connections longer than that.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
