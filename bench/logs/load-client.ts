@@ -7,6 +7,8 @@ export interface LoadOrder {
   headers: Record<string, string>;
   ms: number;
   concurrency: number;
+  /** Requests a second across all loops; 0 sends each as soon as the last one answered. */
+  rate: number;
 }
 
 export interface LoadResult {
@@ -15,14 +17,21 @@ export interface LoadResult {
   errors: number;
 }
 
-async function run({ url, headers, ms, concurrency }: LoadOrder): Promise<LoadResult> {
+async function run({ url, headers, ms, concurrency, rate }: LoadOrder): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
   const until = started + ms;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, loop) => {
+      const every = rate > 0 ? (1000 * concurrency) / rate : 0;
+      let next = started + (every * loop) / concurrency;
       while (performance.now() < until) {
+        if (every) {
+          const wait = next - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          next += every;
+        }
         const t0 = performance.now();
         const res = await fetch(url, { headers });
         await res.arrayBuffer();

@@ -4,19 +4,26 @@
  *
  *   npm run bench:logs
  *   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:logs   (that is the default)
+ *   BENCH_RATE=600 npm run bench:logs   (the write segments at a fixed rate instead of as fast as answered)
+ *   BENCH_PGLITE=0 npm run bench:logs   (PostgreSQL only)
  *
  * PostgreSQL runs in a database of its own, named after the one in BENCH_PG_URL (`<name>_bench_logs`,
  * created and dropped here); without a server it is skipped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from '../../apps/server/src/db/client';
-import { systemLogBatchJson, type NewSystemLogRow } from '../../apps/server/src/features/system-logs';
+import {
+  insertSystemLogs,
+  systemLogBatchJson,
+  type NewSystemLogRow,
+} from '../../apps/server/src/features/system-logs';
 import { bufferedStdout } from '../../apps/server/src/logging/buffered-stdout';
 import { buildUser, type TestUser } from '../../apps/server/src/test/factories';
 import { createTestApp, type TestApp } from '../../apps/server/src/test/test-app';
@@ -29,6 +36,10 @@ const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 40);
 const WRITE_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
+/** Requests a second in the write-overhead segments; 0 (the default) as many as the server answers. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
+/** Lines each table variant stores in the measurement of a stored line alone. */
+const LINE_COST_LINES = Number(process.env.BENCH_LINE_COST_LINES ?? 100_000);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BENCH_DB = `${new URL(PG_URL).pathname.slice(1) || 'postgres'}_bench_logs`;
 const PAGE_TARGET_MS = 100;
@@ -175,6 +186,35 @@ function machineBusyUs(): number | null {
   }
 }
 
+/**
+ * CPU time of the local PostgreSQL server's processes so far, in microseconds: each process's own and its
+ * reaped children's (autovacuum workers come and go), or null where no such process can be read.
+ */
+function databaseBusyUs(): number | null {
+  let total = 0;
+  let seen = false;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    // Fields after the command: state is 3rd; utime, stime, cutime, cstime are the 14th to 17th.
+    const [utime, stime, cutime, cstime] = stat
+      .slice(close + 2)
+      .split(' ')
+      .slice(11, 15)
+      .map(Number);
+    total += (utime! + stime! + cutime! + cstime!) * 10_000;
+    seen = true;
+  }
+  return seen ? total : null;
+}
+
 /** The load generator's process (`load-client.ts`), one order at a time. */
 class LoadClient {
   private child: ChildProcess | null = null;
@@ -238,17 +278,21 @@ async function load({ t, headers }: TLoadApp) {
   const countsBefore = stored ? { ...stored.counts } : null;
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineBusyUs();
+  // PGlite runs in the server's process: its work is the server's CPU.
+  const dbBefore = t.database.driver === 'postgres' ? databaseBusyUs() : null;
   const { latencies, elapsedMs, errors } = await loadClient.run({
     url: `${t.url}/api/v1/projects`,
     headers,
     ms: WRITE_MS,
     concurrency: CONCURRENCY,
+    rate: RATE,
   });
   // The batches still queued are part of the cost, and so is what the database does with them after.
   await stored?.flush();
   await delay(SETTLE_MS);
   const cpu = process.cpuUsage(cpuBefore);
   const machineAfter = machineBusyUs();
+  const dbAfter = dbBefore === null ? null : databaseBusyUs();
   if (errors) throw new Error(`${errors} failed requests`);
   const counts =
     stored && countsBefore
@@ -262,7 +306,16 @@ async function load({ t, headers }: TLoadApp) {
     machineBefore === null || machineAfter === null
       ? null
       : (machineAfter - machineBefore) / 1000 / latencies.length;
-  return { ...summarize('segment', latencies, elapsedMs), counts, cpuMsPerRequest, machineMsPerRequest };
+  const dbMsPerRequest =
+    dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / 1000 / latencies.length;
+  return {
+    ...summarize('segment', latencies, elapsedMs),
+    counts,
+    cpuMsPerRequest,
+    machineMsPerRequest,
+    dbMsPerRequest,
+    serviceMsPerRequest: dbMsPerRequest === null ? cpuMsPerRequest : cpuMsPerRequest + dbMsPerRequest,
+  };
 }
 
 /** The code that writes log lines: the access line, pino, redaction and scrubbing, stdout, the sink, its statement. */
@@ -362,10 +415,12 @@ const T95 = [
  * A 95% interval for the overhead of `runs` over `off`, from the rounds' own overheads: a round's
  * segments run one after the other, so drift over the run falls on both sides of each pair.
  */
+type TCpuKey = 'cpuMsPerRequest' | 'machineMsPerRequest' | 'serviceMsPerRequest';
+
 function overheadInterval(
-  runs: { cpuMsPerRequest: number; machineMsPerRequest: number | null }[],
-  off: { cpuMsPerRequest: number; machineMsPerRequest: number | null }[],
-  key: 'cpuMsPerRequest' | 'machineMsPerRequest',
+  runs: Record<TCpuKey, number | null>[],
+  off: Record<TCpuKey, number | null>[],
+  key: TCpuKey,
 ): [number, number] {
   const ratios = runs.map((r, i) => (r[key] ?? Number.NaN) / (off[i]![key] ?? Number.NaN) - 1);
   const n = ratios.length;
@@ -410,11 +465,10 @@ async function writeOverhead(
   } finally {
     for (const app of apps) await app.t.close();
   }
-  const mean = (mode: LogMode, key: 'rps' | 'p50' | 'p95' | 'cpuMsPerRequest' | 'machineMsPerRequest') =>
+  const mean = (mode: LogMode, key: 'rps' | 'p50' | 'p95' | 'dbMsPerRequest' | TCpuKey) =>
     runs.get(mode)!.reduce((s, r) => s + (r[key] ?? Number.NaN), 0) / ROUNDS;
-  const overhead = (mode: LogMode, key: 'cpuMsPerRequest' | 'machineMsPerRequest') =>
-    (mean(mode, key) - mean('off', key)) / mean('off', key);
-  const interval = (mode: LogMode, key: 'cpuMsPerRequest' | 'machineMsPerRequest') => {
+  const overhead = (mode: LogMode, key: TCpuKey) => (mean(mode, key) - mean('off', key)) / mean('off', key);
+  const interval = (mode: LogMode, key: TCpuKey) => {
     const [low, high] = overheadInterval(runs.get(mode)!, runs.get('off')!, key);
     return `${percent(low)} to ${percent(high)}`;
   };
@@ -427,13 +481,15 @@ async function writeOverhead(
       `After each segment its queued lines are stored and the machine is given ` +
       `${SETTLE_MS} ms to settle; both belong to the segment's figures. "Server CPU" is the server's process ` +
       '(the app and its log writes; the load comes from a process of its own); "machine CPU" is every ' +
-      "process: the load generator's, and PostgreSQL's inserts and indexing. req/s and latencies are wall time.",
+      'process: the load generator\'s, and PostgreSQL\'s inserts and indexing; "database CPU" is the local ' +
+      'PostgreSQL server\'s processes alone, so "server + database" is what a request costs the service. ' +
+      `req/s and latencies are wall time${RATE ? `; the load sends ${RATE} requests a second` : ''}.`,
   );
   say();
   say(
-    '| logging | req/s | p50 ms | p95 ms | server CPU ms per request | overhead vs off (95% interval) | machine CPU ms per request | overhead vs off (95% interval) | lines stored / dropped |',
+    '| logging | req/s | p50 ms | p95 ms | server CPU ms per request | overhead vs off (95% interval) | machine CPU ms per request | overhead vs off (95% interval) | database CPU ms per request | server + database overhead (95% interval) | lines stored / dropped |',
   );
-  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const mode of modes) {
     const counts = runs.get(mode)!.map((r) => r.counts);
     const stored =
@@ -444,7 +500,11 @@ async function writeOverhead(
     say(
       `| ${mode} | ${mean(mode, 'rps').toFixed(0)} | ${mean(mode, 'p50').toFixed(2)} | ${mean(mode, 'p95').toFixed(2)} | ` +
         `${mean(mode, 'cpuMsPerRequest').toFixed(3)} | ${off ? '—' : `${percent(overhead(mode, 'cpuMsPerRequest'))} (${interval(mode, 'cpuMsPerRequest')})`} | ` +
-        `${mean(mode, 'machineMsPerRequest').toFixed(3)} | ${off ? '—' : `${percent(overhead(mode, 'machineMsPerRequest'))} (${interval(mode, 'machineMsPerRequest')})`} | ${stored} |`,
+        `${mean(mode, 'machineMsPerRequest').toFixed(3)} | ${off ? '—' : `${percent(overhead(mode, 'machineMsPerRequest'))} (${interval(mode, 'machineMsPerRequest')})`} | ` +
+        (Number.isNaN(mean(mode, 'dbMsPerRequest'))
+          ? '— | — | '
+          : `${mean(mode, 'dbMsPerRequest').toFixed(3)} | ${off ? '—' : `${percent(overhead(mode, 'serviceMsPerRequest'))} (${interval(mode, 'serviceMsPerRequest')})`} | `) +
+        `${stored} |`,
     );
   }
   say();
@@ -471,7 +531,101 @@ async function writeOverhead(
     ),
     share,
     machine: overhead('stdout + system_logs', 'machineMsPerRequest'),
+    service: overhead('stdout + system_logs', 'serviceMsPerRequest'),
+    offServiceMsPerRequest: mean('off', 'serviceMsPerRequest'),
   };
+}
+
+/** The two sets of lines a stored line's cost is measured with. */
+const LINE_KINDS = {
+  // What the write-overhead segments log: the same short access line over and over.
+  'access lines of GET /api/v1/projects': (i: number) => ({
+    logger: 'http.access',
+    message: `GET /api/v1/projects 200 ${(i % 97) / 10}ms`,
+  }),
+  // As the seeded lines: access lines naming a project, server and AI lines.
+  'mixed, as seeded': (i: number) =>
+    i % 10 < 6
+      ? {
+          logger: 'http.access',
+          message: `GET /api/v1/projects/${randomUUID()}/keywords ${i % 50 === 0 ? 500 : 200} ${i % 97}ms`,
+        }
+      : i % 10 < 9
+        ? { logger: 'server', message: `discovery cycle read ${i % 500} items from ${i % 40} groups` }
+        : {
+            logger: 'ai-service',
+            message: `ai draft written for project ${randomUUID().slice(0, 8)} in ${i % 900}ms`,
+          },
+} satisfies Record<string, (i: number) => { logger: string; message: string }>;
+
+/** The table as shipped, then without its trigram index, then with its primary key alone. */
+const TABLE_VARIANTS: [name: string, dropBefore: string[]][] = [
+  ['as shipped (4 indexes)', []],
+  ['without the trigram index', ['system_logs_message_lower_trgm_idx']],
+  ['primary key only', ['system_logs_time_idx', 'system_logs_level_time_idx', 'system_logs_logger_time_idx']],
+];
+
+/**
+ * What one stored line costs the database and the server, measured alone: batches of 500 through the
+ * server's own statement, nothing else running, so neither process is slowed by the other as in the
+ * segments above. The database's CPU is its processes' (a vacuum after each variant included: autovacuum
+ * would do it, and it empties the trigram index's pending list).
+ */
+async function lineCost(makeApp: () => Promise<TestApp>, offServiceMsPerRequest: number) {
+  const t = await makeApp();
+  const db = t.database.db;
+  const rows: { variant: string; kind: string; dbUs: number; serverUs: number }[] = [];
+  try {
+    for (const [variant, drop] of TABLE_VARIANTS) {
+      for (const index of drop) await db.execute(sql.raw(`drop index ${index}`));
+      for (const [kind, line] of Object.entries(LINE_KINDS)) {
+        await db.execute(sql`truncate system_logs, system_log_counts`);
+        const now = Date.now();
+        const batches = Array.from({ length: Math.ceil(LINE_COST_LINES / 500) }, (_, b) =>
+          Array.from({ length: 500 }, (_, j): NewSystemLogRow => {
+            const i = b * 500 + j;
+            return { timestamp: new Date(now + i), level: 'INFO', ...line(i) };
+          }),
+        );
+        (globalThis as { gc?: () => void }).gc?.();
+        const cpuBefore = process.cpuUsage();
+        const dbBefore = databaseBusyUs();
+        for (const batch of batches) await insertSystemLogs(db, batch);
+        const cpu = process.cpuUsage(cpuBefore);
+        await db.execute(sql`vacuum system_logs`);
+        const dbAfter = databaseBusyUs();
+        if (dbBefore === null || dbAfter === null) return null;
+        const lines = batches.length * 500;
+        rows.push({
+          variant,
+          kind,
+          dbUs: (dbAfter - dbBefore) / lines,
+          serverUs: (cpu.user + cpu.system) / lines,
+        });
+      }
+    }
+  } finally {
+    await t.close();
+  }
+  say('### PostgreSQL: one stored line, measured alone');
+  say();
+  say(
+    `${LINE_COST_LINES.toLocaleString('en')} lines per row, in batches of 500 through the server's own statement, ` +
+      "nothing else running: the database's CPU is its processes' (a vacuum after each row included), the " +
+      "server's is the statement's JSON and the driver. The share is of a request's server + database CPU " +
+      `with logging off in the segments above (${offServiceMsPerRequest.toFixed(3)} ms), one line per request.`,
+  );
+  say();
+  say('| table | lines | database CPU µs per line | server CPU µs per line | share of a request |');
+  say('|---|---|---:|---:|---:|');
+  for (const r of rows) {
+    const share = (r.dbUs + r.serverUs) / 1000 / offServiceMsPerRequest;
+    say(`| ${r.variant} | ${r.kind} | ${r.dbUs.toFixed(1)} | ${r.serverUs.toFixed(1)} | ${percent(share)} |`);
+  }
+  say();
+  // The first row: the table as shipped, with the lines the segments above log.
+  const shipped = rows[0]!;
+  return { shipped, share: (shipped.dbUs + shipped.serverUs) / 1000 / offServiceMsPerRequest };
 }
 
 async function postgresUrl(): Promise<string | null> {
@@ -529,6 +683,7 @@ async function main() {
       ['PGlite', null],
     ] as const) {
       if (driver === 'PostgreSQL' && !url) continue;
+      if (driver === 'PGlite' && process.env.BENCH_PGLITE === '0') continue;
       const results = await queries(driver, appOn(url));
       const worst = Math.max(...results.map((r) => r.p95));
       if (driver === 'PostgreSQL') {
@@ -542,10 +697,24 @@ async function main() {
           `(95% interval ${percent(overhead.serverInterval[0])} to ${percent(overhead.serverInterval[1])}; ` +
           `target ≤ ${OVERHEAD_TARGET * 100}%): ${overheadVerdict(overhead.server, overhead.serverInterval)}; ` +
           `of the whole machine's, the database's work included: ${percent(overhead.machine)}; ` +
+          (driver === 'PostgreSQL'
+            ? `of the server's and the database's: ${percent(overhead.service)}; `
+            : '') +
           `the server's own part (batches not sent): ${percent(overhead.notSent)} ` +
           `(${percent(overhead.notSentInterval[0])} to ${percent(overhead.notSentInterval[1])}); ` +
           `by CPU profile, logging code is ${percent(overhead.share.logging)} of the server's busy main thread`,
       );
+      if (driver === 'PostgreSQL') {
+        const alone = await lineCost(appOn(url), overhead.offServiceMsPerRequest);
+        if (alone) {
+          verdicts.push(
+            `PostgreSQL, one stored line measured alone (the table as shipped, the segments' access line): ` +
+              `${alone.shipped.dbUs.toFixed(1)} µs of the database's CPU and ${alone.shipped.serverUs.toFixed(1)} µs ` +
+              `of the server's, ${percent(alone.share)} of a request's server + database CPU with logging off; ` +
+              "with the server's own part above, the cost of storing a line when neither process slows the other",
+          );
+        }
+      }
     }
   } finally {
     loadClient.close();
