@@ -75,7 +75,7 @@ test('a subscriber on the plans page finds the way back to the dashboard', async
   await expect(page.getByText('Projects 0/1')).toBeVisible();
 });
 
-test('a subscriber cancels their plan on the billing page and keeps it to the end of the period', async ({
+test('a subscriber cancels their plan on the billing page, keeps it to the end of the period and renews it', async ({
   page,
 }) => {
   await signInAsSubscriber(page, 'Growth');
@@ -128,6 +128,21 @@ test('a subscriber cancels their plan on the billing page and keeps it to the en
   expect(refused.status).toBe(409);
   expect(refused.body.code).toBe('already_subscribed');
   expect(refused.body.detail).toContain(`You canceled the Growth plan, but it runs until ${day}.`);
+
+  // Renewed before it runs out, it renews again.
+  await page.getByRole('link', { name: 'Subscription' }).first().click();
+  await expect(page).toHaveURL(/\/subscription$/);
+  await page.getByRole('button', { name: 'Manage subscription' }).click();
+  await expect(page).toHaveURL(/\/billing\/local-portal\/bps_local_/);
+  const canceled = page.getByRole('region', { name: 'Growth' });
+  await canceled.getByRole('button', { name: 'Renew plan' }).click();
+  await expect(canceled.getByText(`Renews on ${day}`)).toBeVisible();
+  await expect(canceled.getByRole('button', { name: 'Renew plan' })).toHaveCount(0);
+  await expect(canceled.getByRole('button', { name: 'Cancel plan' })).toBeVisible();
+  await page.getByRole('link', { name: 'Return to Threadreach' }).click();
+  await expect(page).toHaveURL(/\/subscription$/);
+  await expect(page.getByText('Status: active')).toBeVisible();
+  await expect(page.getByText(`Renews ${day}`)).toBeVisible();
 });
 
 test('a moderator is told on the plans page that they need no plan, and offered none', async ({ page }) => {
