@@ -18,6 +18,7 @@ import {
   RedditBudgetExhaustedError,
   RedditResponseShapeError,
   RedditUnavailableError,
+  WAITING_FOR_REDDIT_PAUSE,
 } from '../../integrations/reddit';
 import {
   failRunningRun,
@@ -294,9 +295,7 @@ export async function runProjectSearch(
         throw error;
       }
       await report(
-        error.source === 'reddit'
-          ? 'waiting for the pause Reddit asked for'
-          : 'waiting for the Reddit request budget',
+        error.source === 'reddit' ? WAITING_FOR_REDDIT_PAUSE : 'waiting for the Reddit request budget',
       );
       throw error;
     }

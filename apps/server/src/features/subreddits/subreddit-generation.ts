@@ -9,6 +9,7 @@ import {
   RedditBudgetExhaustedError,
   RedditResponseShapeError,
   RedditUnavailableError,
+  WAITING_FOR_REDDIT_PAUSE,
 } from '../../integrations/reddit';
 import { retryAtOf } from '../../jobs/job';
 import { findRun, finishRun, updateRunProgress } from '../projects';
@@ -132,7 +133,7 @@ export async function generateSuggestedSubreddits(ctx: AppContext, projectId: st
           !(error instanceof RedditBudgetExhaustedError)
             ? 'waiting for Reddit to answer'
             : error.source === 'reddit'
-              ? 'waiting for the pause Reddit asked for'
+              ? WAITING_FOR_REDDIT_PAUSE
               : "waiting for Reddit's request budget",
         );
         const latest = ctx.clock.now() + MAX_RESCHEDULE_DELAY_MS;

@@ -71,6 +71,9 @@ export class RedditTooLateError extends RedditUnavailableError {
  */
 export type RedditHoldBackSource = 'budget' | 'reddit';
 
+/** The phase a search or a subreddit suggestion shows while it waits out a pause Reddit asked for. */
+export const WAITING_FOR_REDDIT_PAUSE = 'waiting for the pause Reddit asked for';
+
 /**
  * The credential's budget is spent, or Reddit asked to hold back (`source` says which), and the caller
  * may not wait: a job that gets this is rescheduled for `retryAtMs`, when a slot frees.
