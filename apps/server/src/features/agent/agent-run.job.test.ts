@@ -411,7 +411,8 @@ describe('the agent-run chain on the simulator', () => {
     expect(settings).toMatchObject({ isActive: true, pausedReason: null });
   }, 300_000);
 
-  it('comes back at the backoff instant when Reddit does not answer its search, then searches, drafts and queues', async () => {
+  /** A new project's learned agent, due now, with a signed-in account and the search budget clear. */
+  async function dueAgent() {
     const { ctx, clock, sim } = rig;
     const project = await projectWithProductInfo({
       keywords: ['customers', 'users'],
@@ -419,6 +420,13 @@ describe('the agent-run chain on the simulator', () => {
     });
     await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
     await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
+    await clearSearchBudget();
+    return project;
+  }
+
+  it('comes back at the backoff instant when Reddit does not answer its search, then searches, drafts and queues', async () => {
+    const { ctx, clock, sim } = rig;
+    const project = await dueAgent();
     sim.inspect.reset();
     sim.faults.add({ kind: 'status', status: 503, path: '/r/*/new', count: 1 });
     try {
@@ -801,19 +809,6 @@ describe('the agent-run chain on the simulator', () => {
     await agentRunJob.handler(ctx, { projectId: project.id });
     expect(await getSearchStatus(ctx, project.id)).toMatchObject({ status: 'searching' });
   }, 300_000);
-
-  /** A new project's learned agent, due now, with a signed-in account and the search budget clear. */
-  async function dueAgent() {
-    const { ctx, clock, sim } = rig;
-    const project = await projectWithProductInfo({
-      keywords: ['customers', 'users'],
-      subreddits: ['SaaS', 'startups'],
-    });
-    await connectAccount(ctx, sim, rig.credential, project, { username: 'demo_founder' });
-    await agentDueAt(project.id, clock.t, { minIntentScore: 0 });
-    await clearSearchBudget();
-    return project;
-  }
 
   async function dmStatesOf(projectId: string) {
     return (
