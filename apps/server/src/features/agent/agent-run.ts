@@ -16,6 +16,7 @@ import {
   getSearchStatus,
   runProjectSearch,
   startProjectSearch,
+  type TProjectSearchOptions,
 } from '../discovery';
 import { draftDmsForBestLeads } from '../dms';
 import { ownerHasPlan } from '../projects';
@@ -44,6 +45,15 @@ import type { ProjectRow } from '../projects/projects.table';
 
 /** A run drafts at most this many DMs, whatever room the accounts have. */
 export const AGENT_DRAFTS_PER_RUN_MAX = 25;
+/** The search each run of the agent starts: posts and comments, stored as leads, no profiles. */
+export const AGENT_SEARCH_OPTIONS: TProjectSearchOptions = {
+  trigger: 'agent',
+  include_posts: true,
+  include_comments: true,
+  include_profiles: false,
+  persist_posts: true,
+  limit: 100,
+};
 /** Why an agent whose owner's plan has ended stops: it searches, drafts and sends for a subscription. */
 export const NO_PLAN_PAUSE =
   "Paused: the project owner's subscription has ended. Subscribe again, then complete learning again to restart the agent.";
@@ -324,14 +334,7 @@ async function search(
 /** Starts the project's search for the agent; false (and logged) when it cannot start. */
 async function startSearch(ctx: AppContext, projectId: string, project: ProjectRow): Promise<boolean> {
   try {
-    await startProjectSearch(ctx, project, {
-      trigger: 'agent',
-      include_posts: true,
-      include_comments: true,
-      include_profiles: false,
-      persist_posts: true,
-      limit: 100,
-    });
+    await startProjectSearch(ctx, project, AGENT_SEARCH_OPTIONS);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const running = error.statusCode === 409;

@@ -10,4 +10,5 @@ export {
   getSearchStatus,
   runProjectSearch,
   startProjectSearch,
+  type TProjectSearchOptions,
 } from './project-search.service';

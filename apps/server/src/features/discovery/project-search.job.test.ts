@@ -4,6 +4,7 @@ import { RedditBudgetExhaustedError } from '../../integrations/reddit';
 import { virtualClock } from '../../integrations/reddit/reddit-test-support';
 import { recordingQueue } from '../../jobs/queue.test-support';
 import type { TestApp } from '../../test/test-app';
+import { AGENT_SEARCH_OPTIONS } from '../agent/agent-run';
 import { findRun, RUN_STALE_AFTER_MS, startRun } from '../projects';
 import { countByDay } from '../statistics/statistics.repository';
 import { openSearch } from './discovery.repository';
@@ -15,7 +16,7 @@ import {
   leadsOf,
 } from './discovery.test-support';
 import { projectSearchJob } from './project-search.job';
-import { getSearchStatus, type TProjectSearchOptions } from './project-search.service';
+import { getSearchStatus } from './project-search.service';
 
 /**
  * The project-search job driven run by run on the simulator's clock, as the workers would run it: each
@@ -37,15 +38,6 @@ beforeEach(() => {
 
 type Project = Awaited<ReturnType<typeof buildDiscoveryProject>>;
 type SearchJobData = { projectId: string; attempt?: number };
-
-const agentOptions: TProjectSearchOptions = {
-  trigger: 'agent',
-  include_posts: true,
-  include_comments: true,
-  include_profiles: false,
-  persist_posts: true,
-  limit: 100,
-};
 
 async function startedSearch(): Promise<Project> {
   const p = await buildDiscoveryProject(
@@ -231,7 +223,7 @@ describe('the agent search whose run died', () => {
       { keywords: ['customers'], subreddits: ['SaaS'] },
       new Date(clock.t),
     );
-    const dead = (await startRun(t.ctx.db, p.id, 'search', new Date(clock.t), agentOptions))!;
+    const dead = (await startRun(t.ctx.db, p.id, 'search', new Date(clock.t), AGENT_SEARCH_OPTIONS))!;
     await openSearch(t.ctx.db, p.id, 'agent', dead.startedAt);
 
     clock.t = dead.heartbeatAt.getTime() + RUN_STALE_AFTER_MS + 1000;
