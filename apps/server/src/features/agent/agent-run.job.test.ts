@@ -565,7 +565,7 @@ describe('the agent-run chain on the simulator', () => {
     const waiting = await getSearchStatus(ctx, project.id);
     expect(waiting).toMatchObject({
       status: 'searching',
-      progress: { phase: 'waiting for the Reddit request budget' },
+      progress: { phase: "waiting for Reddit's request budget" },
     });
     expect(sim.inspect.requestLog()).toEqual([]);
     expect(await rig.db.select().from(dmMessages).where(eq(dmMessages.projectId, project.id))).toEqual([]);
@@ -761,7 +761,7 @@ describe('the agent-run chain on the simulator', () => {
     expect(retry.data).toEqual({ projectId: project.id });
     expect(await getSearchStatus(ctx, project.id)).toMatchObject({
       status: 'searching',
-      progress: { phase: 'waiting for the Reddit request budget' },
+      progress: { phase: "waiting for Reddit's request budget" },
     });
     const restarted = await asOwner(project)('POST', 'restart');
     expect(restarted.statusCode, restarted.body).toBe(200);

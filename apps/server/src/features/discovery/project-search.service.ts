@@ -18,6 +18,7 @@ import {
   RedditBudgetExhaustedError,
   RedditResponseShapeError,
   RedditUnavailableError,
+  WAITING_FOR_REDDIT_BUDGET,
   WAITING_FOR_REDDIT_PAUSE,
 } from '../../integrations/reddit';
 import {
@@ -294,9 +295,7 @@ export async function runProjectSearch(
         );
         throw error;
       }
-      await report(
-        error.source === 'reddit' ? WAITING_FOR_REDDIT_PAUSE : 'waiting for the Reddit request budget',
-      );
+      await report(error.source === 'reddit' ? WAITING_FOR_REDDIT_PAUSE : WAITING_FOR_REDDIT_BUDGET);
       throw error;
     }
     if (job && error instanceof RedditUnavailableError && error.retryAtMs !== undefined) {

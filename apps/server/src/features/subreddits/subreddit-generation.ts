@@ -9,6 +9,7 @@ import {
   RedditBudgetExhaustedError,
   RedditResponseShapeError,
   RedditUnavailableError,
+  WAITING_FOR_REDDIT_BUDGET,
   WAITING_FOR_REDDIT_PAUSE,
 } from '../../integrations/reddit';
 import { retryAtOf } from '../../jobs/job';
@@ -134,7 +135,7 @@ export async function generateSuggestedSubreddits(ctx: AppContext, projectId: st
             ? 'waiting for Reddit to answer'
             : error.source === 'reddit'
               ? WAITING_FOR_REDDIT_PAUSE
-              : "waiting for Reddit's request budget",
+              : WAITING_FOR_REDDIT_BUDGET,
         );
         const latest = ctx.clock.now() + MAX_RESCHEDULE_DELAY_MS;
         if (retryAtMs <= latest) throw error;

@@ -73,6 +73,8 @@ export type RedditHoldBackSource = 'budget' | 'reddit';
 
 /** The phase a search or a subreddit suggestion shows while it waits out a pause Reddit asked for. */
 export const WAITING_FOR_REDDIT_PAUSE = 'waiting for the pause Reddit asked for';
+/** The phase a search or a subreddit suggestion shows while its credentials' request budget is spent. */
+export const WAITING_FOR_REDDIT_BUDGET = "waiting for Reddit's request budget";
 
 /**
  * The credential's budget is spent, or Reddit asked to hold back (`source` says which), and the caller
