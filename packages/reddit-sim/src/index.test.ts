@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe('connections', () => {
   it('keeps an idle connection open past the 5 s a client may reuse it for', async () => {
-    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+    const keepAlive = await new Promise<string | string[] | undefined>((resolve, reject) => {
       request(`${t.sim.url}/__sim/users/nobody`, { headers: { connection: 'keep-alive' } }, (res) => {
         res.resume();
         resolve(res.headers['keep-alive']);
