@@ -411,12 +411,12 @@ const T95 = [
   2.04,
 ];
 
+type TCpuKey = 'cpuMsPerRequest' | 'machineMsPerRequest' | 'serviceMsPerRequest';
+
 /**
  * A 95% interval for the overhead of `runs` over `off`, from the rounds' own overheads: a round's
  * segments run one after the other, so drift over the run falls on both sides of each pair.
  */
-type TCpuKey = 'cpuMsPerRequest' | 'machineMsPerRequest' | 'serviceMsPerRequest';
-
 function overheadInterval(
   runs: Record<TCpuKey, number | null>[],
   off: Record<TCpuKey, number | null>[],
@@ -574,7 +574,7 @@ const TABLE_VARIANTS: [name: string, dropBefore: string[]][] = [
 async function lineCost(makeApp: () => Promise<TestApp>, offServiceMsPerRequest: number) {
   const t = await makeApp();
   const db = t.database.db;
-  const rows: { variant: string; kind: string; dbUs: number; serverUs: number }[] = [];
+  const rows: { variant: string; kind: string; dbUs: number; serverUs: number; share: number }[] = [];
   try {
     for (const [variant, drop] of TABLE_VARIANTS) {
       for (const index of drop) await db.execute(sql.raw(`drop index ${index}`));
@@ -596,11 +596,14 @@ async function lineCost(makeApp: () => Promise<TestApp>, offServiceMsPerRequest:
         const dbAfter = databaseBusyUs();
         if (dbBefore === null || dbAfter === null) return null;
         const lines = batches.length * 500;
+        const dbUs = (dbAfter - dbBefore) / lines;
+        const serverUs = (cpu.user + cpu.system) / lines;
         rows.push({
           variant,
           kind,
-          dbUs: (dbAfter - dbBefore) / lines,
-          serverUs: (cpu.user + cpu.system) / lines,
+          dbUs,
+          serverUs,
+          share: (dbUs + serverUs) / 1000 / offServiceMsPerRequest,
         });
       }
     }
@@ -619,13 +622,13 @@ async function lineCost(makeApp: () => Promise<TestApp>, offServiceMsPerRequest:
   say('| table | lines | database CPU µs per line | server CPU µs per line | share of a request |');
   say('|---|---|---:|---:|---:|');
   for (const r of rows) {
-    const share = (r.dbUs + r.serverUs) / 1000 / offServiceMsPerRequest;
-    say(`| ${r.variant} | ${r.kind} | ${r.dbUs.toFixed(1)} | ${r.serverUs.toFixed(1)} | ${percent(share)} |`);
+    say(
+      `| ${r.variant} | ${r.kind} | ${r.dbUs.toFixed(1)} | ${r.serverUs.toFixed(1)} | ${percent(r.share)} |`,
+    );
   }
   say();
   // The first row: the table as shipped, with the lines the segments above log.
-  const shipped = rows[0]!;
-  return { shipped, share: (shipped.dbUs + shipped.serverUs) / 1000 / offServiceMsPerRequest };
+  return rows[0]!;
 }
 
 async function postgresUrl(): Promise<string | null> {
@@ -709,7 +712,7 @@ async function main() {
         if (alone) {
           verdicts.push(
             `PostgreSQL, one stored line measured alone (the table as shipped, the segments' access line): ` +
-              `${alone.shipped.dbUs.toFixed(1)} µs of the database's CPU and ${alone.shipped.serverUs.toFixed(1)} µs ` +
+              `${alone.dbUs.toFixed(1)} µs of the database's CPU and ${alone.serverUs.toFixed(1)} µs ` +
               `of the server's, ${percent(alone.share)} of a request's server + database CPU with logging off; ` +
               "with the server's own part above, the cost of storing a line when neither process slows the other",
           );
