@@ -6,6 +6,7 @@ import Provider, {
   type InteractionResults,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { z } from 'zod';
 import type { Config } from '../../config/config';
 import { AppError } from '../../http/errors';
@@ -35,6 +36,9 @@ export const devIdentityProvider =
     const provider = new Provider(config.sso.issuer, {
       ...providerConfiguration(config, redirectUri),
       jwks: { keys: [jwk] },
+      // The provider's own in-memory store (record 005), chosen here: left to its default, the provider
+      // warns on every start that it "MUST" be changed, which reads as a fault to someone trying the demo.
+      adapter: createMemoryAdapter(),
     });
     const callback = provider.callback();
 

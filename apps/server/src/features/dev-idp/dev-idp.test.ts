@@ -1,11 +1,18 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { FORM_BODY_LIMIT } from './dev-idp.plugin';
 
 let t: TestApp;
+let startWarnings: string[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ listen: true, env: { JOBS_ENABLED: 'false' } });
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  try {
+    t = await createTestApp({ listen: true, env: { JOBS_ENABLED: 'false' } });
+  } finally {
+    startWarnings = warn.mock.calls.map((call) => call.map(String).join(' '));
+    warn.mockRestore();
+  }
 });
 afterAll(() => t.close());
 
@@ -47,6 +54,10 @@ function streamForm(path: string, total: number, declared?: number): Promise<Ans
     pump();
   });
 }
+
+it('starts without oidc-provider telling the person trying the demo to change its store', () => {
+  expect(startWarnings.filter((line) => line.includes('oidc-provider'))).toEqual([]);
+});
 
 describe('the development identity provider under hostile requests', () => {
   it('refuses a huge form body with 413 without reading it, and keeps answering', async () => {
