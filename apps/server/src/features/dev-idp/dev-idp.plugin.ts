@@ -6,7 +6,7 @@ import Provider, {
   type InteractionResults,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
-import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import { createMemoryAdapter } from './oidc-memory-store';
 import { z } from 'zod';
 import type { Config } from '../../config/config';
 import { AppError } from '../../http/errors';
