@@ -16,20 +16,23 @@ import { call, download, receivedText } from './api-client';
 import { ApiError, ContractMismatchError } from './api-error';
 import { setSsoProcessing, clearSsoProcessingLater, isSsoProcessing } from './auth-session';
 import { getToken, setToken } from './token-storage';
-import type * as NavigationModule from './navigation';
+import { registerNavigator } from './navigation';
+import { recordPageLoads } from '../test/navigation.test-support';
 
-const navigation = vi.hoisted(() => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
-vi.mock('./navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return { ...real, navigateTo: navigation.navigateTo, reloadPage: navigation.reloadPage };
-});
+// Where the router would take an in-app path; this file mounts none.
+const inAppNavigation = vi.fn<(to: string, options?: { replace?: boolean }) => void>();
+let unregisterNavigator = () => {};
+let pageLoads: ReturnType<typeof recordPageLoads>;
 
 beforeEach(() => {
-  navigation.navigateTo.mockReset();
+  inAppNavigation.mockReset();
+  unregisterNavigator = registerNavigator(inAppNavigation);
+  pageLoads = recordPageLoads();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
 afterEach(() => {
+  unregisterNavigator();
   setSsoProcessing(false);
   vi.useRealTimers();
 });
@@ -209,10 +212,9 @@ describe('API client sessions and errors', () => {
     const logout = mockEndpoint(authEndpoints.logout, undefined);
     await expect(call(usersEndpoints.me)).rejects.toBeInstanceOf(ApiError);
     expect(getToken()).toBeNull();
-    expect(navigation.navigateTo).toHaveBeenCalledWith(
-      `/login?redirect=${encodeURIComponent('/some/page?x=1')}`,
-      { replace: true },
-    );
+    expect(inAppNavigation).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/some/page?x=1')}`, {
+      replace: true,
+    });
     await vi.waitFor(() => expect(logout.calls).toHaveLength(1));
     window.history.replaceState(null, '', '/');
   });
@@ -244,7 +246,8 @@ describe('API client sessions and errors', () => {
     });
     await expect(call(usersEndpoints.me)).resolves.toMatchObject({ email: 'user@example.com' });
     expect(getMe.calls).toHaveLength(2);
-    expect(navigation.navigateTo).not.toHaveBeenCalled();
+    expect(inAppNavigation).not.toHaveBeenCalled();
+    expect(pageLoads.left).toEqual([]);
   });
 
   it('refreshes in one tab at a time (Web Locks); a tab that waited uses the token the first one stored', async () => {
@@ -341,9 +344,10 @@ describe('API client sessions and errors', () => {
       message: 'This feature requires an active subscription. Please upgrade your account to continue.',
     });
     vi.advanceTimersByTime(99);
-    expect(navigation.navigateTo).not.toHaveBeenCalled();
+    expect(inAppNavigation).not.toHaveBeenCalled();
+    expect(pageLoads.left).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(navigation.navigateTo).toHaveBeenCalledWith('/subscribe');
+    expect(inAppNavigation).toHaveBeenCalledWith('/subscribe', {});
   });
 
   it('maps 403 by the endpoint', async () => {

@@ -1,6 +1,9 @@
 type Navigator = (to: string, options?: { replace?: boolean }) => void;
+type PageLoader = { assign(url: string): void; replace(url: string): void; reload(): void };
 
 let spaNavigator: Navigator | null = null;
+// jsdom can neither leave nor reload a page, so tests put a recorder here; null is the browser's own.
+let pageLoader: PageLoader | null = null;
 
 /** Lets the router take over in-app navigation; returns the function that undoes it. */
 export function registerNavigator(navigator: Navigator): () => void {
@@ -8,6 +11,11 @@ export function registerNavigator(navigator: Navigator): () => void {
   return () => {
     if (spaNavigator === navigator) spaNavigator = null;
   };
+}
+
+/** Sets how the page is left for another address or reloaded; null gives it back to window.location. */
+export function setPageLoader(loader: PageLoader | null): void {
+  pageLoader = loader;
 }
 
 /** Browsers drop tabs and line breaks and read a backslash as '/', so '/\t/evil.test' would leave the site. */
@@ -24,12 +32,13 @@ export function navigateTo(to: string, options: { replace?: boolean } = {}): voi
     spaNavigator(to, options);
     return;
   }
-  if (options.replace) window.location.replace(to);
-  else window.location.assign(to);
+  const loader = pageLoader ?? window.location;
+  if (options.replace) loader.replace(to);
+  else loader.assign(to);
 }
 
 export function reloadPage(): void {
-  window.location.reload();
+  (pageLoader ?? window.location).reload();
 }
 
 /** Path, query and hash of the current page. */

@@ -1,25 +1,19 @@
 import { vi } from 'vitest';
-import type * as NavigationModule from '../lib/navigation';
-
-/** Addresses of other sites the page sent the browser to, in order: jsdom cannot leave the page. */
-export const externalNavigation = { assigned: [] as string[] };
+import { setPageLoader } from '../lib/navigation';
 
 /**
- * lib/navigation with the way to another site (a checkout, a billing page) recorded in
- * `externalNavigation` instead of taken, in-app paths still through the router, and no reload. For
- * `vi.mock('…/lib/navigation', async (original) => (await import('…/test/navigation.test-support'))
- * .recordingNavigation(original))`.
+ * Records the page loads the app asks for instead of making them: jsdom can neither leave nor reload a
+ * page. `left` holds the addresses the page was sent to, in order, with or without a history entry.
+ * In-app paths still go through the router when one is mounted. The setup file undoes this after each test.
  */
-export async function recordingNavigation(
-  importOriginal: () => Promise<unknown>,
-): Promise<typeof NavigationModule> {
-  const real = (await importOriginal()) as typeof NavigationModule;
-  return {
-    ...real,
-    navigateTo: (to: string, options?: { replace?: boolean }) => {
-      if (to.startsWith('/') && !to.startsWith('//')) real.navigateTo(to, options);
-      else externalNavigation.assigned.push(to);
-    },
-    reloadPage: vi.fn(),
+export function recordPageLoads() {
+  const left: string[] = [];
+  const loader = {
+    left,
+    assign: vi.fn((url: string) => void left.push(url)),
+    replace: vi.fn((url: string) => void left.push(url)),
+    reload: vi.fn(),
   };
+  setPageLoader(loader);
+  return loader;
 }

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -10,17 +10,14 @@ import {
 import { accountList, buildConnectedAccount } from '../../../test/accounts.test-support';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
-import type * as NavigationModule from '../../../lib/navigation';
+import { recordPageLoads } from '../../../test/navigation.test-support';
 import { AccountsPanel, SEND_GOES_NOW } from './accounts-panel';
 
-const navigation = vi.hoisted(() => ({ navigateTo: vi.fn() }));
-vi.mock('../../../lib/navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return { ...real, navigateTo: navigation.navigateTo };
-});
-
 const user = userEvent.setup({ delay: null });
-beforeEach(() => navigation.navigateTo.mockClear());
+let pageLoads: ReturnType<typeof recordPageLoads>;
+beforeEach(() => {
+  pageLoads = recordPageLoads();
+});
 const AUTH_URL = 'https://www.reddit.com/api/v1/authorize?client_id=x&state=s';
 
 function renderPanel(props: { readOnly?: boolean; projectId?: string | null } = {}) {
@@ -156,7 +153,7 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     const login = mockEndpoint(redditAuthEndpoints.login, { auth_url: AUTH_URL });
     renderPanel();
     await user.click(await screen.findByRole('button', { name: 'Connect account' }));
-    await waitFor(() => expect(navigation.navigateTo).toHaveBeenCalledWith(AUTH_URL));
+    await waitFor(() => expect(pageLoads.assign).toHaveBeenCalledWith(AUTH_URL));
     expect(login.calls[0]!.query).toEqual({ project_id: PROJECT_ID, additional_account: true });
   });
 
@@ -171,7 +168,7 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     expect(
       await screen.findByText('Error connecting to Reddit: Connecting Reddit accounts is not set up yet.'),
     ).toBeTruthy();
-    expect(navigation.navigateTo).not.toHaveBeenCalled();
+    expect(pageLoads.left).toEqual([]);
   });
 
   it('shows Limit Reached, disabled with the reason, at the limit', async () => {
@@ -205,7 +202,7 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     const reauth = mockEndpoint(accountsEndpoints.reauthenticate, { auth_url: AUTH_URL });
     renderPanel();
     await user.click(within(await row('expired_one')).getByRole('button', { name: 'Re-authenticate' }));
-    await waitFor(() => expect(navigation.navigateTo).toHaveBeenCalledWith(AUTH_URL));
+    await waitFor(() => expect(pageLoads.assign).toHaveBeenCalledWith(AUTH_URL));
     expect(reauth.calls[0]!.params).toEqual({ projectId: PROJECT_ID, accountId: account.id });
   });
 

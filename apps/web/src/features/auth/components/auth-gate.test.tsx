@@ -18,12 +18,9 @@ import { makeToken } from '../../../test/tokens';
 import { ACCESS_DENIED_TEXT } from './moderator-only';
 import { localPrefs } from '../../../lib/local-prefs';
 import { getToken, setToken } from '../../../lib/token-storage';
-import { externalNavigation } from '../../../test/navigation.test-support';
+import { recordPageLoads } from '../../../test/navigation.test-support';
 
-vi.mock('../../../lib/navigation', async (importOriginal) =>
-  (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
-);
-const external = externalNavigation;
+let pageLoads: ReturnType<typeof recordPageLoads>;
 
 const CONFIG: TPublicConfig = {
   demo_mode: true,
@@ -48,7 +45,7 @@ function mockSignedOutApp() {
 }
 
 beforeEach(() => {
-  external.assigned.length = 0;
+  pageLoads = recordPageLoads();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
@@ -114,7 +111,7 @@ describe('authentication gate', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Log In' }));
     expect(await screen.findByText('Redirecting...')).toBeTruthy();
     expect(ssoStart.calls[0]!.query.redirect_to).toBe('/logs?level=ERROR');
-    expect(external.assigned).toEqual(['http://idp.test/authorize?x=1']);
+    expect(pageLoads.left).toEqual(['http://idp.test/authorize?x=1']);
   });
 
   it('after a logout, asks the provider to let the person choose who signs in (prompt=login)', async () => {
@@ -174,7 +171,7 @@ describe('authentication gate', () => {
     await screen.findByText('Demo mode — simulated Reddit');
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
     await screen.findByText('Redirecting...');
-    expect(external.assigned[0]).toMatch(/^https:\/\/main\.test\/login\?redirect=http/);
+    expect(pageLoads.left[0]).toMatch(/^https:\/\/main\.test\/login\?redirect=http/);
   });
 
   it('lets an authenticated subscriber into the workspace', async () => {

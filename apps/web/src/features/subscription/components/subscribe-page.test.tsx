@@ -15,13 +15,10 @@ import { renderApp, testLocation } from '../../../test/render-app';
 import { buildProject } from '../../../test/projects.test-support';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
-import { externalNavigation } from '../../../test/navigation.test-support';
+import { recordPageLoads } from '../../../test/navigation.test-support';
 import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
 
-vi.mock('../../../lib/navigation', async (importOriginal) =>
-  (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
-);
-const external = externalNavigation;
+let pageLoads: ReturnType<typeof recordPageLoads>;
 
 const PLANS: TSubscriptionPlan[] = [
   {
@@ -107,7 +104,7 @@ function mockSubscription(...subscriptions: THeldSubscription[]) {
 }
 
 beforeEach(() => {
-  external.assigned.length = 0;
+  pageLoads = recordPageLoads();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
@@ -164,7 +161,7 @@ describe('/subscribe', () => {
     renderApp('/subscribe');
     const quarterly = await screen.findByRole('region', { name: 'Quarterly' });
     await userEvent.click(within(quarterly).getByRole('button', { name: 'Select Plan' }));
-    await waitFor(() => expect(external.assigned).toEqual(['https://checkout.example/cs_1']));
+    await waitFor(() => expect(pageLoads.left).toEqual(['https://checkout.example/cs_1']));
     expect(within(quarterly).getByRole('button', { name: 'Loading...' })).toBeTruthy();
     const starter = screen.getByRole('region', { name: 'Starter' });
     expect(within(starter).getByRole('button', { name: 'Select Plan' }).hasAttribute('disabled')).toBe(true);
@@ -235,7 +232,7 @@ describe('/subscribe', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failed to start checkout process. Please try again.')).toBeTruthy();
     expect(within(alert).getByText('Failed to create checkout session: 502')).toBeTruthy();
-    expect(external.assigned).toEqual([]);
+    expect(pageLoads.left).toEqual([]);
   });
 });
 
@@ -420,7 +417,7 @@ describe('/subscribe account bar', () => {
     expect(within(quarterly).getByRole('button', { name: 'Current Plan' })).toBeTruthy();
     expect(selectButtons()).toHaveLength(0);
     expect(lookup.calls.length).toBeGreaterThan(1);
-    expect(external.assigned).toEqual([]);
+    expect(pageLoads.left).toEqual([]);
   });
 
   it.each([['MODERATOR'], ['ADMIN']])(
@@ -457,7 +454,7 @@ describe('/subscribe account bar', () => {
     const alert = await screen.findByRole('alert', { name: detail });
     expect(within(alert).queryByRole('button')).toBeNull();
     expect(screen.queryByText(/You don't have permission/)).toBeNull();
-    expect(external.assigned).toEqual([]);
+    expect(pageLoads.left).toEqual([]);
   });
 
   it('shows neither to a visitor who is not signed in', async () => {

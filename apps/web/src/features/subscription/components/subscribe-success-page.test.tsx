@@ -9,14 +9,13 @@ import { authEndpoints, type TRefreshResponse } from '@threadreach/contract';
 import { errorReply, mockEndpoint, type TMockHandler } from '../../../test/api-mock.test-support';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
-import type * as NavigationModule from '../../../lib/navigation';
+import { recordPageLoads } from '../../../test/navigation.test-support';
 import { AUTO_REFRESH_DELAY_MS, SUCCESS_REDIRECT_DELAY_MS } from '../hooks/use-access-refresh';
 import { SubscribeSuccessPage } from './subscribe-success-page';
 
-const navigation = vi.hoisted(() => ({ reloadPage: vi.fn() }));
-vi.mock('../../../lib/navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return { ...real, reloadPage: navigation.reloadPage };
+let pageLoads: ReturnType<typeof recordPageLoads>;
+beforeEach(() => {
+  pageLoads = recordPageLoads();
 });
 
 type TRefreshHandler = TMockHandler<typeof authEndpoints.refreshAfterSubscription>;
@@ -104,7 +103,7 @@ describe('/subscribe/success', () => {
     expect(screen.queryByText(/log out and log back in/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Continue to Dashboard' })).toBeTruthy();
     act(() => screen.getByRole('button', { name: 'Try Again' }).click());
-    expect(navigation.reloadPage).toHaveBeenCalledTimes(1);
+    expect(pageLoads.reload).toHaveBeenCalledTimes(1);
 
     // The reload: the page starts over and counts on.
     first.view.unmount();

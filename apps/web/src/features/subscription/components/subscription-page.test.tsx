@@ -13,13 +13,10 @@ import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
-import { externalNavigation } from '../../../test/navigation.test-support';
+import { recordPageLoads } from '../../../test/navigation.test-support';
 import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
 
-vi.mock('../../../lib/navigation', async (importOriginal) =>
-  (await import('../../../test/navigation.test-support')).recordingNavigation(importOriginal),
-);
-const external = externalNavigation;
+let pageLoads: ReturnType<typeof recordPageLoads>;
 
 const USER_ID = '0b6f1c52-2b0e-4c57-9a4e-7d1f3c2a9e10';
 const GROWTH: THeldSubscription = {
@@ -82,7 +79,7 @@ function mockPage(subscription: TUserSubscriptionResponse = SUBSCRIBED) {
 }
 
 beforeEach(() => {
-  external.assigned.length = 0;
+  pageLoads = recordPageLoads();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
@@ -105,7 +102,7 @@ describe('/subscription', () => {
     expect(screen.getByText(DEMO_MODE_TEXT)).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Manage subscription' }));
-    await waitFor(() => expect(external.assigned).toEqual(['https://billing.example/session/bps_1']));
+    await waitFor(() => expect(pageLoads.left).toEqual(['https://billing.example/session/bps_1']));
     expect(portal.calls).toHaveLength(1);
     expect(portal.calls[0]!.headers.get('Authorization')).toMatch(/^Bearer /);
   });
@@ -150,7 +147,7 @@ describe('/subscription', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Could not open the billing page. Please try again.',
     );
-    expect(external.assigned).toEqual([]);
+    expect(pageLoads.left).toEqual([]);
   });
 
   it('says plainly that access ended, what stopped with it, and offers the plans instead of the dashboard', async () => {

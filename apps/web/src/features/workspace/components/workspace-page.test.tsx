@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -28,13 +28,12 @@ import { advance } from '../../../test/discovery.test-support';
 import { renderApp, testGoBack, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
-import type * as NavigationModule from '../../../lib/navigation';
+import { recordPageLoads } from '../../../test/navigation.test-support';
 import { AGENT_REFRESH_MS } from '../../agent';
 
-const navigation = vi.hoisted(() => ({ reloadPage: vi.fn() }));
-vi.mock('../../../lib/navigation', async (importOriginal) => {
-  const real = await importOriginal<typeof NavigationModule>();
-  return { ...real, reloadPage: navigation.reloadPage };
+let pageLoads: ReturnType<typeof recordPageLoads>;
+beforeEach(() => {
+  pageLoads = recordPageLoads();
 });
 
 const project = buildProject;
@@ -176,7 +175,7 @@ describe('workspace top bar', () => {
     const logout = mockEndpoint(authEndpoints.logout, undefined);
     renderApp('/');
     await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
-    await waitFor(() => expect(navigation.reloadPage).toHaveBeenCalled());
+    await waitFor(() => expect(pageLoads.reload).toHaveBeenCalled());
     expect(getToken()).toBeNull();
     expect(logout.calls).toHaveLength(1);
     // The next sign-in asks the provider who signs in.
@@ -301,7 +300,7 @@ describe('logout', () => {
     renderApp('/');
     expect((await screen.findByTestId('current-project-name')).textContent).toBe('Beta');
     await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
-    await waitFor(() => expect(navigation.reloadPage).toHaveBeenCalled());
+    await waitFor(() => expect(pageLoads.reload).toHaveBeenCalled());
     expect(localStorage.getItem('selectedProjectId')).toBeNull();
     expect(localStorage.getItem(`projectStep:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectDmEdits:${P2}`)).toBeNull();
