@@ -11,6 +11,8 @@ export default mergeConfig(
       include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['./src/test/setup.ts'],
       restoreMocks: true,
+      // A fresh jsdom and setup per file took about a third of the suite; setup.ts resets what tests leave.
+      isolate: false,
       maxWorkers,
       // A screen test renders, types and waits for answers: on two busy cores that can pass 5 s.
       testTimeout: 15_000,

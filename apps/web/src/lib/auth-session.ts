@@ -159,3 +159,14 @@ export function endSessionAndGoToLogin(): void {
   if (window.location.pathname === LOGIN_PATH) return;
   navigateTo(`${LOGIN_PATH}?redirect=${encodeURIComponent(here)}`, { replace: true });
 }
+
+/**
+ * Forgets the flags above as a page load does: a logout keeps refreshes off until its reload, and a test's
+ * page outlives that reload.
+ */
+export function resetSessionFlags(): void {
+  setSsoProcessing(false);
+  refreshInFlight = null;
+  loggingOut = false;
+  sessionEnding = false;
+}

@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { SESSION_HINT_COOKIE } from '@threadreach/contract';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { resetSessionFlags } from '../lib/auth-session';
 import { setPageLoader } from '../lib/navigation';
 import { apiServer, takeApiProblems } from './api-mock.test-support';
 
@@ -38,6 +39,7 @@ afterAll(() => apiServer.close());
 afterEach(async () => {
   cleanup();
   setPageLoader(null);
+  resetSessionFlags();
   notifications.clean();
   window.localStorage.clear();
   document.cookie = `${SESSION_HINT_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
