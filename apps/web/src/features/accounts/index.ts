@@ -1,2 +1,2 @@
-export { AccountsPanel } from './components/accounts-panel';
+export { AccountsPanel, revealConnectAccount } from './components/accounts-panel';
 export { accountKeys, useAccounts } from './hooks/use-accounts';

@@ -102,6 +102,20 @@ function PanelHeader(props: {
   );
 }
 
+/** The page's Connect account button, whichever way it shows. */
+export const CONNECT_ACCOUNT_BUTTON_ID = 'connect-reddit-account';
+
+/**
+ * Brings Connect account into view and gives it focus: a send refused for want of an account points the
+ * person at the fix, which sits above the steps, far from the DM they tried to send.
+ */
+export function revealConnectAccount(): void {
+  const button = document.getElementById(CONNECT_ACCOUNT_BUTTON_ID);
+  if (!button) return;
+  button.scrollIntoView({ block: 'center' });
+  button.focus({ preventScroll: true });
+}
+
 /** Connect account, or a disabled 'Limit Reached' that still tells why when hovered or focused. */
 function ConnectButton(props: {
   blockedReason: string | null;
@@ -112,7 +126,7 @@ function ConnectButton(props: {
   const reasonId = useId();
   if (!props.blockedReason) {
     return (
-      <Button size="xs" onClick={props.onClick} loading={props.loading}>
+      <Button id={CONNECT_ACCOUNT_BUTTON_ID} size="xs" onClick={props.onClick} loading={props.loading}>
         Connect account
       </Button>
     );
@@ -128,6 +142,7 @@ function ConnectButton(props: {
         events={{ hover: true, focus: true, touch: true }}
       >
         <Button
+          id={CONNECT_ACCOUNT_BUTTON_ID}
           size="xs"
           data-disabled
           aria-disabled

@@ -34,6 +34,7 @@ import {
   sendingStatus,
 } from '../../../test/discovery.test-support';
 import { buildCampaignStatistics } from '../../history/history.test-support';
+import { AccountsPanel } from '../../accounts';
 import { LeadsStep } from '../../leads';
 import { SENDING_STATUS_REFRESH_MS } from '../hooks/use-sending';
 import {
@@ -57,6 +58,7 @@ function renderStep4(
   dms: TDmMessage[],
   status: TSendingStatus | TMockHandler<typeof sendingEndpoints.status> = sendingStatus(),
   accounts: TConnectedAccount[] = [],
+  options: { withAccountsPanel?: boolean } = {},
 ) {
   mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
   const accountReads = mockEndpoint(accountsEndpoints.list, accountList(accounts));
@@ -69,7 +71,12 @@ function renderStep4(
   const list = mockEndpoint(dmsEndpoints.list, dmPage(dms));
   const statusCalls = mockEndpoint(sendingEndpoints.status, status);
   const agent = mockAgentAtRest();
-  renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
+  renderScreen(
+    <>
+      {options.withAccountsPanel && <AccountsPanel projectId={PROJECT_ID} readOnly={false} />}
+      <LeadsStep projectId={PROJECT_ID} readOnly={false} />
+    </>,
+  );
   return { list, statusCalls, agent, posts, accountReads, statistics };
 }
 
@@ -122,6 +129,31 @@ describe('Send on a DM', { timeout: 15_000 }, () => {
     mockEndpoint(sendingEndpoints.sendOne, errorReply(500, 'Internal server error', 'internal'));
     await user.click(within(item).getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(SENDING_TEXTS.sendFailed)).toBeTruthy();
+  });
+
+  it('brings Connect account into view and focus when refused for want of an account', async () => {
+    const scrolled: Element[] = [];
+    vi.spyOn(window.HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    renderStep4([buildDm({ recipient_username: 'erin' })], sendingStatus(), [], { withAccountsPanel: true });
+    const connect = await screen.findByRole('button', { name: 'Connect account' });
+    mockEndpoint(sendingEndpoints.sendOne, errorReply(422, SENDING_TEXTS.noAccounts, 'no_accounts'));
+    await user.click(within(await dmRow('erin')).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(SENDING_TEXTS.noAccounts)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(connect));
+    expect(scrolled).toEqual([connect]);
+
+    // Any other refusal leaves the page where it is.
+    connect.blur();
+    mockEndpoint(
+      sendingEndpoints.sendOne,
+      errorReply(409, 'u/erin was already contacted', 'already_contacted'),
+    );
+    await user.click(within(await dmRow('erin')).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('u/erin was already contacted')).toBeTruthy();
+    expect(document.activeElement).not.toBe(connect);
+    expect(scrolled).toHaveLength(1);
   });
 
   it('says the agent runs when the server refuses for it (started in another tab), and reads the agent again', async () => {
@@ -290,10 +322,14 @@ describe('Send All DMs', { timeout: 15_000 }, () => {
   });
 
   it('shows the spec texts as they are, and Error sending bulk DMs: {reason} otherwise', async () => {
-    renderStep4([buildDm()]);
+    renderStep4([buildDm()], sendingStatus(), [], { withAccountsPanel: true });
     mockEndpoint(sendingEndpoints.sendBulk, errorReply(422, SENDING_TEXTS.noAccountsBulk, 'no_accounts'));
     await sendAll();
     expect(await screen.findByText(SENDING_TEXTS.noAccountsBulk)).toBeTruthy();
+    // No account: Connect account is where the person goes next.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Connect account' })),
+    );
 
     mockEndpoint(
       sendingEndpoints.sendBulk,

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import { ApiError } from '../../../lib/api-error';
+import { revealConnectAccount } from '../../accounts';
 import { cancelQueuedDms, getSendingStatus, sendAllDms, sendDm, type TSendableDm } from '../api/sending.api';
 import { inFlight, sendFailureText, sendSuccessText } from '../sending-texts';
 
@@ -28,8 +29,11 @@ export interface TSendingOptions {
   onAgentRunning?: () => void;
 }
 
-function refusedForTheAgent(error: unknown, options: TSendingOptions) {
-  if (error instanceof ApiError && error.code === 'agent_running') options.onAgentRunning?.();
+/** What a refusal asks of the page: the agent read again, or Connect account shown when none is. */
+function refused(error: unknown, options: TSendingOptions) {
+  if (!(error instanceof ApiError)) return;
+  if (error.code === 'agent_running') options.onAgentRunning?.();
+  if (error.code === 'no_accounts') revealConnectAccount();
 }
 
 function useAfterSending(projectId: string, options: TSendingOptions) {
@@ -54,7 +58,7 @@ export function useSendDm(projectId: string, options: TSendingOptions = {}) {
     },
     onError: (error) => {
       notifications.show({ color: 'red', message: sendFailureText(error) });
-      refusedForTheAgent(error, options);
+      refused(error, options);
     },
     onSettled: settled,
   });
@@ -70,7 +74,7 @@ export function useSendAllDms(projectId: string, options: TSendingOptions = {}) 
   const settled = useAfterSending(projectId, options);
   return useMutation({
     mutationFn: () => sendAllDms(projectId),
-    onError: (error) => refusedForTheAgent(error, options),
+    onError: (error) => refused(error, options),
     onSettled: settled,
   });
 }
