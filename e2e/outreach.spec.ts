@@ -57,6 +57,10 @@ test('a fresh customer connects a Reddit account, sends one edited DM, sees the 
   // The lead now says its author has a DM instead of offering a second one.
   await expect(lead.getByText('DM written')).toBeVisible();
   await expect(lead.getByRole('button', { name: 'Generate DM' })).toHaveCount(0);
+  // ...and leads there: the DM list sits below the results and the campaign's counts.
+  await lead.getByRole('link', { name: 'DM written' }).click();
+  await expect(dms.getByRole('heading', { name: /^DM messages/ })).toBeFocused();
+  await expect(dm).toBeInViewport();
 
   // Edit: marked Unsaved until saved; Send waits for the save.
   const edited = `${draft}${EDIT}`.slice(0, 400);

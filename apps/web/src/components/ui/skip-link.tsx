@@ -10,6 +10,18 @@ export interface TSkipTo {
 }
 
 /**
+ * Takes the keyboard (and the view) to the element with this id: to its first heading, which is read out
+ * and from which Tab goes on. Not the browser's jump to `#id`: a new address would be a history entry,
+ * which the workspace reads.
+ */
+export function goToSection(id: string): void {
+  const target = document.getElementById(id);
+  if (!target) return;
+  const heading = target.querySelector<HTMLElement>('h1, h2, h3, h4, h5, h6');
+  focusHeading(heading ?? target);
+}
+
+/**
  * A link before a long list, shown only while it has focus, that takes the keyboard past the list to the
  * element `to` names: to its first heading, which is read out and from which Tab goes on.
  */
@@ -20,12 +32,8 @@ export function SkipLink({ to, children }: { to: string; children: ReactNode }) 
       size="sm"
       className={classes.skip}
       onClick={(event) => {
-        // Not the browser's jump: a new address would be a history entry, which the workspace reads.
         event.preventDefault();
-        const target = document.getElementById(to);
-        if (!target) return;
-        const heading = target.querySelector<HTMLElement>('h1, h2, h3, h4, h5, h6');
-        focusHeading(heading ?? target);
+        goToSection(to);
       }}
     >
       {children}

@@ -14,6 +14,7 @@ import { REDDIT_WEB_URL, formatAccountAge, formatKarma, redditUrl, timeAgo } fro
 import { HighlightedText } from './highlighted-text';
 import { IntentBadge } from './intent-badge';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
+import { goToSection } from '../../../components/ui/skip-link';
 import { useAiBlockReason, usePublicConfig } from '../../auth';
 
 /** The first MATCHED_KEYWORDS_SHOWN matched keywords, and how many more there are. */
@@ -96,7 +97,17 @@ interface TRowShellProps {
   /** The author already has a DM in the project: a second one would be refused. */
   hasDm: boolean;
   author: string;
+  /** The id of the DM messages section, to which "DM written" leads. */
+  dmsAt?: string | undefined;
 }
+
+const dmWrittenBadge = (author: string) =>
+  ({
+    variant: 'light',
+    color: 'gray',
+    tt: 'none',
+    title: `u/${author} already has a DM in this project: see DM messages.`,
+  }) as const;
 
 function RowShell({
   label,
@@ -111,6 +122,7 @@ function RowShell({
   generatingDm = false,
   hasDm,
   author,
+  dmsAt,
 }: TRowShellProps) {
   const aiBlocked = useAiBlockReason();
   return (
@@ -121,16 +133,23 @@ function RowShell({
         </Stack>
         <Stack gap={6} align="flex-end">
           <IntentBadge score={score} reasons={reasons} matches={matches} />
-          {hasDm && (
-            <Badge
-              variant="light"
-              color="gray"
-              tt="none"
-              title={`u/${author} already has a DM in this project: see DM messages.`}
-            >
-              DM written
-            </Badge>
-          )}
+          {hasDm &&
+            (dmsAt ? (
+              <Badge
+                component="a"
+                href={`#${dmsAt}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  goToSection(dmsAt);
+                }}
+                style={{ cursor: 'pointer' }}
+                {...dmWrittenBadge(author)}
+              >
+                DM written
+              </Badge>
+            ) : (
+              <Badge {...dmWrittenBadge(author)}>DM written</Badge>
+            ))}
           {onGenerateDm && !hasDm && (
             <DisabledReason why={readOnly ? null : aiBlocked}>
               <Button
@@ -168,6 +187,7 @@ interface TItemProps<T> {
   onDelete: () => void;
   onGenerateDm?: (() => void) | undefined;
   generatingDm?: boolean | undefined;
+  dmsAt?: string | undefined;
 }
 
 /** Author, subreddit, points, age and the link: the same line under a post and a comment. */

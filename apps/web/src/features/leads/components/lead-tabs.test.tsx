@@ -353,6 +353,26 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(within(other).queryByText('DM written')).toBeNull();
   });
 
+  it('"DM written" leads to the DM messages below the results, as their skip link does', async () => {
+    mockLists({ posts: [{ ...POST, has_dm: true }] });
+    mockPublicConfig();
+    renderScreen(
+      <>
+        <LeadTabs
+          projectId={PROJECT_ID}
+          readOnly={false}
+          skipTo={{ id: 'dms', label: 'Skip to DM messages' }}
+        />
+        <section id="dms">
+          <h3>DM messages</h3>
+        </section>
+      </>,
+    );
+    const row = await screen.findByRole('article', { name: TITLE });
+    await user.click(within(row).getByRole('link', { name: 'DM written' }));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'DM messages' }));
+  });
+
   it('keeps Generate DM from a customer without a subscription; deleting still works', async () => {
     mockLists({ posts: [POST] });
     renderTabs(false, undefined, true);

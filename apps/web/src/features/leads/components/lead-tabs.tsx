@@ -202,6 +202,7 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTa
     onDelete: () => setAsking({ kind, id, what, open: true }),
     onGenerateDm: onGenerateDm(kind, id),
     generatingDm: generateDm.isPending && generateDm.variables?.id === id,
+    dmsAt: skipTo?.id,
   });
   const count = (q: { data?: { total: number } }) => (q.data ? ` (${q.data.total})` : '');
   /** What a tab's list shows, from which page, and its Delete all. */
