@@ -12,7 +12,9 @@ test('a new customer chooses a plan, completes the local checkout and reaches th
   await expect(growth.getByText('$79.00')).toBeVisible();
   await expect(growth.getByText('per month')).toBeVisible();
   await expect(growth.getByText('Up to 3 profiles')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Starter' }).getByText('Up to 1 profiles')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Starter' }).getByText('Up to 1 profile', { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText(/card payment provider.*cancel anytime/)).toBeVisible();
 
   await growth.getByRole('button', { name: 'Select Plan' }).click();

@@ -23,7 +23,9 @@ describe('plan formatting', () => {
     expect(planIntervalText({ interval: 'week', interval_count: 2 })).toBe('every 2 weeks');
   });
 
-  it("says 'Up to N profiles'", () => {
+  it("says 'Up to N profiles', and 'profile' for one", () => {
     expect(profilesText(3)).toBe('Up to 3 profiles');
+    expect(profilesText(1)).toBe('Up to 1 profile');
+    expect(profilesText(0)).toBe('Up to 0 profiles');
   });
 });

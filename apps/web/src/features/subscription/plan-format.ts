@@ -24,8 +24,9 @@ export function planIntervalText(plan: {
   return count > 1 ? `every ${count} ${plan.interval}s` : `per ${plan.interval}`;
 }
 
+/** The spec's 'Up to N profiles', in the singular for a plan of one. */
 export function profilesText(limit: number): string {
-  return `Up to ${limit} profiles`;
+  return `Up to ${limit} ${limit === 1 ? 'profile' : 'profiles'}`;
 }
 
 /** A plan's renewal or end day as the subscription pages show it: 'Dec 29, 2026'. */

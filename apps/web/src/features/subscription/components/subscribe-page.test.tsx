@@ -116,7 +116,7 @@ describe('/subscribe', () => {
     const starter = await screen.findByRole('region', { name: 'Starter' });
     expect(within(starter).getByText('$29.00')).toBeTruthy();
     expect(within(starter).getByText('per month')).toBeTruthy();
-    expect(within(starter).getByText('Up to 1 profiles')).toBeTruthy();
+    expect(within(starter).getByText('Up to 1 profile')).toBeTruthy();
     expect(within(starter).getByText('For one brand')).toBeTruthy();
     const quarterly = screen.getByRole('region', { name: 'Quarterly' });
     expect(within(quarterly).getByText('$199.00')).toBeTruthy();
