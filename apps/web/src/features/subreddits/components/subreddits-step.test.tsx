@@ -113,6 +113,45 @@ describe('Step 3 subreddits: list and approval', { timeout: 15_000 }, () => {
     });
   });
 
+  it('Select all approves every subreddit and Clear none, and Approve & Continue sends that', async () => {
+    mockEndpoint(subredditsEndpoints.list, subredditList([FREELANCE, DESIGN]));
+    statusSequence([generationStatus()]);
+    const approve = mockEndpoint(subredditsEndpoints.approve, ({ body }) => ({
+      approved_count: body.subreddits.filter((s) => s.approved).length,
+      subreddits: [],
+    }));
+    const { onApproved } = renderStep();
+    await screen.findByRole('checkbox', { name: 'r/freelance' });
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(rowOf('r/freelance')).toHaveProperty('checked', false);
+    expect(screen.getByText('(0 of 2 approved)')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Approve & Continue' }));
+    expect(await screen.findByText('Please select at least one subreddit to continue')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Select all' }));
+    expect(rowOf('r/freelance')).toHaveProperty('checked', true);
+    expect(rowOf('r/graphic_design')).toHaveProperty('checked', true);
+    expect(screen.getByText('(2 of 2 approved)')).toBeTruthy();
+    expect(screen.queryByText('Please select at least one subreddit to continue')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Approve & Continue' }));
+    await waitFor(() => expect(onApproved).toHaveBeenCalledTimes(1));
+    expect(approve.calls[0]!.rawBody).toEqual({
+      subreddits: [
+        { id: FREELANCE.id, subreddit_name: 'freelance', approved: true },
+        { id: DESIGN.id, subreddit_name: 'graphic_design', approved: true },
+      ],
+    });
+  });
+
+  it('disables Select all and Clear while read-only', async () => {
+    mockEndpoint(subredditsEndpoints.list, subredditList([FREELANCE]));
+    statusSequence([generationStatus()]);
+    renderStep({ readOnly: true });
+    await screen.findByRole('checkbox', { name: 'r/freelance' });
+    expect(screen.getByRole('button', { name: 'Select all' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Clear' }).hasAttribute('disabled')).toBe(true);
+  });
+
   it('needs at least one approved subreddit to continue', async () => {
     mockEndpoint(subredditsEndpoints.list, subredditList([FREELANCE]));
     statusSequence([generationStatus()]);
@@ -141,6 +180,7 @@ describe('Step 3 subreddits: list and approval', { timeout: 15_000 }, () => {
     statusSequence([generationStatus()]);
     const { onSkip, onBack } = renderStep();
     expect(await screen.findByText(/No subreddits yet/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Select all' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Skip to Posts' }));
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(onSkip).toHaveBeenCalledTimes(1);

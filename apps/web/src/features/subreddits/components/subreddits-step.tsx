@@ -171,6 +171,11 @@ export function SubredditsStep({
     if (approved) setSelectionError(null);
   };
 
+  const setAllApproved = (approved: boolean) => {
+    setChanges(Object.fromEntries(items.map((s) => [s.id, approved])));
+    if (approved) setSelectionError(null);
+  };
+
   const runState = polling.state;
 
   return (
@@ -188,12 +193,34 @@ export function SubredditsStep({
         <Divider />
 
         <Group justify="space-between">
-          <Text fw={600}>
-            Suggested and added subreddits{' '}
-            <Text span size="sm" c="dimmed">
-              ({selectedCount} of {items.length} approved)
+          <Group gap="xs">
+            <Text fw={600}>
+              Suggested and added subreddits{' '}
+              <Text span size="sm" c="dimmed">
+                ({selectedCount} of {items.length} approved)
+              </Text>
             </Text>
-          </Text>
+            {items.length > 0 && (
+              <Group gap={4} wrap="nowrap">
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  disabled={readOnly || approve.isPending}
+                  onClick={() => setAllApproved(true)}
+                >
+                  Select all
+                </Button>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  disabled={readOnly || approve.isPending}
+                  onClick={() => setAllApproved(false)}
+                >
+                  Clear
+                </Button>
+              </Group>
+            )}
+          </Group>
           <DisabledReason why={readOnly ? null : aiBlocked}>
             <Button
               variant="light"
