@@ -42,6 +42,12 @@ describe('GET /api/v1/authorize', () => {
     expect(page).toContain('value="fresh_account"');
     expect(page).toContain('>Approve<');
     expect(page).toContain('>Deny<');
+    // A newcomer is told this is the demo's Reddit, on a page styled for any screen.
+    expect(page).toContain(
+      '<p class="sim" role="note">Simulated Reddit: no real Reddit account is connected. Log in as one of the demo accounts below.</p>',
+    );
+    expect(page).toContain('name="viewport"');
+    expect(page).toContain('<style>');
   });
 
   it('redirects with code and state on Approve, error=access_denied on Deny', async () => {

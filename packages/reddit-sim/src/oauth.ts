@@ -7,10 +7,14 @@ import {
   type RouteContext,
   type SimResponse,
   escapeHtml,
-  html,
   json,
   redirect,
+  simPage,
 } from './http';
+
+/** What a newcomer needs to know on the simulated consent form: nothing here reaches reddit.com. */
+const CONSENT_NOTE =
+  'Simulated Reddit: no real Reddit account is connected. Log in as one of the demo accounts below.';
 
 export type ClientType = 'script' | 'web' | 'installed';
 
@@ -221,31 +225,28 @@ export class OAuth {
       duration === 'permanent'
         ? 'It will keep this access until you revoke it.'
         : 'Its access will expire in 24 hours.';
-    return html(
+    return simPage(
       200,
-      `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8"><link rel="icon" href="data:,"><title>reddit.com: Authorize application</title></head>
-  <body>
-    <h1>Authorize application</h1>
-    <p><strong class="app-name">${escapeHtml(appName)}</strong> requests permission to connect with your reddit account.</p>
-    <p>${lasting}</p>
-    <ul class="scopes">
+      'reddit.com: Authorize application',
+      `      <h1>Authorize application</h1>
+      <p><strong class="app-name">${escapeHtml(appName)}</strong> requests permission to connect with your reddit account.</p>
+      <p>${lasting}</p>
+      <ul class="scopes">
         ${scopeItems}
-    </ul>
-    <form method="post" action="/api/v1/authorize">
-      ${hidden}
-      <label>Log in as
-        <select name="username">
-        ${accounts}
-        </select>
-      </label>
-      <button type="submit" name="authorize" value="Approve">Approve</button>
-      <button type="submit" name="authorize" value="Deny">Deny</button>
-    </form>
-  </body>
-</html>
-`,
+      </ul>
+      <form method="post" action="/api/v1/authorize">
+        ${hidden}
+        <label>Log in as
+          <select name="username">
+          ${accounts}
+          </select>
+        </label>
+        <div class="actions">
+          <button type="submit" name="authorize" value="Approve">Approve</button>
+          <button type="submit" name="authorize" value="Deny">Deny</button>
+        </div>
+      </form>`,
+      CONSENT_NOTE,
     );
   }
 
@@ -379,9 +380,11 @@ function grantError(error: string): SimResponse {
 }
 
 function errorPage(message: string): SimResponse {
-  return html(
+  return simPage(
     400,
-    `<!doctype html><html><head><link rel="icon" href="data:,"><title>reddit.com: Bad Request</title></head><body><h1>Bad Request</h1><p class="error">${escapeHtml(message)}</p></body></html>`,
+    'reddit.com: Bad Request',
+    `      <h1>Bad Request</h1>
+      <p class="error">${escapeHtml(message)}</p>`,
   );
 }
 

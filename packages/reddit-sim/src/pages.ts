@@ -1,5 +1,5 @@
 import type { Corpus } from './corpus/corpus';
-import { type RouteContext, type SimResponse, escapeHtml, html } from './http';
+import { type RouteContext, type SimResponse, escapeHtml, simPage } from './http';
 import { userStubs } from './listings';
 
 /**
@@ -10,38 +10,8 @@ import { userStubs } from './listings';
 
 const PAGE_ITEMS = 10;
 
-function page(status: number, title: string, main: string): SimResponse {
-  return html(
-    status,
-    `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-    <link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>
-    <style>
-      body { font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 0 auto; padding: 1rem; color: #1a1a1b; }
-      .sim { background: #fff4e5; border: 1px solid #f0b35a; padding: .5rem .75rem; border-radius: 4px; }
-      .meta { color: #576f76; font-size: .875rem; }
-      article { border: 1px solid #ccc; border-radius: 4px; padding: .75rem 1rem; margin: 1rem 0; }
-      .text { white-space: pre-wrap; margin: 0; }
-      article.highlight { border-color: #0079d3; border-width: 2px; }
-      h1 { font-size: 1.375rem; line-height: 1.3; }
-      a { color: #0051a3; }
-    </style>
-  </head>
-  <body>
-    <p class="sim" role="note">Simulated Reddit: this page exists only in the demo, not on reddit.com.</p>
-    <main>
-${main}
-    </main>
-  </body>
-</html>
-`,
-  );
-}
-
 function notFound(what: string): SimResponse {
-  return page(404, 'reddit.com: page not found', `<h1>Sorry, this ${what} isn't here</h1>`);
+  return simPage(404, 'reddit.com: page not found', `<h1>Sorry, this ${what} isn't here</h1>`);
 }
 
 const points = (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`;
@@ -68,7 +38,7 @@ export function postPage(corpus: Corpus, ctx: RouteContext): SimResponse {
         <p class="text">${escapeHtml(found.body)}</p>
       </article>`;
   }
-  return page(
+  return simPage(
     200,
     `${post.title} : ${post.subreddit}`,
     `      <p class="meta">r/${escapeHtml(post.subreddit)} · posted by ${userLink(post.author)} · ${dateOf(post.created_utc)} UTC</p>
@@ -83,7 +53,7 @@ export function userPage(corpus: Corpus, ctx: RouteContext): SimResponse {
   const user = corpus.users.get(ctx.params[0] ?? '');
   if (!user || user.deleted) return notFound('account');
   if (user.suspended) {
-    return page(
+    return simPage(
       200,
       `u/${user.name}`,
       `      <h1>u/${escapeHtml(user.name)}</h1>\n      <p>This account has been suspended.</p>`,
@@ -106,7 +76,7 @@ export function userPage(corpus: Corpus, ctx: RouteContext): SimResponse {
     );
   const list = (items: string[]) =>
     items.length ? `<ul>\n${items.join('\n')}\n</ul>` : '<p>Nothing yet.</p>';
-  return page(
+  return simPage(
     200,
     `u/${user.name}`,
     `      <h1>u/${escapeHtml(user.name)}</h1>
