@@ -139,7 +139,7 @@ test('the demo sign-in page meets WCAG 2.1 AA as axe checks it', async ({ page }
   await expectAccessible(page, 'the sign-in picker');
 });
 
-test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 2.1 AA; step 5 fits a phone', async ({
+test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 2.1 AA; the results list and step 5 fit a phone', async ({
   page,
   request,
 }) => {
@@ -150,6 +150,17 @@ test('the history with a reply, and step 5 with a sent DM on a phone, meet WCAG 
   const { reddit } = await connectOwnRedditAccount(page, request);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
+
+  // On a phone the results list stops at two thirds of the screen: a finger beside it scrolls the page.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  const results = page.getByRole('tabpanel', { name: /^Posts/ }).locator('.mantine-ScrollArea-root');
+  await expect(results).toBeVisible();
+  const resultsHeight = (await results.boundingBox())!.height;
+  expect(resultsHeight).toBeGreaterThan(844 * 0.5);
+  expect(resultsHeight).toBeLessThanOrEqual(844 * 0.66 + 1);
+  await page.setViewportSize(desktop);
+
   await page.getByRole('tab', { name: /^Comments/ }).click();
   const { lead, author } = await reachableCommentLead(page, request);
   await lead.getByRole('button', { name: 'Generate DM' }).click();

@@ -20,9 +20,8 @@ import { useMinuteClock } from '../../../lib/clock';
 import { REPLY_STATUS_COLORS, REPLY_STATUS_LABELS } from '../history-format';
 import { useCheckReplies } from '../hooks/use-check-replies';
 import { HISTORY_PAGE_SIZE, useHistory } from '../hooks/use-history';
+import { RESULTS_LIST_MAX_HEIGHT } from '../../../components/ui/results-list-height';
 
-/** The list scrolls past this height, as the other results tabs do. */
-const LIST_MAX_HEIGHT = 720;
 const FILTERS: Array<{ value: TReplyStatus | 'all'; label: string }> = [
   { value: 'all', label: 'All' },
   { value: 'replied', label: REPLY_STATUS_LABELS.replied },
@@ -124,7 +123,7 @@ export function HistoryList({ projectId, readOnly = false }: { projectId: string
           </Text>
         ) : (
           <ScrollArea.Autosize
-            mah={LIST_MAX_HEIGHT}
+            mah={RESULTS_LIST_MAX_HEIGHT}
             type="auto"
             // A list that scrolls must be reachable from the keyboard, whatever its rows hold.
             viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Contacted people' }}

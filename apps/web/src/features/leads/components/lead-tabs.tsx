@@ -31,6 +31,7 @@ import {
 } from '../hooks/use-leads';
 import { DeleteAllLeads } from './delete-all-leads';
 import { CommentItem, PostItem, ProfileItem } from './lead-item';
+import { RESULTS_LIST_MAX_HEIGHT } from '../../../components/ui/results-list-height';
 
 const KINDS: TLeadKind[] = ['posts', 'comments', 'users'];
 /** The results tabs: the three kinds of leads, then the people already contacted. */
@@ -43,8 +44,6 @@ const DM_SOURCES: Record<TLeadKind, TDmLead['kind']> = {
   users: 'profile',
 };
 const MIN_SCORES = ['0', '25', '50', '75'];
-/** The results list scrolls past this height (spec section 9). */
-const LIST_MAX_HEIGHT = 720;
 
 function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);
@@ -116,7 +115,7 @@ function LeadList<T extends { id: string }>({
         <>
           {skipTo && <SkipLink to={skipTo.id}>{skipTo.label}</SkipLink>}
           {toolbar && <Group justify="flex-end">{toolbar}</Group>}
-          <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto">
+          <ScrollArea.Autosize mah={RESULTS_LIST_MAX_HEIGHT} type="auto">
             <Stack gap="xs" pr="xs">
               {items.map((item) => (
                 <div key={item.id}>{children(item)}</div>
