@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { discoveryFilters, keywords } from '../keywords/keywords.table';
@@ -294,7 +294,7 @@ export async function authorsToEnrich(
     .where(
       and(
         isNull(redditAuthors.nameLower),
-        gt(leads.foundAt, options.since),
+        gte(leads.foundAt, options.since),
         sql`${leads.author} <> '[deleted]'`,
         options.projectId ? eq(leads.projectId, options.projectId) : undefined,
         options.names ? inArray(leads.author, options.names.length ? options.names : ['']) : undefined,

@@ -13,7 +13,7 @@ import { registerJobs, startQueue } from '../../jobs/queue';
 import type { TestApp } from '../../test/test-app';
 import { startRun } from '../projects';
 import { subreddits } from '../subreddits/subreddits.table';
-import { discoverySearches } from './discovery.table';
+import { discoverySearches, redditAuthors } from './discovery.table';
 import {
   addSearchCredential,
   buildDiscoveryProject,
@@ -177,6 +177,38 @@ describe('a search', () => {
     ).toBe(200);
     expect((await finished(p)).status).toBe('completed');
     expect((await leadsOf(t.ctx.db, p.id)).length).toBe(leads.length);
+  });
+
+  it("reads its newest leads' authors, Users unchecked, so the lists open on their age and karma", async () => {
+    const p = await project({ keywords: ['customers', 'users', 'tool'], subreddits: ['SaaS'] });
+    t.sim!.inspect.reset();
+    expect((await enhanced(p, { include_comments: true })).statusCode).toBe(200);
+    const done = await finished(p);
+    expect(done.status).toBe('completed');
+    expect(done.result?.profiles_found).toBe(0);
+
+    // Read now, or by an earlier test's search: the cache is shared.
+    const read = t
+      .sim!.inspect.requestLog({ endpoint: 'GET /user/{name}/about' })
+      .map((e) => decodeURIComponent(e.path.split('/')[2] ?? ''));
+    const cached = new Set(
+      (await t.ctx.db.select({ name: redditAuthors.name }).from(redditAuthors)).map((a) => a.name),
+    );
+    const authors = new Set((await leadsOf(t.ctx.db, p.id)).map((l) => l.author));
+    expect(authors.size).toBeGreaterThan(20);
+    expect(read.length).toBeGreaterThan(0);
+    expect(read.length).toBeLessThanOrEqual(20);
+    expect(new Set(read).size).toBe(read.length);
+    for (const url of [
+      `/api/v1/posts?project_id=${p.id}&limit=10`,
+      `/api/v1/projects/${p.id}/comments?limit=10`,
+    ]) {
+      const firstPage = await t.app.inject({ method: 'GET', url, headers: p.owner.auth });
+      const items = firstPage.json().items as { author: string; account_age_days: number | null }[];
+      expect(items.length).toBe(10);
+      for (const item of items) expect(cached).toContain(item.author);
+      expect(items.filter((i) => i.account_age_days !== null).length).toBeGreaterThan(6);
+    }
   });
 
   it('shows its phase, items read and leads found while it runs', async () => {

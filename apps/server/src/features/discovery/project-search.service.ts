@@ -63,8 +63,13 @@ export type TProjectSearchOptions = z.infer<typeof ZProjectSearchOptions>;
 
 /** First backfills one search may run; the cycle does the rest. */
 const SEARCH_BACKFILLS_MAX = 25;
-/** Authors a search with profiles reads; the cycle reads the rest. */
-const SEARCH_AUTHORS_MAX = 25;
+/**
+ * Authors a search reads of each kind of lead it found, those of the newest first: the Posts and Comments
+ * lists open on their newest leads, each showing its author's account age and karma. The cycle reads the
+ * rest (20 a minute); an author read once is not read again, so this mostly moves requests earlier. Kept
+ * to the first screenful, as they share the credential's 100 requests a minute with every search.
+ */
+const SEARCH_AUTHORS_PER_KIND = 10;
 
 /**
  * Checks that the project can be searched and marks its search as running: 400 without approved keywords
@@ -202,6 +207,8 @@ export async function runProjectSearch(
   const searchId = await openSearch(ctx.db, projectId, options.trigger, run.startedAt);
   const progress: TRunProgress = { phase: 'starting', items_read: 0, leads_found: 0 };
   const found = { posts: new Set<string>(), comments: new Set<string>(), authors: new Set<string>() };
+  /** Each author with the time of their newest matched post, and comment: the order authors are read in. */
+  const newestBy = { t3: new Map<string, number>(), t1: new Map<string, number>() };
   let reader: RedditReader | null = null;
   const report = (phase = progress.phase) => {
     progress.phase = phase;
@@ -245,6 +252,8 @@ export async function runProjectSearch(
       for (const item of matched.items) {
         (item.kind === 't3' ? found.posts : found.comments).add(item.name);
         found.authors.add(item.author);
+        const newest = item.kind === 't3' ? newestBy.t3 : newestBy.t1;
+        newest.set(item.author, Math.max(newest.get(item.author) ?? 0, item.createdAt.getTime()));
       }
       progress.items_read += listed.length;
       await report();
@@ -269,13 +278,21 @@ export async function runProjectSearch(
       await report('reading new comments');
       await readNewest('t1');
     }
-    if (options.include_profiles && options.persist_posts && found.authors.size > 0) {
+    if (options.persist_posts && found.authors.size > 0) {
       await report('reading profiles');
+      const names = new Set(
+        Object.values(newestBy).flatMap((newest) =>
+          [...newest]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, SEARCH_AUTHORS_PER_KIND)
+            .map(([name]) => name),
+        ),
+      );
       const authors = await authorsToEnrich(ctx.db, {
-        limit: SEARCH_AUTHORS_MAX,
+        limit: names.size,
         since: run.startedAt,
         projectId,
-        names: [...found.authors],
+        names: [...names],
       });
       await enrichAuthors(ctx, reader, authors);
     }
