@@ -167,7 +167,7 @@ export const leadsEndpoints = {
   posts: endpoint({
     method: 'GET',
     path: '/api/v1/posts',
-    summary: 'Posts found for a project, newest first',
+    summary: 'Posts found for a project, newest or highest intent first',
     tags: ['leads'],
     scope: scope.project('read', PROJECT_IN_QUERY),
     query: ZPostListQuery,
@@ -194,7 +194,7 @@ export const leadsEndpoints = {
   comments: endpoint({
     method: 'GET',
     path: '/api/v1/projects/:projectId/comments',
-    summary: 'Comments found for a project, newest first',
+    summary: 'Comments found for a project, newest or highest intent first',
     tags: ['leads'],
     scope: scope.project('read'),
     params: ZProjectParams,
@@ -223,7 +223,7 @@ export const leadsEndpoints = {
   profiles: endpoint({
     method: 'GET',
     path: '/api/v1/projects/:projectId/profiles',
-    summary: 'People behind the matches, newest first',
+    summary: 'People behind the matches, newest or highest intent first',
     tags: ['leads'],
     scope: scope.project('read'),
     params: ZProjectParams,

@@ -75,9 +75,19 @@ export const ZProfile = z
   .meta({ id: 'Profile' });
 export type TProfile = z.infer<typeof ZProfile>;
 
-/** Lists of leads: newest first, optionally only those scoring at least `min_score`. */
+/**
+ * Orders of the results lists: `newest` by when the item was written on Reddit (a profile: its latest
+ * match); `intent` by intent score, highest first (a profile's is its best lead's), then newest. Ties end
+ * on the id, so pages neither repeat nor skip a lead.
+ */
+export const LEAD_SORTS = ['newest', 'intent'] as const;
+export const ZLeadSort = z.enum(LEAD_SORTS, { error: `sort must be ${LEAD_SORTS.join(' or ')}` });
+export type TLeadSort = z.infer<typeof ZLeadSort>;
+
+/** Lists of leads, in `sort` order, optionally only those scoring at least `min_score`. */
 export const ZLeadListQuery = ZPageQuery.extend({
   min_score: ZQueryInt(0, 100, 'min_score must be a whole number from 0 to 100').default(0),
+  sort: ZLeadSort.default('newest'),
 });
 export const ZPostListQuery = ZLeadListQuery.extend({ project_id: z.uuid({ error: 'Project not found' }) });
 

@@ -13,7 +13,7 @@ import {
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm';
-import type { TPageQuery } from '@threadreach/contract';
+import type { TLeadSort, TPageQuery } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { redditAuthors, redditItems } from '../discovery/discovery.table';
 import { CONTACTED_DM_STATES, dmMessages } from '../dms/dms.table';
@@ -102,15 +102,26 @@ function hasDmInProject(projectId: string, author: SQLWrapper): SQL<boolean> {
       and ${dmMessages.projectId} = ${projectId})`;
 }
 
+/** One page of a results list, in the order it is shown. */
+export interface LeadPage extends TPageQuery {
+  sort: TLeadSort;
+}
+
+/** A results list's order; the id last, so equal scores and times still page in one order. */
+function leadOrder(sort: TLeadSort): SQL[] {
+  const newest = [desc(leads.itemCreatedAt), desc(leads.id)];
+  return sort === 'intent' ? [desc(leads.intentScore), ...newest] : newest;
+}
+
 /**
  * One page of a project's live posts or comments by people not contacted yet, newest first (by when they
- * were written on Reddit).
+ * were written on Reddit) or highest intent first.
  */
 export async function listLeads(
   db: DbOrTx,
   filter: LeadFilter,
   kind: LeadKind,
-  page: TPageQuery,
+  page: LeadPage,
 ): Promise<{ rows: ListedLeadView[]; total: number }> {
   const where = and(liveLeads(filter, kind), notContacted(filter.projectId, leads.author));
   const [rows, totals] = await Promise.all([
@@ -120,7 +131,7 @@ export async function listLeads(
       .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
       .leftJoin(redditAuthors, authorOfLead)
       .where(where)
-      .orderBy(desc(leads.itemCreatedAt), desc(leads.id))
+      .orderBy(...leadOrder(page.sort))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(leads).where(where),
@@ -138,14 +149,19 @@ function liveProfiles(filter: LeadFilter): SQL {
   )!;
 }
 
+function profileOrder(sort: TLeadSort): SQL[] {
+  const newest = [desc(profiles.lastFoundAt), desc(profiles.id)];
+  return sort === 'intent' ? [desc(profiles.intentScore), ...newest] : newest;
+}
+
 /**
- * One page of a project's live profiles not contacted yet, the most recently found first, with their live
- * lead counts.
+ * One page of a project's live profiles not contacted yet, the most recently found first or the highest
+ * intent first (a profile keeps its best lead's score), with their live lead counts.
  */
 export async function listProfiles(
   db: DbOrTx,
   filter: LeadFilter,
-  page: TPageQuery,
+  page: LeadPage,
 ): Promise<{ rows: ProfileView[]; total: number }> {
   const where = liveProfiles(filter);
   const [rows, totals] = await Promise.all([
@@ -160,7 +176,7 @@ export async function listProfiles(
       .from(profiles)
       .leftJoin(redditAuthors, eq(redditAuthors.nameLower, sql`lower(${profiles.redditUsername})`))
       .where(where)
-      .orderBy(desc(profiles.lastFoundAt), desc(profiles.id))
+      .orderBy(...profileOrder(page.sort))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(profiles).where(where),

@@ -155,6 +155,57 @@ describe('GET /posts', () => {
     expect((await get(project, postsUrl(project))).json().total).toBe(3);
   });
 
+  it('lists the highest intent first with sort=intent, the newer first among equal scores, page after page', async () => {
+    const project = await newProject();
+    const lead = (intentScore: number, iso: string) =>
+      buildLead(t.ctx.db, project.id, { intentScore, itemCreatedAt: at(iso) });
+    const s67 = await lead(67, '2030-01-04T10:00:00Z');
+    const s32 = await lead(32, '2030-01-02T10:00:00Z');
+    const s72Newer = await lead(72, '2030-01-05T10:00:00Z');
+    const s42 = await lead(42, '2030-01-06T10:00:00Z');
+    const s100 = await lead(100, '2030-01-01T10:00:00Z');
+    // Equal score and time: the id decides, the same way on every page.
+    const twins = [await lead(72, '2030-01-03T10:00:00Z'), await lead(72, '2030-01-03T10:00:00Z')];
+    const [twinA, twinB] = twins
+      .map((l) => l.id)
+      .sort()
+      .reverse();
+    await buildLead(t.ctx.db, project.id, { kind: 'comment', intentScore: 99 });
+
+    const ids = (page: { items: Array<{ id: string }> }) => page.items.map((p) => p.id);
+    const pages = [];
+    for (let offset = 0; offset < 8; offset += 2) {
+      const res = await get(project, postsUrl(project, `sort=intent&limit=2&offset=${offset}`));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ total: 7, limit: 2, offset });
+      pages.push(...ids(res.json()));
+    }
+    expect(pages).toEqual([s100.id, s72Newer.id, twinA, twinB, s67.id, s42.id, s32.id]);
+
+    // Newest first stays the default, and sort=newest says so.
+    const newest = [s42.id, s72Newer.id, s67.id, twinA, twinB, s32.id, s100.id];
+    expect(ids((await get(project, postsUrl(project))).json())).toEqual(newest);
+    expect(ids((await get(project, postsUrl(project, 'sort=newest'))).json())).toEqual(newest);
+    // With a minimum score, the same order over what is left.
+    const strong = (await get(project, postsUrl(project, 'sort=intent&min_score=70'))).json();
+    expect(strong.total).toBe(4);
+    expect(ids(strong)).toEqual([s100.id, s72Newer.id, twinA, twinB]);
+  });
+
+  it('refuses a sort it does not know with a 400 naming the field', async () => {
+    const project = await newProject();
+    for (const q of ['sort=score', 'sort=', 'sort=INTENT', 'sort=intent&sort=newest']) {
+      for (const url of [postsUrl(project, q), commentsUrl(project, q), profilesUrl(project, q)]) {
+        const res = await get(project, url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json(), url).toMatchObject({
+          detail: 'sort must be newest or intent',
+          code: 'validation_error',
+        });
+      }
+    }
+  });
+
   it('refuses a bad page or score with a 400 naming the field', async () => {
     const project = await newProject();
     for (const q of [
@@ -201,6 +252,19 @@ describe('GET /projects/:id/comments', () => {
     });
     expect(page.items[0]).not.toHaveProperty('title');
     expect((await get(project, commentsUrl(project, 'min_score=51'))).json().total).toBe(0);
+  });
+  it('lists comments highest intent first with sort=intent', async () => {
+    const project = await newProject();
+    const comment = (intentScore: number, iso: string) =>
+      buildLead(t.ctx.db, project.id, { kind: 'comment', intentScore, itemCreatedAt: at(iso) });
+    const low = await comment(20, '2030-02-03T00:00:00Z');
+    const highOlder = await comment(90, '2030-02-01T00:00:00Z');
+    const highNewer = await comment(90, '2030-02-02T00:00:00Z');
+    const ids = (q: string) =>
+      get(project, commentsUrl(project, q)).then((r) => r.json().items.map((c: { id: string }) => c.id));
+    expect(await ids('sort=intent')).toEqual([highNewer.id, highOlder.id, low.id]);
+    expect(await ids('sort=intent&limit=1&offset=1')).toEqual([highOlder.id]);
+    expect(await ids('')).toEqual([low.id, highNewer.id, highOlder.id]);
   });
 });
 
@@ -258,6 +322,20 @@ describe('GET /projects/:id/profiles', () => {
     const strong = (await get(project, profilesUrl(project, 'min_score=50&limit=1'))).json();
     expect(strong).toMatchObject({ total: 1, limit: 1 });
     expect(strong.items[0].id).toBe(aliceProfile.id);
+  });
+  it("lists profiles by their best lead's intent with sort=intent, the latest match first among equals", async () => {
+    const project = await newProject();
+    const profile = (intentScore: number, iso: string) =>
+      buildProfile(t.ctx.db, project.id, { intentScore, lastFoundAt: at(iso) });
+    const high = await profile(80, '2030-03-01T00:00:00Z');
+    const lowNewest = await profile(10, '2030-03-05T00:00:00Z');
+    const midOlder = await profile(60, '2030-03-02T00:00:00Z');
+    const midNewer = await profile(60, '2030-03-03T00:00:00Z');
+    const ids = (q: string) =>
+      get(project, profilesUrl(project, q)).then((r) => r.json().items.map((p: { id: string }) => p.id));
+    expect(await ids('sort=intent')).toEqual([high.id, midNewer.id, midOlder.id, lowNewest.id]);
+    expect(await ids('sort=intent&limit=2&offset=2')).toEqual([midOlder.id, lowNewest.id]);
+    expect(await ids('')).toEqual([lowNewest.id, midNewer.id, midOlder.id, high.id]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { TCommentList, TLeadsDeleted, TPageQuery, TPostList, TProfileList } from '@threadreach/contract';
+import type { TCommentList, TLeadsDeleted, TPostList, TProfileList } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { notFound } from '../../http/errors';
@@ -19,9 +19,10 @@ import {
   profileOwners,
   type ExportCursor,
   type LeadKind,
+  type LeadPage,
 } from './leads.repository';
 
-export type LeadListQuery = TPageQuery & { min_score: number };
+export type LeadListQuery = LeadPage & { min_score: number };
 
 const NOT_FOUND = { post: 'Post not found', comment: 'Comment not found' } as const;
 
