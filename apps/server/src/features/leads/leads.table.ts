@@ -45,6 +45,8 @@ export const leads = pgTable(
   (t) => [
     uniqueIndex('leads_project_item_uq').on(t.projectId, t.itemName),
     index('leads_project_kind_created_idx').on(t.projectId, t.kind, t.itemCreatedAt),
+    // The results lists' "highest intent first": a page is read in order instead of sorting every lead.
+    index('leads_project_kind_intent_idx').on(t.projectId, t.kind, t.intentScore, t.itemCreatedAt),
     index('leads_item_idx').on(t.itemName),
     index('leads_found_idx').on(t.foundAt),
     // A project's statistics: its leads by the day they were found.
@@ -80,6 +82,8 @@ export const profiles = pgTable(
   (t) => [
     uniqueIndex('profiles_project_username_uq').on(t.projectId, t.redditUsername),
     index('profiles_project_found_idx').on(t.projectId, t.lastFoundAt),
+    // The Users tab's "highest intent first", read in order as the leads' is.
+    index('profiles_project_intent_idx').on(t.projectId, t.intentScore, t.lastFoundAt),
   ],
 );
 export type ProfileRow = typeof profiles.$inferSelect;

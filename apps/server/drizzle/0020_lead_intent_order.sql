@@ -1,0 +1,2 @@
+CREATE INDEX "leads_project_kind_intent_idx" ON "leads" USING btree ("project_id","kind","intent_score","item_created_at");--> statement-breakpoint
+CREATE INDEX "profiles_project_intent_idx" ON "profiles" USING btree ("project_id","intent_score","last_found_at");
