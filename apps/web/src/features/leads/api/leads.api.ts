@@ -4,6 +4,7 @@ import {
   projectsEndpoints,
   searchEndpoints,
   type TCommentList,
+  type TLeadSort,
   type TLeadsDeleted,
   type TMessageResponse,
   type TPostList,
@@ -20,25 +21,32 @@ export interface TLeadPage {
   limit: number;
   offset: number;
   minScore: number;
+  sort: TLeadSort;
 }
 
 export function listPosts(projectId: string, page: TLeadPage): Promise<TPostList> {
   return call(leadsEndpoints.posts, {
-    query: { project_id: projectId, limit: page.limit, offset: page.offset, min_score: page.minScore },
+    query: {
+      project_id: projectId,
+      limit: page.limit,
+      offset: page.offset,
+      min_score: page.minScore,
+      sort: page.sort,
+    },
   });
 }
 
 export function listComments(projectId: string, page: TLeadPage): Promise<TCommentList> {
   return call(leadsEndpoints.comments, {
     params: { projectId },
-    query: { limit: page.limit, offset: page.offset, min_score: page.minScore },
+    query: { limit: page.limit, offset: page.offset, min_score: page.minScore, sort: page.sort },
   });
 }
 
 export function listProfiles(projectId: string, page: TLeadPage): Promise<TProfileList> {
   return call(leadsEndpoints.profiles, {
     params: { projectId },
-    query: { limit: page.limit, offset: page.offset, min_score: page.minScore },
+    query: { limit: page.limit, offset: page.offset, min_score: page.minScore, sort: page.sort },
   });
 }
 

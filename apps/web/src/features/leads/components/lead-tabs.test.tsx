@@ -234,6 +234,26 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(lists.posts.calls).toHaveLength(0);
   });
 
+  it('sorts every list by highest intent first, from page 1', async () => {
+    const lists = mockLists();
+    const posts = mockEndpoint(leadsEndpoints.posts, ({ query }) =>
+      page([buildPost({ title: `Post at ${query.offset}, ${query.sort}` })], 45, query.limit, query.offset),
+    );
+    renderTabs();
+    const sortBy = await screen.findByRole('combobox', { name: 'Sort by' });
+    expect(await screen.findByRole('article', { name: 'Post at 0, newest' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByRole('article', { name: 'Post at 40, newest' })).toBeTruthy();
+
+    await user.selectOptions(sortBy, 'Highest intent first');
+    expect(await screen.findByRole('article', { name: 'Post at 0, intent' })).toBeTruthy();
+    expect(posts.calls.at(-1)!.url.searchParams.get('sort')).toBe('intent');
+    expect(posts.calls.at(-1)!.query).toMatchObject({ offset: 0, min_score: 0 });
+    await waitFor(() => expect(lists.comments.calls.at(-1)!.url.searchParams.get('sort')).toBe('intent'));
+    expect(lists.profiles.calls.at(-1)!.url.searchParams.get('sort')).toBe('intent');
+    expect(screen.getByRole('button', { name: 'Page 1' }).getAttribute('data-active')).toBe('true');
+  });
+
   it.each([
     ['Posts', 'Post', 'Delete me', 'Delete the post "Delete me"? It is not found again.'],
     [

@@ -4,6 +4,7 @@ import {
   Center,
   Group,
   Loader,
+  NativeSelect,
   Pagination,
   ScrollArea,
   SegmentedControl,
@@ -13,7 +14,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { TPage } from '@threadreach/contract';
+import type { TLeadSort, TPage } from '@threadreach/contract';
 import { ConfirmDeleteDialog } from '../../../components/ui/confirm-delete-dialog';
 import { SkipLink, type TSkipTo } from '../../../components/ui/skip-link';
 import { useMinuteClock } from '../../../lib/clock';
@@ -44,6 +45,10 @@ const DM_SOURCES: Record<TLeadKind, TDmLead['kind']> = {
   users: 'profile',
 };
 const MIN_SCORES = ['0', '25', '50', '75'];
+const SORTS: { value: TLeadSort; label: string }[] = [
+  { value: 'newest', label: 'Newest first' },
+  { value: 'intent', label: 'Highest intent first' },
+];
 
 function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);
@@ -142,14 +147,19 @@ export interface TLeadTabsProps {
   skipTo?: TSkipTo;
 }
 
-/** Step 4's results: Posts, Comments and Users, newest first, with a minimum intent score; and History. */
+/**
+ * Step 4's results: Posts, Comments and Users, newest or highest intent first, with a minimum intent
+ * score; and History.
+ */
 export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTabsProps) {
   const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
+  const [sort, setSort] = useState<TLeadSort>('newest');
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
-  const posts = usePosts(projectId, pages.posts, minScore);
-  const comments = useComments(projectId, pages.comments, minScore);
-  const profiles = useProfiles(projectId, pages.users, minScore);
+  const posts = usePosts(projectId, pages.posts, minScore, sort);
+  const comments = useComments(projectId, pages.comments, minScore, sort);
+  const profiles = useProfiles(projectId, pages.users, minScore, sort);
+  const firstPages = () => setPages({ posts: 1, comments: 1, users: 1 });
   const remove = useDeleteLead(projectId);
   const generateDm = useGenerateDm(projectId);
   const nowMs = useMinuteClock();
@@ -225,20 +235,37 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTa
 
   return (
     <Stack gap="sm">
-      <Group gap="sm">
-        <Text size="sm" fw={500} id="min-intent-label">
-          Minimum intent score
-        </Text>
-        <SegmentedControl
-          size="xs"
-          aria-labelledby="min-intent-label"
-          value={String(minScore)}
-          onChange={(value) => {
-            setMinScore(Number(value));
-            setPages({ posts: 1, comments: 1, users: 1 });
-          }}
-          data={MIN_SCORES.map((s) => ({ value: s, label: s === '0' ? 'Any' : `${s}+` }))}
-        />
+      <Group gap="lg">
+        <Group gap="sm">
+          <Text size="sm" fw={500} id="min-intent-label">
+            Minimum intent score
+          </Text>
+          <SegmentedControl
+            size="xs"
+            aria-labelledby="min-intent-label"
+            value={String(minScore)}
+            onChange={(value) => {
+              setMinScore(Number(value));
+              firstPages();
+            }}
+            data={MIN_SCORES.map((s) => ({ value: s, label: s === '0' ? 'Any' : `${s}+` }))}
+          />
+        </Group>
+        <Group gap="sm">
+          <Text size="sm" fw={500} id="lead-sort-label">
+            Sort by
+          </Text>
+          <NativeSelect
+            size="xs"
+            aria-labelledby="lead-sort-label"
+            value={sort}
+            onChange={(event) => {
+              setSort(SORTS.find((s) => s.value === event.currentTarget.value)?.value ?? 'newest');
+              firstPages();
+            }}
+            data={SORTS}
+          />
+        </Group>
       </Group>
       <Tabs
         value={tab}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TProject, TProjectList, TSearchStatus } from '@threadreach/contract';
+import type { TLeadSort, TProject, TProjectList, TSearchStatus } from '@threadreach/contract';
 import { useRunPolling, type TRunTexts } from '../../../lib/run-polling';
 import { projectKeys } from '../../projects';
 import {
@@ -46,12 +46,12 @@ export const EMPTY_LEADS_REFRESH_MS = 15_000;
 const whileEmpty = (query: { state: { data?: { total: number } } }) =>
   query.state.data?.total === 0 ? EMPTY_LEADS_REFRESH_MS : false;
 
-function pageOf(page: number, minScore: number): TLeadPage {
-  return { limit: LEADS_PAGE_SIZE, offset: (page - 1) * LEADS_PAGE_SIZE, minScore };
+function pageOf(page: number, minScore: number, sort: TLeadSort): TLeadPage {
+  return { limit: LEADS_PAGE_SIZE, offset: (page - 1) * LEADS_PAGE_SIZE, minScore, sort };
 }
 
-export function usePosts(projectId: string, page: number, minScore: number) {
-  const p = pageOf(page, minScore);
+export function usePosts(projectId: string, page: number, minScore: number, sort: TLeadSort) {
+  const p = pageOf(page, minScore, sort);
   return useQuery({
     queryKey: leadKeys.list(projectId, 'posts', p),
     queryFn: () => listPosts(projectId, p),
@@ -60,8 +60,8 @@ export function usePosts(projectId: string, page: number, minScore: number) {
   });
 }
 
-export function useComments(projectId: string, page: number, minScore: number) {
-  const p = pageOf(page, minScore);
+export function useComments(projectId: string, page: number, minScore: number, sort: TLeadSort) {
+  const p = pageOf(page, minScore, sort);
   return useQuery({
     queryKey: leadKeys.list(projectId, 'comments', p),
     queryFn: () => listComments(projectId, p),
@@ -70,8 +70,8 @@ export function useComments(projectId: string, page: number, minScore: number) {
   });
 }
 
-export function useProfiles(projectId: string, page: number, minScore: number) {
-  const p = pageOf(page, minScore);
+export function useProfiles(projectId: string, page: number, minScore: number, sort: TLeadSort) {
+  const p = pageOf(page, minScore, sort);
   return useQuery({
     queryKey: leadKeys.list(projectId, 'users', p),
     queryFn: () => listProfiles(projectId, p),
