@@ -116,6 +116,23 @@ test('a new customer goes from step 1 to highlighted, scored leads', async ({ pa
   await expect(why).toContainText('Why it matched');
   await expect(why).toContainText(/Keywords: “[^”]+” in (title|body)/);
 
+  // The search read who wrote the newest leads: their account age shows at once.
+  await expect(posts.getByText(/^\d+ (days?|months|years) old$/).first()).toBeVisible();
+  // Highest intent first: the scores down the page never rise, from at least the best of the newest.
+  const scoresShown = async () =>
+    (await posts.getByLabel(/^Intent score \d+$/).allTextContents()).map((s) =>
+      Number(s.replace('Intent ', '')),
+    );
+  const newest = await scoresShown();
+  await page.getByLabel('Sort by').selectOption({ label: 'Highest intent first' });
+  await expect(async () => {
+    const scores = await scoresShown();
+    expect(scores.length).toBeGreaterThan(1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores[0]).toBeGreaterThanOrEqual(Math.max(...newest));
+  }).toPass({ timeout: 15_000 });
+  await page.getByLabel('Sort by').selectOption({ label: 'Newest first' });
+
   await page.getByRole('tab', { name: /^Comments/ }).click();
   const comment = page
     .getByRole('tabpanel', { name: /^Comments/ })
