@@ -34,6 +34,11 @@ window.HTMLElement.prototype.scrollIntoView = () => {};
 
 // Only the API answers a test gives exist; anything else is an error, never a real request.
 beforeAll(() => apiServer.listen({ onUnhandledFrame: 'error' }));
+// The toasts' container is loaded with the first toast (app-providers). Loaded here once, a toast shows
+// within a test's fake-clock rounds, which do not wait for a module to load.
+beforeAll(async () => {
+  await import('../app/notifications-host');
+});
 afterAll(() => apiServer.close());
 
 afterEach(async () => {
