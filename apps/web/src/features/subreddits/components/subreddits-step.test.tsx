@@ -66,6 +66,21 @@ const generating = (phase: string, seconds: number) =>
   });
 
 const rowOf = (name: string) => screen.getByRole('checkbox', { name });
+
+/** Approval answers the server would give, recording what was sent. */
+const approveAnswers = () =>
+  mockEndpoint(subredditsEndpoints.approve, ({ body }) => ({
+    approved_count: body.subreddits.filter((s) => s.approved).length,
+    subreddits: [],
+  }));
+
+/** The approval body for FREELANCE and DESIGN, in the list's order. */
+const approvals = (approved: { freelance: boolean; graphic_design: boolean }) => ({
+  subreddits: [
+    { id: FREELANCE.id, subreddit_name: 'freelance', approved: approved.freelance },
+    { id: DESIGN.id, subreddit_name: 'graphic_design', approved: approved.graphic_design },
+  ],
+});
 const alerts = () => screen.queryAllByRole('alert').map((a) => a.textContent);
 
 describe('Step 3 subreddits: list and approval', { timeout: 15_000 }, () => {
@@ -96,30 +111,19 @@ describe('Step 3 subreddits: list and approval', { timeout: 15_000 }, () => {
   it('Approve & Continue sends the approval of every subreddit and moves on', async () => {
     mockEndpoint(subredditsEndpoints.list, subredditList([FREELANCE, DESIGN]));
     statusSequence([generationStatus()]);
-    const approve = mockEndpoint(subredditsEndpoints.approve, ({ body }) => ({
-      approved_count: body.subreddits.filter((s) => s.approved).length,
-      subreddits: [],
-    }));
+    const approve = approveAnswers();
     const { onApproved } = renderStep();
     await user.click(await screen.findByRole('checkbox', { name: 'r/graphic_design' }));
     await user.click(rowOf('r/freelance'));
     await user.click(screen.getByRole('button', { name: 'Approve & Continue' }));
     await waitFor(() => expect(onApproved).toHaveBeenCalledTimes(1));
-    expect(approve.calls[0]!.rawBody).toEqual({
-      subreddits: [
-        { id: FREELANCE.id, subreddit_name: 'freelance', approved: false },
-        { id: DESIGN.id, subreddit_name: 'graphic_design', approved: true },
-      ],
-    });
+    expect(approve.calls[0]!.rawBody).toEqual(approvals({ freelance: false, graphic_design: true }));
   });
 
   it('Select all approves every subreddit and Clear none, and Approve & Continue sends that', async () => {
     mockEndpoint(subredditsEndpoints.list, subredditList([FREELANCE, DESIGN]));
     statusSequence([generationStatus()]);
-    const approve = mockEndpoint(subredditsEndpoints.approve, ({ body }) => ({
-      approved_count: body.subreddits.filter((s) => s.approved).length,
-      subreddits: [],
-    }));
+    const approve = approveAnswers();
     const { onApproved } = renderStep();
     await screen.findByRole('checkbox', { name: 'r/freelance' });
     await user.click(screen.getByRole('button', { name: 'Clear' }));
@@ -135,12 +139,7 @@ describe('Step 3 subreddits: list and approval', { timeout: 15_000 }, () => {
     expect(screen.queryByText('Please select at least one subreddit to continue')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Approve & Continue' }));
     await waitFor(() => expect(onApproved).toHaveBeenCalledTimes(1));
-    expect(approve.calls[0]!.rawBody).toEqual({
-      subreddits: [
-        { id: FREELANCE.id, subreddit_name: 'freelance', approved: true },
-        { id: DESIGN.id, subreddit_name: 'graphic_design', approved: true },
-      ],
-    });
+    expect(approve.calls[0]!.rawBody).toEqual(approvals({ freelance: true, graphic_design: true }));
   });
 
   it('disables Select all and Clear while read-only', async () => {
