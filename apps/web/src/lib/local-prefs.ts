@@ -1,15 +1,22 @@
 /**
- * Small values kept in local storage: the selected project, and per project its step, its tab, and the
- * edits not saved yet (DMs, product information, keywords).
+ * Small values kept in local storage: the selected project, and per project its step, its tab, the order
+ * of its results, and the edits not saved yet (DMs, product information, keywords).
  */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
 const SIGNED_OUT_KEY = 'signedOut';
 const STEP_KEY_PREFIX = 'projectStep:';
 const TAB_KEY_PREFIX = 'projectTab:';
+const SORT_KEY_PREFIX = 'projectSort:';
 const DM_EDITS_KEY_PREFIX = 'projectDmEdits:';
 const DRAFT_KEY_PREFIX = 'projectDraft:';
 /** Every per-project key starts with one of these; all of them are forgotten at logout. */
-const PER_PROJECT_PREFIXES = [STEP_KEY_PREFIX, TAB_KEY_PREFIX, DM_EDITS_KEY_PREFIX, DRAFT_KEY_PREFIX];
+const PER_PROJECT_PREFIXES = [
+  STEP_KEY_PREFIX,
+  TAB_KEY_PREFIX,
+  SORT_KEY_PREFIX,
+  DM_EDITS_KEY_PREFIX,
+  DRAFT_KEY_PREFIX,
+];
 
 /** The forms of a project whose unsaved edits are kept: step 1 and step 2. */
 export type TDraftForm = 'productInfo' | 'keywords';
@@ -76,6 +83,8 @@ export const localPrefs = {
   setStep: (projectId: string, step: number) => write(STEP_KEY_PREFIX + projectId, String(step)),
   getTab: (projectId: string): string | null => read(TAB_KEY_PREFIX + projectId),
   setTab: (projectId: string, tab: string) => write(TAB_KEY_PREFIX + projectId, tab),
+  getSort: (projectId: string): string | null => read(SORT_KEY_PREFIX + projectId),
+  setSort: (projectId: string, sort: string) => write(SORT_KEY_PREFIX + projectId, sort),
   /** DM texts edited and not saved yet, by DM id: they outlast a switch of project or page, or a reload. */
   getDmEdits: (projectId: string): Record<string, string> =>
     parseDmEdits(read(DM_EDITS_KEY_PREFIX + projectId)),

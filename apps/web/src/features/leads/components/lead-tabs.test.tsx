@@ -254,6 +254,22 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(screen.getByRole('button', { name: 'Page 1' }).getAttribute('data-active')).toBe('true');
   });
 
+  it('remembers the order per project', async () => {
+    mockLists();
+    const first = renderTabs();
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Sort by' }),
+      'Highest intent first',
+    );
+    expect(localStorage.getItem(`projectSort:${PROJECT_ID}`)).toBe('intent');
+    first.unmount();
+    const lists = mockLists();
+    renderTabs();
+    const sortBy = await screen.findByRole('combobox', { name: 'Sort by' });
+    expect((sortBy as HTMLSelectElement).value).toBe('intent');
+    await waitFor(() => expect(lists.posts.calls.at(-1)!.url.searchParams.get('sort')).toBe('intent'));
+  });
+
   it.each([
     ['Posts', 'Post', 'Delete me', 'Delete the post "Delete me"? It is not found again.'],
     [

@@ -50,6 +50,11 @@ const SORTS: { value: TLeadSort; label: string }[] = [
   { value: 'intent', label: 'Highest intent first' },
 ];
 
+function savedSort(projectId: string): TLeadSort {
+  const saved = localPrefs.getSort(projectId);
+  return SORTS.find((s) => s.value === saved)?.value ?? 'newest';
+}
+
 function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);
   return TABS.find((k) => k === saved) ?? 'posts';
@@ -154,7 +159,7 @@ export interface TLeadTabsProps {
 export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTabsProps) {
   const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
-  const [sort, setSort] = useState<TLeadSort>('newest');
+  const [sort, setSort] = useState<TLeadSort>(() => savedSort(projectId));
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
   const posts = usePosts(projectId, pages.posts, minScore, sort);
   const comments = useComments(projectId, pages.comments, minScore, sort);
@@ -260,7 +265,9 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTa
             aria-labelledby="lead-sort-label"
             value={sort}
             onChange={(event) => {
-              setSort(SORTS.find((s) => s.value === event.currentTarget.value)?.value ?? 'newest');
+              const next = SORTS.find((s) => s.value === event.currentTarget.value)?.value ?? 'newest';
+              setSort(next);
+              localPrefs.setSort(projectId, next);
               firstPages();
             }}
             data={SORTS}

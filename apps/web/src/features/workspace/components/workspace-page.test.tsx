@@ -288,13 +288,14 @@ describe('long project names', () => {
 });
 
 describe('logout', () => {
-  it('forgets the selected project, and the steps and unsaved DM and product edits per project', async () => {
+  it('forgets the selected project, and the steps, tabs, orders and unsaved DM and product edits per project', async () => {
     setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
     localStorage.setItem('selectedProjectId', P2);
     localStorage.setItem(`projectStep:${P2}`, '3');
     localStorage.setItem(`projectDmEdits:${P2}`, '{"dm-1":"My own words"}');
     localStorage.setItem(`projectDraft:productInfo:${P2}`, '{"base":{},"values":{}}');
     localStorage.setItem(`projectTab:${P2}`, 'comments');
+    localStorage.setItem(`projectSort:${P2}`, 'intent');
     localStorage.setItem('unrelated', 'kept');
     mockEndpoint(authEndpoints.logout, undefined);
     renderApp('/');
@@ -306,6 +307,7 @@ describe('logout', () => {
     expect(localStorage.getItem(`projectDmEdits:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectDraft:productInfo:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectTab:${P2}`)).toBeNull();
+    expect(localStorage.getItem(`projectSort:${P2}`)).toBeNull();
     expect(localStorage.getItem('unrelated')).toBe('kept');
   });
 });
