@@ -24,29 +24,26 @@ export interface TLeadPage {
   sort: TLeadSort;
 }
 
+/** The query every results list takes for a page. */
+function pageQuery(page: TLeadPage) {
+  return { limit: page.limit, offset: page.offset, min_score: page.minScore, sort: page.sort };
+}
+
 export function listPosts(projectId: string, page: TLeadPage): Promise<TPostList> {
-  return call(leadsEndpoints.posts, {
-    query: {
-      project_id: projectId,
-      limit: page.limit,
-      offset: page.offset,
-      min_score: page.minScore,
-      sort: page.sort,
-    },
-  });
+  return call(leadsEndpoints.posts, { query: { project_id: projectId, ...pageQuery(page) } });
 }
 
 export function listComments(projectId: string, page: TLeadPage): Promise<TCommentList> {
   return call(leadsEndpoints.comments, {
     params: { projectId },
-    query: { limit: page.limit, offset: page.offset, min_score: page.minScore, sort: page.sort },
+    query: pageQuery(page),
   });
 }
 
 export function listProfiles(projectId: string, page: TLeadPage): Promise<TProfileList> {
   return call(leadsEndpoints.profiles, {
     params: { projectId },
-    query: { limit: page.limit, offset: page.offset, min_score: page.minScore, sort: page.sort },
+    query: pageQuery(page),
   });
 }
 

@@ -50,9 +50,9 @@ const SORTS: { value: TLeadSort; label: string }[] = [
   { value: 'intent', label: 'Highest intent first' },
 ];
 
-function savedSort(projectId: string): TLeadSort {
-  const saved = localPrefs.getSort(projectId);
-  return SORTS.find((s) => s.value === saved)?.value ?? 'newest';
+/** A stored or chosen order, newest first when it is none of them. */
+function sortOf(value: string | null): TLeadSort {
+  return SORTS.find((s) => s.value === value)?.value ?? 'newest';
 }
 
 function savedTab(projectId: string): TTab {
@@ -159,7 +159,7 @@ export interface TLeadTabsProps {
 export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTabsProps) {
   const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
   const [minScore, setMinScore] = useState(0);
-  const [sort, setSort] = useState<TLeadSort>(() => savedSort(projectId));
+  const [sort, setSort] = useState<TLeadSort>(() => sortOf(localPrefs.getSort(projectId)));
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
   const posts = usePosts(projectId, pages.posts, minScore, sort);
   const comments = useComments(projectId, pages.comments, minScore, sort);
@@ -265,7 +265,7 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTa
             aria-labelledby="lead-sort-label"
             value={sort}
             onChange={(event) => {
-              const next = SORTS.find((s) => s.value === event.currentTarget.value)?.value ?? 'newest';
+              const next = sortOf(event.currentTarget.value);
               setSort(next);
               localPrefs.setSort(projectId, next);
               firstPages();
