@@ -42,12 +42,8 @@ test('every screen a customer goes through meets WCAG 2.1 AA as axe checks it', 
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText(/^Search completed/)).toBeVisible({ timeout: 120_000 });
   await page.getByRole('tab', { name: /^Comments/ }).click();
-  await page
-    .getByRole('tabpanel')
-    .getByRole('article')
-    .first()
-    .getByRole('button', { name: 'Generate DM' })
-    .click();
+  // The first lead that offers one: an author whose account is gone is listed without it.
+  await page.getByRole('tabpanel').getByRole('button', { name: 'Generate DM' }).first().click();
   await expect(page.getByRole('region', { name: 'DM messages' }).getByRole('article').first()).toBeVisible({
     timeout: 30_000,
   });

@@ -41,6 +41,8 @@ const leadFields = {
   /** Null until the author's profile was read. */
   account_age_days: z.number().int().nullable(),
   comment_karma: z.number().int().nullable(),
+  /** Reddit said the author's account is deleted or suspended when it was read: no DM can reach them. */
+  account_unavailable: z.boolean(),
   matched_keywords: z.array(z.string()),
   matches: z.array(ZMatchReason),
   ...ZIntent.shape,
@@ -64,6 +66,8 @@ export const ZProfile = z
     bio_content: z.string(),
     account_age_days: z.number().int().nullable(),
     comment_karma: z.number().int().nullable(),
+    /** Reddit said the account is deleted or suspended when it was read: no DM can reach them. */
+    account_unavailable: z.boolean(),
     matched_keywords: z.array(z.string()),
     ...ZIntent.shape,
     /** Posts and comments of theirs that matched. */

@@ -32,6 +32,8 @@ export interface LeadView {
   score: number;
   accountCreatedAt: Date | null;
   commentKarma: number | null;
+  /** Deleted or suspended when Reddit was last asked; null until the author was read. */
+  authorMissing: boolean | null;
 }
 
 /** A lead of the candidate lists: also whether its author already has a DM in the project. */
@@ -44,6 +46,7 @@ export interface ProfileView {
   bio: string;
   accountCreatedAt: Date | null;
   commentKarma: number | null;
+  authorMissing: boolean | null;
   hasDm: boolean;
   leadCount: number;
 }
@@ -62,6 +65,7 @@ const leadView = {
   score: redditItems.score,
   accountCreatedAt: redditAuthors.accountCreatedAt,
   commentKarma: redditAuthors.commentKarma,
+  authorMissing: redditAuthors.missing,
 };
 
 const authorOfLead = eq(redditAuthors.nameLower, sql`lower(${leads.author})`);
@@ -171,6 +175,7 @@ export async function listProfiles(
         bio: redditAuthors.bio,
         accountCreatedAt: redditAuthors.accountCreatedAt,
         commentKarma: redditAuthors.commentKarma,
+        authorMissing: redditAuthors.missing,
         hasDm: hasDmInProject(filter.projectId, profiles.redditUsername),
       })
       .from(profiles)
@@ -192,6 +197,7 @@ export async function listProfiles(
       bio: r.bio ?? '',
       accountCreatedAt: r.accountCreatedAt,
       commentKarma: r.commentKarma,
+      authorMissing: r.authorMissing,
       hasDm: r.hasDm,
       leadCount: counts.get(r.profile.redditUsername) ?? 0,
     })),

@@ -94,6 +94,7 @@ describe('GET /posts', () => {
       found_at: '2030-01-03T10:01:00.000Z',
       account_age_days: 10,
       comment_karma: 1234,
+      account_unavailable: false,
       matched_keywords: ['crm', 'agency'],
       matches: [
         { keyword: 'crm', field: 'title', start: 6, end: 9 },
@@ -106,12 +107,20 @@ describe('GET /posts', () => {
       content: 'I need a CRM for my agency',
     });
     // Not read yet, or no profile to read: unknown rather than zero.
-    expect(page.items[1]).toMatchObject({ account_age_days: null, comment_karma: null });
+    expect(page.items[1]).toMatchObject({
+      account_age_days: null,
+      comment_karma: null,
+      account_unavailable: false,
+    });
 
     const second = (await get(project, postsUrl(project, 'limit=2&offset=2'))).json();
     expect(second).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(second.items.map((p: { id: string }) => p.id)).toEqual([oldest.id]);
-    expect(second.items[0]).toMatchObject({ account_age_days: null, comment_karma: null });
+    expect(second.items[0]).toMatchObject({
+      account_age_days: null,
+      comment_karma: null,
+      account_unavailable: true,
+    });
   });
 
   it('says whose author already has a DM in the project, in any state but sent (those leave the lists)', async () => {
@@ -280,6 +289,7 @@ describe('GET /projects/:id/profiles', () => {
       commentKarma: 56,
       bio: 'I run a small agency',
     });
+    await buildAuthor(t.ctx.db, { name: bob, missing: true });
     const aliceProfile = await buildProfile(t.ctx.db, project.id, {
       redditUsername: alice,
       lastFoundAt: at('2030-03-02T00:00:00Z'),
@@ -305,6 +315,7 @@ describe('GET /projects/:id/profiles', () => {
       bio_content: 'I run a small agency',
       account_age_days: 400,
       comment_karma: 56,
+      account_unavailable: false,
       matched_keywords: ['crm'],
       intent_score: 70,
       intent_reasons: ['asks for a recommendation'],
@@ -316,6 +327,7 @@ describe('GET /projects/:id/profiles', () => {
       bio_content: '',
       account_age_days: null,
       comment_karma: null,
+      account_unavailable: true,
       lead_count: 0,
     });
 

@@ -38,6 +38,8 @@ export function KeywordBadges({ keywords }: { keywords: readonly string[] }) {
   );
 }
 
+const ACCOUNT_UNAVAILABLE = 'account deleted or suspended';
+
 function Meta({ children }: { children: ReactNode }) {
   return (
     <Group gap={6} wrap="wrap">
@@ -64,20 +66,36 @@ function ViewOnReddit({ path }: { path: string }) {
   );
 }
 
-function Author({ name, ageDays, karma }: { name: string; ageDays: number | null; karma: number | null }) {
+interface TAuthorProps {
+  name: string;
+  ageDays: number | null;
+  karma: number | null;
+  /** Reddit said the account is deleted or suspended. */
+  unavailable: boolean;
+}
+
+function Author({ name, ageDays, karma, unavailable }: TAuthorProps) {
   return (
     <>
       <Text span size="xs" fw={600}>
         u/{name}
       </Text>
       <Dot />
-      <Text span size="xs" c="dimmed">
-        {formatAccountAge(ageDays)}
-      </Text>
-      <Dot />
-      <Text span size="xs" c="dimmed">
-        {formatKarma(karma)}
-      </Text>
+      {unavailable ? (
+        <Text span size="xs" c="red.9">
+          {ACCOUNT_UNAVAILABLE}
+        </Text>
+      ) : (
+        <>
+          <Text span size="xs" c="dimmed">
+            {formatAccountAge(ageDays)}
+          </Text>
+          <Dot />
+          <Text span size="xs" c="dimmed">
+            {formatKarma(karma)}
+          </Text>
+        </>
+      )}
     </>
   );
 }
@@ -96,6 +114,8 @@ interface TRowShellProps {
   generatingDm?: boolean | undefined;
   /** The author already has a DM in the project: a second one would be refused. */
   hasDm: boolean;
+  /** The author's account is deleted or suspended: no DM can reach them. */
+  unavailable: boolean;
   author: string;
   /** The id of the DM messages section, to which "DM written" leads. */
   dmsAt?: string | undefined;
@@ -121,6 +141,7 @@ function RowShell({
   onGenerateDm,
   generatingDm = false,
   hasDm,
+  unavailable,
   author,
   dmsAt,
 }: TRowShellProps) {
@@ -150,7 +171,17 @@ function RowShell({
             ) : (
               <Badge {...dmWrittenBadge(author)}>DM written</Badge>
             ))}
-          {onGenerateDm && !hasDm && (
+          {onGenerateDm && !hasDm && unavailable && (
+            <Badge
+              variant="light"
+              color="gray"
+              tt="none"
+              title={`u/${author}'s Reddit account is deleted or suspended: a DM cannot reach them.`}
+            >
+              Cannot be messaged
+            </Badge>
+          )}
+          {onGenerateDm && !hasDm && !unavailable && (
             <DisabledReason why={readOnly ? null : aiBlocked}>
               <Button
                 size="compact-xs"
@@ -194,7 +225,12 @@ interface TItemProps<T> {
 function LeadMeta({ item, nowMs }: { item: TPost | TComment; nowMs: number }) {
   return (
     <Meta>
-      <Author name={item.author} ageDays={item.account_age_days} karma={item.comment_karma} />
+      <Author
+        name={item.author}
+        ageDays={item.account_age_days}
+        karma={item.comment_karma}
+        unavailable={item.account_unavailable}
+      />
       <Dot />
       <Text span size="xs" c="dimmed">
         r/{item.subreddit}
@@ -214,6 +250,7 @@ export function PostItem({ item, nowMs, ...actions }: TItemProps<TPost>) {
     <RowShell
       label={item.title}
       hasDm={item.has_dm}
+      unavailable={item.account_unavailable}
       author={item.author}
       score={item.intent_score}
       reasons={item.intent_reasons}
@@ -241,6 +278,7 @@ export function CommentItem({ item, nowMs, ...actions }: TItemProps<TComment>) {
     <RowShell
       label={`Comment by u/${item.author}`}
       hasDm={item.has_dm}
+      unavailable={item.account_unavailable}
       author={item.author}
       score={item.intent_score}
       reasons={item.intent_reasons}
@@ -269,13 +307,19 @@ export function ProfileItem({ item, nowMs: _nowMs, ...actions }: TItemProps<TPro
     <RowShell
       label={`u/${item.reddit_username}`}
       hasDm={item.has_dm}
+      unavailable={item.account_unavailable}
       author={item.reddit_username}
       score={item.intent_score}
       reasons={item.intent_reasons}
       {...actions}
     >
       <Meta>
-        <Author name={item.reddit_username} ageDays={item.account_age_days} karma={item.comment_karma} />
+        <Author
+          name={item.reddit_username}
+          ageDays={item.account_age_days}
+          karma={item.comment_karma}
+          unavailable={item.account_unavailable}
+        />
         <Dot />
         <Text span size="xs" c="dimmed">
           {item.lead_count} matching {item.lead_count === 1 ? 'post or comment' : 'posts and comments'}

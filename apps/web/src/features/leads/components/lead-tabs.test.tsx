@@ -389,6 +389,28 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(within(other).queryByText('DM written')).toBeNull();
   });
 
+  it('says an author whose account is deleted or suspended cannot be messaged, instead of offering Generate DM', async () => {
+    mockLists({
+      posts: [{ ...POST, account_unavailable: true, account_age_days: null, comment_karma: null }],
+      profiles: [buildProfile({ reddit_username: 'pixel_pat', account_unavailable: true })],
+    });
+    renderTabs();
+    const row = await screen.findByRole('article', { name: TITLE });
+    expect(within(row).getByText('account deleted or suspended')).toBeTruthy();
+    expect(within(row).queryByText('account age unknown')).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Generate DM' })).toBeNull();
+    const badge = within(row).getByText('Cannot be messaged');
+    expect(badge.closest('[title]')?.getAttribute('title')).toBe(
+      "u/pixel_pat's Reddit account is deleted or suspended: a DM cannot reach them.",
+    );
+    expect(within(row).getByRole('button', { name: 'Delete' }).hasAttribute('disabled')).toBe(false);
+
+    await user.click(screen.getByRole('tab', { name: /Users/ }));
+    const person = await screen.findByRole('article', { name: 'u/pixel_pat' });
+    expect(within(person).getByText('account deleted or suspended')).toBeTruthy();
+    expect(within(person).queryByRole('button', { name: 'Generate DM' })).toBeNull();
+  });
+
   it('"DM written" leads to the DM messages below the results, as their skip link does', async () => {
     mockLists({ posts: [{ ...POST, has_dm: true }] });
     mockPublicConfig();
