@@ -499,6 +499,11 @@ describe('the agent-run chain on the simulator', () => {
     expect(failed.map((l) => l.message).at(-1)).toBe(
       'Search failed: Reddit is unavailable right now; please try again later',
     );
+    const drafted = await rig.db
+      .select()
+      .from(agentLogs)
+      .where(and(eq(agentLogs.projectId, project.id), eq(agentLogs.activityType, 'dm_generation')));
+    expect(drafted.map((l) => l.message)).toEqual(['Drafted 1 DM']);
     const next = agentJobs(project.id).at(-1)!;
     expect(next.data).toEqual({ projectId: project.id });
     expect(next.options.startAfter!.getTime()).toBe(clock.t + 2 * HOUR);

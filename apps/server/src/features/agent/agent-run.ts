@@ -461,7 +461,7 @@ async function draft(
       projectId,
       'dm_generation',
       report.failed === 0,
-      `Drafted ${report.generated} DMs${patterns ? ' with your learned patterns' : ''}` +
+      `Drafted ${plural(report.generated, 'DM')}${patterns ? ' with your learned patterns' : ''}` +
         (report.skipped ? `; ${report.skipped} ${report.skipped === 1 ? 'person' : 'people'} skipped` : '') +
         (report.failed ? `; ${report.failed} failed` : ''),
       { ...report, min_intent_score: settings.minIntentScore },

@@ -33,7 +33,8 @@ export const words = (value: string) => {
 export const LOG_TYPE_LABELS: Record<TAgentLogType, string> = {
   search: 'Search',
   dm_generation: 'DM generation',
-  dm_sent: 'DM sent',
+  // Entries of this type hand DMs to the paced queue; they go out afterwards.
+  dm_sent: 'Sending',
   error: 'Error',
   other: 'Other',
 };

@@ -34,7 +34,11 @@ describe('step 5 agent activity', { timeout: 15_000 }, () => {
     );
     const logs = mockEndpoint(
       agentEndpoints.activityLogs,
-      page([log(1), log(2, { activity_type: 'error', success: false, message: 'Reddit refused' })]),
+      page([
+        log(1),
+        log(2, { activity_type: 'error', success: false, message: 'Reddit refused' }),
+        log(3, { activity_type: 'dm_sent', message: 'Queued 2 DMs over 1 account' }),
+      ]),
     );
     const onBack = renderStep();
     expect((await screen.findByLabelText('Agent state')).textContent).toBe('INACTIVE');
@@ -45,6 +49,10 @@ describe('step 5 agent activity', { timeout: 15_000 }, () => {
     expect(
       within(screen.getByRole('listitem', { name: 'Error log' })).getByText('Reddit refused'),
     ).toBeTruthy();
+    // A hand-over to the paced queue is not a DM sent yet.
+    const handover = screen.getByRole('listitem', { name: 'Sending log' });
+    expect(within(handover).getByText('Queued 2 DMs over 1 account')).toBeTruthy();
+    expect(screen.queryByText('DM sent')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Stop Agent' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Admin agent tools' })).toBeNull();
 
@@ -160,6 +168,8 @@ describe('step 5 agent activity', { timeout: 15_000 }, () => {
     const result = await within(panel).findByLabelText('Operation result');
     expect(within(result).getByText('Run completed')).toBeTruthy();
     expect(within(result).getByText('Messages generated: 4')).toBeTruthy();
+    // Paced sends go between runs: the count is of those since the run before, not of this run's.
+    expect(within(result).getByText(/^Messages sent since the last run: \d+$/)).toBeTruthy();
     expect(within(result).getByText('Patterns applied: yes')).toBeTruthy();
 
     busy = true;

@@ -11,7 +11,8 @@ const RESULT_LINES: [keyof TOperationResult, string][] = [
   ['profiles_found', 'Profiles found'],
   ['messages_generated', 'Messages generated'],
   ['messages_queued', 'Messages queued'],
-  ['messages_sent', 'Messages sent'],
+  // Paced sends go between runs: the run counts those since the one before.
+  ['messages_sent', 'Messages sent since the last run'],
 ];
 
 function OperationResult({ result }: { result: TOperationResult }) {
