@@ -216,6 +216,11 @@ describe('mode and learning', () => {
       next_run_at: null,
     });
     expect((await get(project, 'patterns')).json<TAgentPatternsResponse>().patterns).toBeNull();
+    // The saved edits stay, and the message says so rather than asking for three new ones.
+    expect(restarted.json().message).toBe(
+      'Patterns cleared. Your 3 saved edits still count: edit more DMs if you like, then complete learning again.',
+    );
+    expect((await post(project, 'complete')).statusCode).toBe(200);
   });
 
   it('refuses to complete learning in assistant mode', async () => {

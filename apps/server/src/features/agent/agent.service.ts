@@ -262,8 +262,13 @@ export async function restartLearning(ctx: AppContext, projectId: string): Promi
   });
   await deletePatterns(ctx.db, projectId);
   await writeAgentLog(ctx, projectId, 'other', true, 'Learning restarted: patterns cleared');
+  // The saved edits stay: learning again reads them with any saved since.
+  const saved = await countExamples(ctx.db, projectId);
   return {
-    message: `Patterns cleared. Edit and save at least ${LEARNING_MIN_EXAMPLES} DMs, then complete learning again.`,
+    message:
+      saved >= LEARNING_MIN_EXAMPLES
+        ? `Patterns cleared. Your ${saved} saved edits still count: edit more DMs if you like, then complete learning again.`
+        : `Patterns cleared. Edit and save at least ${LEARNING_MIN_EXAMPLES} DMs (${saved} so far), then complete learning again.`,
     settings: presentSettings(projectId, row, ctx.clock.now()),
   };
 }
