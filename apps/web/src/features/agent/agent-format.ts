@@ -1,4 +1,4 @@
-import type { TAgentSettings, TAgentLogType } from '@threadreach/contract';
+import { ACCOUNT_DAILY_MESSAGE_LIMIT, type TAgentSettings, type TAgentLogType } from '@threadreach/contract';
 
 import { hourLabel, WEEKDAYS } from '../../components/ui/working-schedule-fields';
 
@@ -15,7 +15,11 @@ export function daysLabel(days: readonly number[]): string {
 /** The one-line summary of the current agent settings shown in step 4. */
 export function settingsSummary(settings: TAgentSettings): string {
   return [
-    `${settings.daily_dm_limit_per_profile} DMs per profile per day`,
+    `${settings.daily_dm_limit_per_profile} DMs per profile per day` +
+      // Each account's own daily limit is the lower one then (record 025).
+      (settings.daily_dm_limit_per_profile > ACCOUNT_DAILY_MESSAGE_LIMIT
+        ? ` (an account sends at most ${ACCOUNT_DAILY_MESSAGE_LIMIT})`
+        : ''),
     `${settings.delay_range_min}-${settings.delay_range_max} s between messages`,
     `${daysLabel(settings.working_days)} ${hourLabel(settings.working_hours_start)}-${hourLabel(settings.working_hours_end)} ${settings.timezone}`,
     `intent ${settings.min_intent_score}+`,

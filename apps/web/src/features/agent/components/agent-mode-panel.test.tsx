@@ -51,7 +51,7 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     renderPanel();
     expect(await screen.findByRole('heading', { name: 'AI Assistant' })).toBeTruthy();
     expect(screen.getByLabelText('Current agent settings').textContent).toBe(
-      'Current agent settings: 30 DMs per profile per day · 30-120 s between messages · Mon-Fri 09:00-17:00 UTC · intent 40+',
+      'Current agent settings: 30 DMs per profile per day (an account sends at most 10) · 30-120 s between messages · Mon-Fri 09:00-17:00 UTC · intent 40+',
     );
     expect(screen.queryByRole('button', { name: 'Complete Learning' })).toBeNull();
 
@@ -276,6 +276,12 @@ describe('agent settings dialog', { timeout: 15_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Agent Settings' }));
     const dialog = await screen.findByRole('dialog', { name: 'Agent Settings' });
     const daily = within(dialog).getByRole('textbox', { name: 'Daily DMs per profile' });
+    // The account's own limit is the lower one above 10: the field says so.
+    expect(
+      within(dialog).getByText(
+        '1-100; each account also sends at most 10 messages a day, and the lower number applies',
+      ),
+    ).toBeTruthy();
     await user.clear(daily);
     await user.type(daily, '101');
     const minDelay = within(dialog).getByRole('textbox', { name: 'Min delay (seconds)' });
@@ -305,7 +311,7 @@ describe('agent settings dialog', { timeout: 15_000 }, () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Agent Settings' })).toBeNull());
     expect(screen.getByLabelText('Current agent settings').textContent).toContain(
-      '12 DMs per profile per day · 45-120 s between messages · Mon-Sat 09:00-17:00 Europe/Berlin',
+      '12 DMs per profile per day (an account sends at most 10) · 45-120 s between messages · Mon-Sat 09:00-17:00 Europe/Berlin',
     );
   });
 

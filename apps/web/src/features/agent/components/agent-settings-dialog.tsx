@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  ACCOUNT_DAILY_MESSAGE_LIMIT,
   AGENT_DAILY_DM_LIMIT_MAX,
   AGENT_DAILY_DM_LIMIT_MIN,
   AGENT_DELAY_CEILING,
@@ -140,10 +141,16 @@ function AgentSettingsForm({
     });
   };
 
-  const number = (field: TField & keyof TAgentSettingsValues, label: string, min: number, max: number) => (
+  const number = (
+    field: TField & keyof TAgentSettingsValues,
+    label: string,
+    min: number,
+    max: number,
+    note = '',
+  ) => (
     <NumberInput
       label={label}
-      description={`${min}-${max}`}
+      description={`${min}-${max}${note}`}
       min={min}
       max={max}
       allowDecimal={false}
@@ -176,6 +183,7 @@ function AgentSettingsForm({
           'Daily DMs per profile',
           AGENT_DAILY_DM_LIMIT_MIN,
           AGENT_DAILY_DM_LIMIT_MAX,
+          `; each account also sends at most ${ACCOUNT_DAILY_MESSAGE_LIMIT} messages a day, and the lower number applies`,
         )}
         <Group grow align="flex-start">
           {number('delay_range_min', 'Min delay (seconds)', AGENT_DELAY_MIN_FLOOR, AGENT_DELAY_CEILING)}
