@@ -14,7 +14,7 @@ export const AGENT_TEXTS = {
   /** The explanation and steps that follow 'Not enough training data!'. */
   trainingSteps: (saved: number) =>
     `Agent mode learns how you write from DMs you edited and saved: it needs at least ${LEARNING_MIN_EXAMPLES}, and this project has ${saved}. ` +
-    `1. Open step 4 (Posts & Messages) and generate DMs. ` +
+    `1. Generate DMs for leads in step 4 (Posts & Messages). ` +
     `2. Edit ${LEARNING_MIN_EXAMPLES - Math.min(saved, LEARNING_MIN_EXAMPLES)} more of them the way you would write them. ` +
     `3. Save your edits, then complete learning again.`,
   runInProgress: 'The agent is already running for this project',

@@ -112,7 +112,21 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Complete Learning' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(AGENT_TEXTS.notEnoughTrainingData)).toBeTruthy();
-    expect(within(alert).getByText(steps)).toBeTruthy();
+    expect(
+      within(alert).getByText(
+        'Agent mode learns how you write from DMs you edited and saved: it needs at least 3, and this project has 2.',
+      ),
+    ).toBeTruthy();
+    // The steps are a numbered list, not one run-on paragraph.
+    expect(
+      within(within(alert).getByRole('list'))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Generate DMs for leads in step 4 (Posts & Messages).',
+      'Edit 1 more of them the way you would write them.',
+      'Save your edits, then complete learning again.',
+    ]);
   });
 
   it('completes learning, then shows the learned patterns, read again 2 s later', async () => {

@@ -4,6 +4,7 @@ import {
   Button,
   Center,
   Group,
+  List,
   Loader,
   Paper,
   Progress,
@@ -38,6 +39,23 @@ export interface TAgentModePanelProps {
 function trainingStepsOf(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.status !== 422 || !error.detail) return null;
   return error.detail.replace(AGENT_TEXTS.notEnoughTrainingData, '').trim();
+}
+
+/** The explanation, then its numbered steps ("1. … 2. …") as an ordered list. */
+function TrainingSteps({ text }: { text: string }) {
+  const [intro, ...items] = text.split(/\s+(?=\d+\. \p{Lu})/u);
+  return (
+    <Stack gap={4}>
+      <Text size="sm">{intro}</Text>
+      {items.length > 0 && (
+        <List type="ordered" size="sm">
+          {items.map((item) => (
+            <List.Item key={item}>{item.replace(/^\d+\. /, '')}</List.Item>
+          ))}
+        </List>
+      )}
+    </Stack>
+  );
 }
 
 function LearningPanel({ projectId, readOnly }: TAgentModePanelProps) {
@@ -75,7 +93,7 @@ function LearningPanel({ projectId, readOnly }: TAgentModePanelProps) {
         </Group>
         {steps !== null && (
           <Alert color="yellow" role="alert" title={AGENT_TEXTS.notEnoughTrainingData}>
-            {steps}
+            <TrainingSteps text={steps} />
           </Alert>
         )}
         <Group>
