@@ -9,6 +9,11 @@ export type TBillingInterval = z.infer<typeof ZBillingInterval>;
 /** Currency of a plan that does not name one (spec section 9). */
 export const DEFAULT_CURRENCY = 'usd';
 
+/** The spec's 'Up to N profiles', in the singular for a plan of one. */
+export function profilesText(limit: number): string {
+  return `Up to ${limit} ${limit === 1 ? 'profile' : 'profiles'}`;
+}
+
 /**
  * A subscription plan (spec section 3). `amount` is in minor units (cents); `profiles_limit` is the number
  * of connected accounts and projects the plan allows.

@@ -53,6 +53,14 @@ describe('local checkout', () => {
     });
   });
 
+  it("says 'Up to 1 profile' for a plan of one", async () => {
+    const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
+    const session = await checkout(user, 'price_solo');
+    const page = await t.app.inject({ url: pathOf(session.checkout_url) });
+    expect(page.body).toContain('Up to 1 profile<');
+    expect(page.body).not.toContain('Up to 1 profiles');
+  });
+
   it('completes a purchase through the checkout page; the new limit reaches the token', async () => {
     const user = await buildUser(t.ctx.db, t.config, { profilesLimit: 0 });
     const session = await checkout(user, 'price_duo');

@@ -1,4 +1,4 @@
-import type { TSubscriptionPlan } from '@threadreach/contract';
+import { profilesText, type TSubscriptionPlan } from '@threadreach/contract';
 import type { LocalSubscription } from '../../integrations/payments/local.provider';
 import { formatDay } from './billing.service';
 
@@ -55,7 +55,7 @@ export function renderLocalCheckout(action: string, plan: TSubscriptionPlan, ema
 <section class="plan" aria-label="Selected plan">
   <strong>${escape(plan.product_name)}</strong>
   <div class="price">${escape(formatPlanPrice(plan))} <span class="muted">${escape(planIntervalText(plan))}</span></div>
-  <div>Up to ${plan.profiles_limit} profiles</div>
+  <div>${profilesText(plan.profiles_limit)}</div>
   ${plan.description ? `<div class="muted">${escape(plan.description)}</div>` : ''}
   <div class="muted">For ${escape(email)}</div>
 </section>
@@ -110,7 +110,7 @@ export function renderLocalPortal(input: {
     return `<section class="plan" aria-label="${escape(name)}">
   <strong>${escape(name)}</strong>
   ${plan ? `<div class="price">${escape(formatPlanPrice(plan))} <span class="muted">${escape(planIntervalText(plan))}</span></div>` : ''}
-  <div>Up to ${subscription.profilesLimit} profiles</div>
+  <div>${profilesText(subscription.profilesLimit)}</div>
   <div class="muted">${escape(state.text)}</div>
   ${
     state.button

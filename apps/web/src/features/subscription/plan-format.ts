@@ -1,5 +1,7 @@
 import { DEFAULT_CURRENCY, type TSubscriptionPlan } from '@threadreach/contract';
 
+export { profilesText } from '@threadreach/contract';
+
 /** A plan's price: the amount in minor units divided by 100, in the plan's currency (default USD). */
 export function formatPlanPrice(
   plan: Pick<TSubscriptionPlan, 'amount'> & { currency?: string | null },
@@ -22,11 +24,6 @@ export function planIntervalText(plan: {
   if (!plan.interval) return 'one-time';
   const count = plan.interval_count ?? 1;
   return count > 1 ? `every ${count} ${plan.interval}s` : `per ${plan.interval}`;
-}
-
-/** The spec's 'Up to N profiles', in the singular for a plan of one. */
-export function profilesText(limit: number): string {
-  return `Up to ${limit} ${limit === 1 ? 'profile' : 'profiles'}`;
 }
 
 /** A plan's renewal or end day as the subscription pages show it: 'Dec 29, 2026'. */

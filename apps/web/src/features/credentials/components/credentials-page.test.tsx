@@ -71,7 +71,7 @@ describe('/credentials', () => {
     signIn(['MODERATOR']);
     const list = mockEndpoint(
       credentialsEndpoints.list,
-      listOf(() => [SEARCH, SEND]),
+      listOf(() => [{ ...SEARCH, usage_stats: { ...SEARCH.usage_stats, active_clients: 1 } }, SEND]),
     );
     renderApp('/credentials');
     const table = await screen.findByRole('table', { name: 'Credentials' });
@@ -82,7 +82,7 @@ describe('/credentials', () => {
     expect(within(row).getByText('Search')).toBeTruthy();
     expect(within(row).getByText('Random')).toBeTruthy();
     expect(within(row).getByText('37 requests')).toBeTruthy();
-    expect(within(row).getByText('2 active clients')).toBeTruthy();
+    expect(within(row).getByText('1 active client')).toBeTruthy();
     expect(within(row).getByText('Never')).toBeTruthy();
     expect(within(row).getByText('Enabled')).toBeTruthy();
     for (const action of ['Details', 'Edit', 'Disable', 'Delete']) {

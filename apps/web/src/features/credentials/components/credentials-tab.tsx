@@ -13,7 +13,7 @@ import {
   Text,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { TCredential } from '@threadreach/contract';
+import { plural, type TCredential } from '@threadreach/contract';
 import {
   TYPE_FILTER_OPTIONS,
   listParamsOf,
@@ -169,7 +169,9 @@ export function CredentialsTab({ filters, onFiltersChange }: TCredentialsTabProp
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{`${c.usage_stats.total_requests} requests`}</Text>
-                    <Text size="xs" c="dimmed">{`${c.usage_stats.active_clients} active clients`}</Text>
+                    <Text size="xs" c="dimmed">
+                      {plural(c.usage_stats.active_clients, 'active client')}
+                    </Text>
                   </Table.Td>
                   <Table.Td>{formatTimestamp(c.last_used)}</Table.Td>
                   <Table.Td>
