@@ -119,6 +119,8 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
     mockEndpoint(sendingEndpoints.status, sendingStatus());
 
+    // This browser was on step 1 of the project.
+    localStorage.setItem(`projectStep:${PROJECT_ID}`, '1');
     renderApp('/');
     const form = await screen.findByRole('form', { name: 'Product Information' });
     await user.click(within(form).getByRole('button', { name: 'Save & Generate Keywords' }));
@@ -180,5 +182,63 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     const step3 = await screen.findByRole('region', { name: 'Subreddits' });
     expect(await within(step3).findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Keywords' })).toBeNull();
+  });
+});
+
+describe('the step a project opens on', { timeout: 20_000 }, () => {
+  function resultsMocked() {
+    mockEndpoint(leadsEndpoints.posts, page([]));
+    mockEndpoint(leadsEndpoints.comments, page([]));
+    mockEndpoint(leadsEndpoints.profiles, page([]));
+    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
+    mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+    mockEndpoint(dmsEndpoints.list, dmPage([]));
+    mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+    mockEndpoint(sendingEndpoints.status, sendingStatus());
+  }
+
+  it('opens a project set up earlier on its results where this browser keeps no step (another browser, or after logout)', async () => {
+    signedInWithProject();
+    mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ approved: true })]));
+    mockEndpoint(subredditsEndpoints.list, subredditList([buildSubreddit({ approved: true })]));
+    resultsMocked();
+    renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Posts & Messages' })).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Product Information' })).toBeNull();
+    const nav = screen.getByRole('navigation', { name: 'Workflow steps' });
+    expect(
+      within(nav)
+        .getByRole('button', { name: /Posts & Messages/ })
+        .getAttribute('aria-current'),
+    ).toBe('step');
+    expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('4');
+    // Opening is no change of step: focus stays where the browser put it.
+    expect(document.activeElement).not.toBe(screen.getByRole('heading', { name: 'Posts & Messages' }));
+  });
+
+  it('opens on the first step not done yet: keywords not approved, then subreddits', async () => {
+    signedInWithProject();
+    const keywords = mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ approved: false })]));
+    mockEndpoint(subredditsEndpoints.list, subredditList([buildSubreddit({ approved: true })]));
+    mockEndpoint(subredditsEndpoints.status, generationStatus());
+    const first = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Keywords' })).toBeTruthy();
+    expect(keywords.calls.length).toBeGreaterThan(0);
+    first.unmount();
+
+    localStorage.removeItem(`projectStep:${PROJECT_ID}`);
+    mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ approved: true })]));
+    mockEndpoint(subredditsEndpoints.list, subredditList([buildSubreddit({ approved: false })]));
+    renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Subreddits' })).toBeTruthy();
+  });
+
+  it('keeps the step this browser was on, without reading what is done', async () => {
+    signedInWithProject();
+    localStorage.setItem(`projectStep:${PROJECT_ID}`, '1');
+    const keywords = mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ approved: true })]));
+    renderApp('/');
+    expect(await screen.findByRole('form', { name: 'Product Information' })).toBeTruthy();
+    expect(keywords.calls).toHaveLength(0);
   });
 });

@@ -6,7 +6,8 @@ import classes from './step-sidebar.module.css';
 
 interface TStepSidebarProps {
   project: TProject;
-  step: TStepNumber;
+  /** Null while the step the project opens on is read. */
+  step: TStepNumber | null;
   onStep: (step: TStepNumber) => void;
   /** Admin viewing another user's project: show the owner. */
   showOwner: boolean;

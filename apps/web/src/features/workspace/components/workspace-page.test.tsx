@@ -6,6 +6,7 @@ import {
   agentEndpoints,
   connectedElsewhereDetail,
   authEndpoints,
+  keywordsEndpoints,
   productInfoEndpoints,
   projectsEndpoints,
   statisticsEndpoints,
@@ -87,6 +88,13 @@ function setup(opts: {
   mockEndpoint(productInfoEndpoints.get, ({ params }) => EMPTY_INFO(params.projectId));
   mockEndpoint(accountsEndpoints.list, accountList([]));
   mockAgentAtRest();
+  mockEndpoint(keywordsEndpoints.list, {
+    items: [],
+    total: 0,
+    limit: 200,
+    offset: 0,
+    filters: { negative_keywords: [], excluded_subreddits: [], excluded_authors: [] },
+  });
   mockEndpoint(subredditsEndpoints.list, { items: [], total: 0, limit: 200, offset: 0 });
   mockEndpoint(subredditsEndpoints.status, {
     status: 'idle',

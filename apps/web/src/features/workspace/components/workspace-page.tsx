@@ -8,6 +8,7 @@ import {
   useProjects,
   useSelectedProject,
 } from '../../projects';
+import { localPrefs } from '../../../lib/local-prefs';
 import { useFocusStepHeading } from '../hooks/use-focus-step-heading';
 import { useProjectStep } from '../hooks/use-project-step';
 import { useRedditAuthReturn } from '../hooks/use-reddit-auth-return';
@@ -73,6 +74,13 @@ export function WorkspacePage() {
         blockReason={blockReason}
         othersCount={items?.length ?? 0}
       />
+    );
+  } else if (step === null) {
+    // Where this browser keeps no step for the project, the first one not done yet is read first.
+    main = (
+      <Center py="xl">
+        <Loader aria-label="Loading project" />
+      </Center>
     );
   } else {
     const stepContent = (
@@ -149,6 +157,8 @@ export function WorkspacePage() {
         opened={creating}
         onClose={() => setCreating(false)}
         onCreated={(project) => {
+          // A new project starts at step 1: nothing to read to know it.
+          localPrefs.setStep(project.id, 1);
           focusOnCreated(project.id);
           select(project.id);
         }}

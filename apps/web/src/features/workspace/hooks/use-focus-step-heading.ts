@@ -14,7 +14,7 @@ export const STEP_CONTENT_ATTRIBUTE = 'data-step-content';
 export function useFocusStepHeading(
   container: RefObject<HTMLElement | null>,
   projectId: string | null,
-  step: number,
+  step: number | null,
 ): (createdProjectId: string) => void {
   const shown = useRef({ projectId, step });
   const created = useRef<string | null>(null);
@@ -25,7 +25,8 @@ export function useFocusStepHeading(
     const opened = projectId !== null && created.current === projectId;
     if (opened) created.current = null;
     if (!root || !projectId) return;
-    if (!opened && (before.projectId !== projectId || before.step === step)) return;
+    // Opening a project on its first step to do (read while none was shown) is no change of step.
+    if (!opened && (before.projectId !== projectId || before.step === step || before.step === null)) return;
     const focusStepHeading = (): boolean => {
       const heading = root.querySelector<HTMLElement>(`[${STEP_CONTENT_ATTRIBUTE}] h2`);
       if (!heading) return false;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { localPrefs } from '../../../lib/local-prefs';
 import { isStepNumber, type TStepNumber } from '../steps';
+import { useOpeningStep } from './use-opening-step';
 
 /** What a history entry of the workspace holds: the step shown for that project. */
 interface TStepEntry {
@@ -15,35 +16,41 @@ function stepEntry(state: unknown): TStepEntry | null {
   return typeof projectId === 'string' && isStepNumber(step) ? { projectId, step } : null;
 }
 
+/** The step this browser keeps for the project, if any. */
+function storedStep(projectId: string): TStepNumber | null {
+  const stored = localPrefs.getStep(projectId);
+  return isStepNumber(stored) ? stored : null;
+}
+
 /**
- * The current step of a project, kept in local storage per project. Each change of step is a browser
- * history entry (the address stays the same), so Back and Forward move between the steps shown; the entry
- * the workspace opened on, which holds no step, shows the step it opened with. It is never rewritten, so
+ * The current step of a project, kept in local storage per project; where none is kept, the first step
+ * not done yet (`useOpeningStep`), and null until that is known. Each change of step is a browser history
+ * entry (the address stays the same), so Back and Forward move between the steps shown; the entry the
+ * workspace opened on, which holds no step, shows the step it opened with. It is never rewritten, so
  * nothing races the other hooks that replace the address (the Reddit sign-in's return).
  */
 export function useProjectStep(projectId: string | null) {
   const location = useLocation();
   const navigate = useNavigate();
+  const stored = projectId ? storedStep(projectId) : null;
+  const opening = useOpeningStep(projectId, projectId !== null && stored === null);
+  const kept = stored ?? opening;
   const [openedOn, setOpenedOn] = useState<TStepEntry | null>(null);
-  if (projectId && openedOn === null) {
-    const stored = localPrefs.getStep(projectId);
-    setOpenedOn({ projectId, step: isStepNumber(stored) ? stored : 1 });
-  }
+  if (projectId && openedOn === null && kept !== undefined) setOpenedOn({ projectId, step: kept });
   const entry = stepEntry(location.state);
-  let step: TStepNumber = 1;
+  let step: TStepNumber | null = null;
   if (projectId) {
-    const saved =
+    step =
       entry?.projectId === projectId
         ? entry.step
         : entry === null && openedOn?.projectId === projectId
           ? openedOn.step
-          : localPrefs.getStep(projectId);
-    if (isStepNumber(saved)) step = saved;
+          : (kept ?? null);
   }
 
   // The step an entry shows (chosen, or reached by Back or Forward) is stored as the project's step.
   useEffect(() => {
-    if (!projectId) return;
+    if (!projectId || step === null) return;
     localPrefs.setStep(projectId, step);
   }, [projectId, step]);
 
