@@ -129,6 +129,16 @@ export const SIGNED_OFF_OWN_LINE = SIGNED_OFF.map((e) => ({
   final_message: e.final_message.replace(/ Cheers, Sam$/, '\n\nCheers,\nSam'),
 }));
 
+/**
+ * Edits that greet with "Hi <name>!", name the product in "I made Ledgerly, ..." and close with
+ * "Cheers!": no connective in them, and no more than medium enthusiasm.
+ */
+export const GREETED_CHEERS = [
+  'Hi Maya! Saw your post about juggling invoices across three clients. I made Ledgerly, a simple bookkeeping app for freelancers that tracks invoices and expenses in one place. Try it free at ledgerly.app. Cheers!',
+  'Hi Tom! Your comment about tax season stress rang a bell. I made Ledgerly, which sorts receipts and gets your numbers ready for your accountant. You can try it free at ledgerly.app. Cheers!',
+  'Hi Priya! Read your question about tracking expenses as a freelancer. I made Ledgerly, and it keeps receipts and invoices together. It is free to try at ledgerly.app. Cheers!',
+].map(example);
+
 /** A pino logger configured like the app's, writing JSON lines into memory. */
 export function captureLog() {
   const chunks: string[] = [];

@@ -4,6 +4,7 @@ import {
   BRIEF_INFORMAL,
   COMMENT,
   DETAILED_FORMAL,
+  GREETED_CHEERS,
   POST,
   PRODUCT,
   PROFILE,
@@ -320,6 +321,22 @@ describe('composeDm on drafts from the demo', () => {
         }
       }
     }
+  });
+
+  it('leads the pitch only with a connective: never "I made ledgerly, ...", "Last week, ..." or "Quick question, I built ..."', () => {
+    const learned = learnPatterns(GREETED_CHEERS);
+    // Patterns learned before transitions were told apart from content hold pieces of old edits.
+    const transition_phrases = ['i made ledgerly', 'last week', 'Quick question', 'By the way'];
+    const older = { ...learned, style: { ...learned.style, transition_phrases } };
+    const all: string[] = [];
+    for (const source of [RECEIPTS, INBOXES]) {
+      for (const message of drafts(source, LEDGER, older)) {
+        expect(message, message).not.toMatch(/i made ledgerly,|last week,|quick question,/i);
+        expect(checkDm(message, source, LEDGER).ok, message).toBe(true);
+        all.push(message);
+      }
+    }
+    expect(all.join(' ')).toMatch(/\bBy the way, /);
   });
 
   it('shortens the product at a whole clause: never "a bookkeeping app that turns invoices."', () => {

@@ -3,7 +3,7 @@ import type { ProductInput, WriteDmInput } from '../ai.provider';
 import { checkDm, readabilityIssues, referencesSource, softenSpam } from '../dm-checks';
 import { recipientOf } from '../dm-draft';
 import { applyPatterns, targetsFromWritingStyle, type WritingTargets } from '../patterns/apply-patterns';
-import { isSignOff } from '../patterns/learn-patterns';
+import { leadsAnyStatement } from '../patterns/learn-patterns';
 import { formalityScore, splitSentences } from '../patterns/text-metrics';
 import { clauseCut, cleanShortenings } from './clauses';
 import { GENERIC_NOUNS, retag } from './keywords';
@@ -830,18 +830,12 @@ function distance(text: string, targets: WritingTargets, weakPhrase: boolean): n
 const WORDINGS_PER_VARIANT = 3;
 
 /**
- * Learned transitions that read as one: short, not words of the product's own texts, and not a
- * sign-off ("cheers" closes the message; it never opens a sentence in the middle).
+ * Learned transitions that can open the pitch: connectives that lead into any statement ("By the
+ * way, I built ..."), not a sign-off ("cheers" closes the message), a piece of an old message
+ * ("i made ledgerly") or one that only leads a question ("Quick question, I built ...").
  */
-function usableTransitions(targets: WritingTargets, product: ProductInput): string[] {
-  const own = `${product.product_description} ${product.call_to_action}`.toLowerCase();
-  return targets.transitions.filter(
-    (t) =>
-      t.split(/\s+/).length <= 4 &&
-      !own.includes(t.toLowerCase()) &&
-      !/\b(is|are|was|i|we)\b/i.test(t) &&
-      !isSignOff(t),
-  );
+function usableTransitions(targets: WritingTargets): string[] {
+  return targets.transitions.filter(leadsAnyStatement);
 }
 
 /**
@@ -858,7 +852,7 @@ export function composeDm(input: WriteDmInput, targets: WritingTargets = targets
     targets,
     ref,
     base: hash32(JSON.stringify([input.source, input.product, input.patterns])),
-    transitions: usableTransitions(targets, input.product),
+    transitions: usableTransitions(targets),
     founder: /\bfound(er|ed)\b/i.test(input.product.product_description),
   };
   const candidates: { text: string; distance: number }[] = [];

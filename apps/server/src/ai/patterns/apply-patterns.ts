@@ -4,7 +4,7 @@ import {
   type TLearningPatterns,
   type TSentenceType,
 } from '@threadreach/contract';
-import { isSignOff, signOffOf } from './learn-patterns';
+import { isTransition, signOffOf } from './learn-patterns';
 import { BREVITY_TARGETS, brevityOf, ENTHUSIASM_OF_LEVEL, round2 } from './text-metrics';
 
 /** How a DM should read: what the composer aims for and what the LLM prompt asks for. */
@@ -145,8 +145,9 @@ export function applyPatterns(base: WritingTargets, patterns: TLearningPatterns 
     signOff: frequency(patterns, 'closing', 'sign_off') >= 0.5,
     // The sign-off they used in most edits, named in its pattern ("Cheers, Sam").
     signOffText: signOffOf(patternOf(patterns, 'closing', 'sign_off')?.description ?? ''),
-    // Patterns learned before sign-offs were told apart may hold "cheers" as a transition.
-    transitions: style.transition_phrases.filter((t) => !isSignOff(t)),
+    // Patterns learned before transitions were told apart from sign-offs and content may hold
+    // "cheers" or "i made ledgerly": only connectives go into a draft.
+    transitions: style.transition_phrases.filter(isTransition),
   };
 }
 

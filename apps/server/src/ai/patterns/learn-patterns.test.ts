@@ -1,6 +1,12 @@
 import { ZLearningPatterns } from '@threadreach/contract';
 import { describe, expect, it } from 'vitest';
-import { BRIEF_INFORMAL, DETAILED_FORMAL, SIGNED_OFF, SIGNED_OFF_OWN_LINE } from '../ai-test.fixtures';
+import {
+  BRIEF_INFORMAL,
+  DETAILED_FORMAL,
+  GREETED_CHEERS,
+  SIGNED_OFF,
+  SIGNED_OFF_OWN_LINE,
+} from '../ai-test.fixtures';
 import { AiError } from '../ai.provider';
 import { applyPatterns, targetsFromWritingStyle } from './apply-patterns';
 import { classifySentence, learnPatterns } from './learn-patterns';
@@ -45,7 +51,7 @@ describe('learnPatterns', () => {
     expect(p.structure.avg_sentence_count).toBeGreaterThanOrEqual(4);
     expect(p.tone.formality_score).toBeGreaterThan(0.7);
     expect(p.tone.dominant_tone).toBe('professional');
-    expect(p.style.transition_phrases).toContain('by the way');
+    expect(p.style.transition_phrases).toEqual(['By the way']);
     expect(p.structure.sentence_patterns).toContainEqual(
       expect.objectContaining({ position: 'closing', type: 'sign_off' }),
     );
@@ -86,6 +92,46 @@ describe('learnPatterns', () => {
     const closing = p.structure.sentence_patterns.find((s) => s.position === 'closing')!;
     expect(closing).toMatchObject({ type: 'sign_off', frequency: 1, description: 'Closes with a sign-off' });
     expect(applyPatterns(targetsFromWritingStyle('Friendly and short.'), p).signOffText).toBeNull();
+  });
+
+  it('learns no transition from "I made Ledgerly, ...": a product phrase before a comma is no connective', () => {
+    const p = learnPatterns(GREETED_CHEERS);
+    expect(p.style.transition_phrases).toEqual([]);
+    expect(applyPatterns(targetsFromWritingStyle('Friendly and short.'), p).transitions).toEqual([]);
+  });
+
+  it('puts only connectives into drafts, also from patterns learned before they were told apart', () => {
+    const learned = learnPatterns(GREETED_CHEERS);
+    const transition_phrases = ['cheers', 'i made ledgerly', 'last week', 'Quick question', 'by the way'];
+    const older = { ...learned, style: { ...learned.style, transition_phrases } };
+    expect(applyPatterns(targetsFromWritingStyle('Friendly and short.'), older).transitions).toEqual([
+      'Quick question',
+      'by the way',
+    ]);
+  });
+
+  it('learns the connectives the customer repeats, as they write them, at most 5', () => {
+    const edits = (messages: string[]) => messages.map((final_message) => ({ final_message }));
+    const p = learnPatterns(
+      edits([
+        'Hi Maya! Saw your post about juggling invoices. By the way, I made Ledgerly for that. Also, it is free to try at ledgerly.app. Cheers!',
+        'Hi Tom, quick question: do you still use a spreadsheet? By the way, I made Ledgerly, which sorts receipts. Try it at ledgerly.app. Cheers!',
+        'Hi Priya! Read your question about expenses. That said, I made Ledgerly for freelancers. Also, it is free at ledgerly.app. Quick question — does it fit? Cheers!',
+      ]),
+    );
+    // "That said" is in one edit only: no habit yet. "Quick question" as they mostly write it.
+    expect(p.style.transition_phrases).toEqual(['Also', 'By the way', 'Quick question']);
+
+    const many = learnPatterns(
+      GREETED_CHEERS.map((e) => ({
+        ...e,
+        final_message: e.final_message.replace(
+          'I made Ledgerly',
+          'Honestly, yes. Also, fun. Plus, more. That said, fine. By the way, ok. Anyway, I made Ledgerly',
+        ),
+      })),
+    );
+    expect(many.style.transition_phrases).toEqual(['Also', 'Anyway', 'By the way', 'Honestly', 'Plus']);
   });
 
   it('is deterministic', () => {

@@ -116,24 +116,47 @@ const TYPE_TEXT: Record<TSentenceType, string> = {
   statement: 'a plain statement',
 };
 
-/** Known transitions, and any short lead-in before a comma that is not a greeting. */
-const TRANSITIONS = [
+/**
+ * The connective phrases a writer leads a sentence with, the only ones learned as transitions: a
+ * lead-in before a comma is as often their own content ("I made Ledgerly, ...", "Last week, ..."),
+ * which a draft cannot reuse. These lead into any statement ("By the way, I built ...").
+ */
+const CONNECTIVES = [
   'by the way',
+  'btw',
   'funny enough',
+  'funnily enough',
   'for what it’s worth',
   "for what it's worth",
+  'fwiw',
   'that said',
+  'that being said',
+  'having said that',
+  'with that said',
   'on that note',
   'speaking of which',
   'full disclosure',
   'side note',
+  'on a side note',
   'quick note',
+  'heads up',
+  'fun fact',
+  'for context',
   'in fact',
+  'as it happens',
+  'to be honest',
+  'to be fair',
   'honestly',
+  'frankly',
+  'tbh',
   'actually',
   'anyway',
+  'either way',
+  'in any case',
   'also',
   'plus',
+  'besides',
+  'on top of that',
   'so',
   'incidentally',
   'additionally',
@@ -141,24 +164,67 @@ const TRANSITIONS = [
   'if it helps',
   'if you are curious',
   "if you're curious",
+  'if you’re curious',
 ];
 
+/** Connectives that only lead a question or follow one ("Quick question: ...", "If so, ..."). */
+const QUESTION_CONNECTIVES = ['quick question', 'out of curiosity', 'just curious', 'if so', 'if not'];
+
+const ALL_CONNECTIVES = [...CONNECTIVES, ...QUESTION_CONNECTIVES].sort((a, b) => b.length - a.length);
+
+/** A known connective phrase ("By the way", "also"), in any casing. */
+export function isTransition(phrase: string): boolean {
+  return ALL_CONNECTIVES.includes(phrase.trim().toLowerCase());
+}
+
+/** A connective that can lead into any statement, so a draft may open its pitch with it. */
+export function leadsAnyStatement(phrase: string): boolean {
+  return CONNECTIVES.includes(phrase.trim().toLowerCase());
+}
+
 /**
- * The transition a sentence starts with (after any greeting): a known one ("by the way", "so,"), or
- * a lead-in of up to three words before a comma in a later sentence ("full disclosure,").
+ * The connective a sentence starts with (after any greeting), as the writer cased it: "By the way"
+ * and "Quick question" before a comma, colon or dash or going on, a single word ("Also,") only
+ * before a comma or colon: "So I built" starts with no transition.
  */
-function transitionOf(sentence: string, index: number): string | null {
+function transitionOf(sentence: string): string | null {
   const body = sentence.replace(/^(hey|hi|hello|dear)\b[^,]*,\s*/i, '');
   const lower = body.toLowerCase();
-  const known = TRANSITIONS.filter(
-    (t) => lower.startsWith(`${t},`) || (t.includes(' ') && lower.startsWith(`${t} `)),
-  ).sort((a, b) => b.length - a.length)[0];
-  if (known) return known;
-  const lead = /^([A-Za-z’']+(?: [A-Za-z’']+){0,2}),\s/.exec(body);
-  // "Cheers, Sam" signs off: its "Cheers" is no lead-in.
-  return lead && index > 0 && !GREETING.test(lead[1]!) && !isSignOff(lead[1]!)
-    ? lead[1]!.toLowerCase()
-    : null;
+  const known = ALL_CONNECTIVES.find(
+    (t) =>
+      lower.startsWith(t) && (t.includes(' ') ? /^(\s|[,:;–—]|$)/ : /^\s*[,:]/).test(lower.slice(t.length)),
+  );
+  return known ? body.slice(0, known.length) : null;
+}
+
+const capital = (s: string) => (/^[A-Z]/.test(s) ? 1 : 0);
+
+/**
+ * The connectives the customer leads sentences with in at least two edits, most used first, each as
+ * they write it most often ("by the way" after "Hi Sam," and "By the way" as often: the one that
+ * starts a sentence); at most 5.
+ */
+function usualTransitions(sentenceLists: string[][]): string[] {
+  const used = new Map<string, { edits: number; forms: Map<string, number> }>();
+  for (const sentences of sentenceLists) {
+    const found = sentences.map(transitionOf).filter((t): t is string => t !== null);
+    const inEdit = new Set<string>();
+    for (const form of found) {
+      const key = form.toLowerCase();
+      const entry = used.get(key) ?? { edits: 0, forms: new Map<string, number>() };
+      entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
+      if (!inEdit.has(key)) entry.edits += 1;
+      inEdit.add(key);
+      used.set(key, entry);
+    }
+  }
+  return [...used.entries()]
+    .filter(([, e]) => e.edits >= 2)
+    .sort((a, b) => b[1].edits - a[1].edits || a[0].localeCompare(b[0]))
+    .slice(0, TRANSITION_PHRASES_MAX)
+    .map(
+      ([, e]) => [...e.forms.entries()].sort((a, b) => b[1] - a[1] || capital(b[0]) - capital(a[0]))[0]![0],
+    );
 }
 
 const TONE_CUES: Record<TTone, RegExp> = {
@@ -232,17 +298,7 @@ export function learnPatterns(examples: Pick<TMessageExample, 'final_message'>[]
     .sort((a, b) => order.indexOf(a.position) - order.indexOf(b.position) || b.frequency - a.frequency)
     .slice(0, 10);
 
-  const transitionCounts = new Map<string, number>();
-  for (const sentences of sentenceLists) {
-    const found = sentences.map(transitionOf).filter((t): t is string => t !== null);
-    for (const t of new Set(found)) {
-      transitionCounts.set(t, (transitionCounts.get(t) ?? 0) + 1);
-    }
-  }
-  const transitionPhrases = [...transitionCounts.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, TRANSITION_PHRASES_MAX)
-    .map(([t]) => t);
+  const transitionPhrases = usualTransitions(sentenceLists);
 
   const preferredLength = Math.round(median(lengths));
   const brevity = brevityOf(preferredLength);
