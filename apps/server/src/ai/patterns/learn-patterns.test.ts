@@ -134,6 +134,23 @@ describe('learnPatterns', () => {
     expect(many.style.transition_phrases).toEqual(['Also', 'Anyway', 'By the way', 'Honestly', 'Plus']);
   });
 
+  it('says the tone is enthusiastic only when the enthusiasm is high', () => {
+    // "Hi Maya!" and "Cheers!" around plain sentences: medium enthusiasm, a friendly tone.
+    const greeted = learnPatterns(GREETED_CHEERS);
+    expect(greeted.tone).toMatchObject({ enthusiasm_level: 'medium', dominant_tone: 'friendly' });
+    const excited = learnPatterns(
+      GREETED_CHEERS.map((e) => ({
+        ...e,
+        final_message: e.final_message.replace(/\. /g, '! ').replace('I made', 'I love this, so I made'),
+      })),
+    );
+    expect(excited.tone).toMatchObject({ enthusiasm_level: 'high', dominant_tone: 'enthusiastic' });
+    for (const examples of [BRIEF_INFORMAL, DETAILED_FORMAL, SIGNED_OFF, GREETED_CHEERS]) {
+      const { tone } = learnPatterns(examples);
+      if (tone.dominant_tone === 'enthusiastic') expect(tone.enthusiasm_level).toBe('high');
+    }
+  });
+
   it('is deterministic', () => {
     expect(learnPatterns(BRIEF_INFORMAL)).toEqual(learnPatterns([...BRIEF_INFORMAL]));
   });

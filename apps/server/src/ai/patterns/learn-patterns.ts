@@ -1,6 +1,7 @@
 import {
   LEARNING_MIN_EXAMPLES,
   TRANSITION_PHRASES_MAX,
+  type TEnthusiasmLevel,
   type TLearningPatterns,
   type TMessageExample,
   type TSentencePosition,
@@ -237,11 +238,18 @@ const TONE_CUES: Record<TTone, RegExp> = {
   empathetic: /\b(sorry|understand|tough|frustrating|struggle|been there|same boat|know how|hard)\b/gi,
 };
 
-function dominantTone(messages: string[]): TTone {
-  const totals = (Object.keys(TONE_CUES) as TTone[]).map((tone) => ({
-    tone,
-    n: messages.reduce((sum, m) => sum + (m.match(TONE_CUES[tone])?.length ?? 0), 0),
-  }));
+/**
+ * The tone with the most cues. Enthusiastic only when the enthusiasm level is high: both count the
+ * same exclamation marks, and a "Hi Sam!" and "Cheers!" around plain sentences are no more than
+ * medium enthusiasm, so they do not make the tone enthusiastic either.
+ */
+function dominantTone(messages: string[], enthusiasm: TEnthusiasmLevel): TTone {
+  const totals = (Object.keys(TONE_CUES) as TTone[])
+    .filter((tone) => tone !== 'enthusiastic' || enthusiasm === 'high')
+    .map((tone) => ({
+      tone,
+      n: messages.reduce((sum, m) => sum + (m.match(TONE_CUES[tone])?.length ?? 0), 0),
+    }));
   totals.sort((a, b) => b.n - a.n);
   return totals[0]!.n > 0 ? totals[0]!.tone : 'friendly';
 }
@@ -322,7 +330,7 @@ export function learnPatterns(examples: Pick<TMessageExample, 'final_message'>[]
       sample_size: n,
     },
     tone: {
-      dominant_tone: dominantTone(messages),
+      dominant_tone: dominantTone(messages, enthusiasmLevel(enthusiasm)),
       formality_score: round2(mean(formality)),
       enthusiasm_level: enthusiasmLevel(enthusiasm),
       confidence: confidence(n, 1 - Math.min(1, stdDev(formality) * 3)),
