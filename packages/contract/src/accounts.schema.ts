@@ -121,6 +121,8 @@ export const ZConnectedAccount = z
     disabled_reason: z.string().nullable(),
     daily_message_limit: z.number().int(),
     remaining_today: z.number().int().min(0),
+    /** DMs queued to go from it (Send All, a Send that waits, the agent); not those already claimed. */
+    queued_sends: z.number().int().min(0),
     connected_at: ZIsoDateTime,
     auth_checked_at: ZIsoDateTime.nullable(),
     capacity: ZAccountCapacity,

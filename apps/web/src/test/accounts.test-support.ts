@@ -21,6 +21,7 @@ export function buildConnectedAccount(
     disabled_reason: null,
     daily_message_limit: 10,
     remaining_today: 10,
+    queued_sends: 0,
     connected_at: '2030-01-01T00:00:00Z',
     auth_checked_at: '2030-01-01T00:00:00Z',
     ...rest,

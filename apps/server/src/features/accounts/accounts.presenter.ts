@@ -33,6 +33,7 @@ export function presentAccount(
   row: RedditAccountRow,
   capacity: AccountCapacity,
   nowMs: number,
+  queuedSends: number,
 ): TConnectedAccount {
   return {
     id: row.id,
@@ -47,6 +48,7 @@ export function presentAccount(
     disabled_reason: row.disabledReason,
     daily_message_limit: row.dailyMessageLimit,
     remaining_today: capacity.remaining,
+    queued_sends: queuedSends,
     connected_at: row.createdAt.toISOString(),
     auth_checked_at: row.authCheckedAt?.toISOString() ?? null,
     capacity: presentCapacity(capacity),

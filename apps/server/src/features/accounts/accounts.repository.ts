@@ -49,6 +49,27 @@ export async function listProjectAccounts(
   return { rows, total: total?.n ?? 0 };
 }
 
+/** How many DMs of the project are queued to go from each of these accounts; those with none are left out. */
+export async function queuedSendsByAccount(
+  db: DbOrTx,
+  projectId: string,
+  accountIds: string[],
+): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
+    .select({ accountId: dmMessages.accountId, n: count() })
+    .from(dmMessages)
+    .where(
+      and(
+        eq(dmMessages.projectId, projectId),
+        eq(dmMessages.state, 'queued'),
+        inArray(dmMessages.accountId, accountIds),
+      ),
+    )
+    .groupBy(dmMessages.accountId);
+  return new Map(rows.map((r) => [r.accountId!, r.n]));
+}
+
 export async function findProjectAccount(
   db: DbOrTx,
   projectId: string,

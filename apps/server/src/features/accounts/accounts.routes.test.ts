@@ -300,6 +300,7 @@ describe('GET /auth/reddit/callback', () => {
       disabled_reason: null,
       daily_message_limit: 10,
       remaining_today: 10,
+      queued_sends: 0,
       capacity: {
         has_authentication: true,
         tokens_expired: false,
@@ -648,6 +649,32 @@ describe('check-account-auth job', () => {
     );
     expect(retryAtOf(error)).toBeGreaterThanOrEqual(clock.t + 30_000);
     expect((await accountsOf(project)).items[0]!.auth_status).toBe('valid');
+  });
+});
+
+describe('GET /projects/:id/accounts', () => {
+  it('counts the DMs queued to go from each account, not those claimed or sent', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    await connect(project);
+    const account = await rowOf((await accountsOf(project)).items[0]!.id);
+    const queued = (): typeof dmMessages.$inferInsert => ({
+      ...claimedDm(project, account, 'sent'),
+      state: 'queued',
+      outcomeCode: null,
+      claimedAt: null,
+      senderKey: null,
+      sentAt: null,
+      scheduledFor: new Date(clock.t + 3_600_000),
+    });
+    await t.ctx.db
+      .insert(dmMessages)
+      .values([
+        queued(),
+        queued(),
+        claimedDm(project, account, 'sending'),
+        claimedDm(project, account, 'sent'),
+      ]);
+    expect((await accountsOf(project)).items[0]).toMatchObject({ id: account.id, queued_sends: 2 });
   });
 });
 

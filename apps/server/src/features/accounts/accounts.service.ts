@@ -23,6 +23,7 @@ import {
   findProjectAccount,
   listProjectAccounts,
   listSendingAccounts,
+  queuedSendsByAccount,
   recordAccountCheck,
   updateProjectAccount,
 } from './accounts.repository';
@@ -69,9 +70,14 @@ export async function listAccountsPage(
   const now = ctx.clock.now();
   const { rows, total } = await listProjectAccounts(ctx.db, project.id, page);
   const limit = await connectLimitFor(ctx.db, caller, project);
+  const queued = await queuedSendsByAccount(
+    ctx.db,
+    project.id,
+    rows.map((row) => row.id),
+  );
   return {
     items: (await withCapacity(ctx, rows, now)).map(({ row, capacity }) =>
-      presentAccount(row, capacity, now),
+      presentAccount(row, capacity, now, queued.get(row.id) ?? 0),
     ),
     total,
     limit: page.limit,

@@ -18,6 +18,7 @@ function account(capacity: Partial<TConnectedAccount['capacity']> = {}): TConnec
     disabled_reason: null,
     daily_message_limit: 10,
     remaining_today: 10,
+    queued_sends: 0,
     connected_at: '2030-01-01T00:00:00Z',
     auth_checked_at: null,
     capacity: {

@@ -11,7 +11,7 @@ import { accountList, buildConnectedAccount } from '../../../test/accounts.test-
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { PROJECT_ID, renderScreen } from '../../../test/discovery.test-support';
 import { recordPageLoads } from '../../../test/navigation.test-support';
-import { AccountsPanel, SEND_GOES_NOW } from './accounts-panel';
+import { AccountsPanel, OFF_HOURS_TEXT, SEND_GOES_NOW } from './accounts-panel';
 
 const user = userEvent.setup({ delay: null });
 let pageLoads: ReturnType<typeof recordPageLoads>;
@@ -128,6 +128,7 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
         buildConnectedAccount({
           reddit_username: 'weekend_one',
           account_display_name: 'u/weekend_one',
+          queued_sends: 2,
           capacity: { can_send_now: false, next_available_at: weekendWait, reason: 'Outside working hours.' },
         }),
       ]),
@@ -137,6 +138,31 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     const badge = within(weekend).getByLabelText(/^Status: queued sends in 28:50:\d\d$/);
     expect(badge.textContent).toMatch(/^Queued sends in 28:50:\d\d$/);
     expect(within(weekend).getByText('Outside working hours.')).toBeTruthy();
+    expect(within(weekend).getByText(SEND_GOES_NOW)).toBeTruthy();
+  });
+
+  it('outside working hours with nothing queued from the account, says so with no countdown to queued sends', async () => {
+    const weekendWait = new Date(Date.now() + 15 * 3600_000 + 34 * 60_000 + 39_000).toISOString();
+    mockEndpoint(
+      accountsEndpoints.list,
+      accountList([
+        buildConnectedAccount({
+          reddit_username: 'weekend_one',
+          account_display_name: 'u/weekend_one',
+          queued_sends: 0,
+          capacity: { can_send_now: false, next_available_at: weekendWait, reason: 'Outside working hours.' },
+        }),
+      ]),
+    );
+    renderPanel();
+    const weekend = await row('weekend_one');
+    expect(within(weekend).queryByText(/Queued sends/)).toBeNull();
+    const badge = within(weekend).getByLabelText('Status: outside working hours');
+    expect(badge.textContent).toBe(OFF_HOURS_TEXT);
+    // When Send All and the agent would send from it, and that Send does not wait.
+    expect(badge.getAttribute('title')).toMatch(
+      /^Send All and the agent send from this account in 15:34:\d\d$/,
+    );
     expect(within(weekend).getByText(SEND_GOES_NOW)).toBeTruthy();
   });
 

@@ -33,6 +33,8 @@ import stacked from '../../../components/ui/stacked-table.module.css';
 
 /** Beside a countdown that only working hours make: they hold Send All and the agent, not Send. */
 export const SEND_GOES_NOW = 'A DM you send yourself with Send goes now.';
+/** The badge outside working hours when nothing is queued from the account. */
+export const OFF_HOURS_TEXT = 'Outside working hours';
 
 export const NO_ACCOUNTS_TEXT = 'No Reddit accounts connected yet. Connect one to send messages from it.';
 
@@ -258,12 +260,16 @@ function AccountRow(props: {
   const { account, readOnly } = props;
   const readiness = readinessOf(account, props.now);
   const queuedOnly = readiness.kind === 'waiting' && readiness.queuedOnly;
+  // Outside working hours with nothing queued from it, no sends wait: the hours are all there is to say.
+  const nothingQueued = queuedOnly && account.queued_sends === 0;
   const waitingText =
     readiness.kind !== 'waiting'
       ? null
-      : readiness.queuedOnly
-        ? `Queued sends in ${readiness.label}`
-        : `Can send in ${readiness.label}`;
+      : !readiness.queuedOnly
+        ? `Can send in ${readiness.label}`
+        : nothingQueued
+          ? OFF_HOURS_TEXT
+          : `Queued sends in ${readiness.label}`;
   const age = account.account_age_days === null ? 'age unknown' : `${account.account_age_days} days old`;
   return (
     <Table.Tr data-testid={`account-${account.reddit_username}`}>
@@ -287,7 +293,7 @@ function AccountRow(props: {
         >
           {queuedOnly ? waitingText : readiness.label}
         </Badge>
-        {readiness.kind !== 'ready' && account.capacity.reason && (
+        {readiness.kind !== 'ready' && !nothingQueued && account.capacity.reason && (
           <Text size="xs" c="dimmed" mt={2}>
             {account.capacity.reason}
           </Text>
