@@ -253,6 +253,42 @@ describe('step 4 AI mode', { timeout: 15_000 }, () => {
     }
   });
 
+  it('reads the schedule again once a run due within seconds has ended, not at the next 30 s read', async () => {
+    vi.useFakeTimers();
+    try {
+      const summary = (settings: TAgentSettings) =>
+        `The agent is running: next run ${when(settings.next_run_at)}, last run ${when(settings.last_run_at)}.`;
+      // Complete Learning just queued the first run, 5 s from now.
+      const dueAt = Date.now() + 5_000;
+      const before = runningAgentSettings({ next_run_at: new Date(dueAt).toISOString(), last_run_at: null });
+      const server = { current: before };
+      mockAgentAtRest();
+      const reads = mockEndpoint(agentEndpoints.getSettings, () => server.current);
+      mockEndpoint(agentEndpoints.patterns, { patterns: null, learned_at: null, examples_used: 0 });
+      renderPanel();
+      await advance();
+      expect(screen.getByText(summary(before))).toBeTruthy();
+
+      // It starts when due and takes a few seconds.
+      server.current = { ...before, is_running: true };
+      await advance(8_000);
+      const after = runningAgentSettings({
+        next_run_at: new Date(dueAt + 3_000 + 7_200_000).toISOString(),
+        last_run_at: new Date(dueAt + 3_000).toISOString(),
+      });
+      server.current = after;
+      await advance(3_000);
+      expect(screen.getByText(summary(after))).toBeTruthy();
+
+      // The next run is hours away: back to one read in 30 s.
+      const settled = reads.calls.length;
+      await advance(AGENT_REFRESH_MS - 5_000);
+      expect(reads.calls).toHaveLength(settled);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('Stop Agent returns to assistant mode', async () => {
     const server = settingsServer(learning);
     const toggle = mockEndpoint(agentEndpoints.toggleMode, () => {

@@ -73,6 +73,31 @@ export function isAgentRunning(
   );
 }
 
+/** While a run is due or under way, the agent is read again this often, to show its end within seconds. */
+export const AGENT_RUN_WATCH_MS = 2_000;
+/** For at most this long after the run was due: a longer run shows its end at the next 30 s read. */
+export const AGENT_RUN_WATCH_LIMIT_MS = 120_000;
+
+/**
+ * When to read the agent again: every AGENT_REFRESH_MS, but a run due sooner is looked for from its due
+ * time until it has ended (its successor is then hours away), so its last run does not wait for the next
+ * 30 s read. The first run comes 5 s after Complete Learning.
+ */
+export function agentRefreshMs(
+  settings: Pick<
+    TAgentSettings,
+    'mode' | 'learning_stage_completed' | 'is_active' | 'is_running' | 'next_run_at'
+  >,
+  nowMs: number,
+): number {
+  const due = settings.next_run_at ? Date.parse(settings.next_run_at) : NaN;
+  if (!isAgentRunning(settings) || Number.isNaN(due)) return AGENT_REFRESH_MS;
+  const untilDue = due - nowMs;
+  if (untilDue >= AGENT_REFRESH_MS) return AGENT_REFRESH_MS;
+  if (untilDue > 0) return untilDue + AGENT_RUN_WATCH_MS;
+  return -untilDue < AGENT_RUN_WATCH_LIMIT_MS ? AGENT_RUN_WATCH_MS : AGENT_REFRESH_MS;
+}
+
 /** The agent's settings and schedule; while it runs, read again as often as step 5's status. */
 export function useAgentSettings(projectId: string) {
   return useQuery({
@@ -80,7 +105,9 @@ export function useAgentSettings(projectId: string) {
     queryFn: () => getAgentSettings(projectId),
     // Runs change the next and last run under the overlay: without this they stay as first read.
     refetchInterval: (query) =>
-      query.state.data && isAgentRunning(query.state.data) ? AGENT_REFRESH_MS : false,
+      query.state.data && isAgentRunning(query.state.data)
+        ? agentRefreshMs(query.state.data, Date.now())
+        : false,
   });
 }
 
@@ -99,7 +126,8 @@ export function useAgentStatus(projectId: string) {
   return useQuery({
     queryKey: agentKeys.status(projectId),
     queryFn: () => getAgentStatus(projectId),
-    refetchInterval: AGENT_REFRESH_MS,
+    refetchInterval: (query) =>
+      query.state.data ? agentRefreshMs(query.state.data.settings, Date.now()) : AGENT_REFRESH_MS,
   });
 }
 
