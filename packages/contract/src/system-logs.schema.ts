@@ -85,8 +85,8 @@ const ZSystemLogsFilter = z.object({
   start_time: ZInstant('start_time').optional(),
   end_time: ZInstant('end_time').optional(),
   /**
-   * Where a period ends instead of now: the `as_of` of the first page, sent with the pages after it so
-   * that lines logged meanwhile do not shift them. Ignored with a custom range.
+   * Where a period ends instead of now: the `as_of` of the first page, sent with the pages after it and
+   * the export so that lines logged meanwhile do not shift them. A custom range ending later ends here.
    */
   as_of: ZInstant('as_of').optional(),
 });
@@ -168,7 +168,10 @@ export const ZSystemLogsResponse = z.object({
    * own count, stopped at the cap too. Without a text search counts are exact and this is false.
    */
   counts_capped: z.boolean(),
-  /** Where the window ended: now, the request's `as_of`, or the custom range's end. */
+  /**
+   * Where the window ended: the request's `as_of` or a few seconds before now, or the custom range's end
+   * when that came first.
+   */
   as_of: ZIsoDateTime,
 });
 export type TSystemLogsResponse = z.infer<typeof ZSystemLogsResponse>;

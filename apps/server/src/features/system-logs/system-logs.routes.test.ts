@@ -16,6 +16,7 @@ const MIN = 60_000;
 const at = (minutesAgo: number) => new Date(NOW - minutesAgo * MIN);
 const FIVE_DAYS = 5 * 24 * 60;
 
+const clock = fixedClock(NOW);
 let t: TestApp;
 let admin: TestUser;
 let moderator: TestUser;
@@ -29,7 +30,7 @@ const row = (
 ): NewSystemLogRow => ({ timestamp: at(minutesAgo), level, logger, message });
 
 beforeAll(async () => {
-  t = await createTestApp({ clock: fixedClock(NOW) });
+  t = await createTestApp({ clock });
   admin = await buildUser(t.ctx.db, t.config, { roles: ['ADMIN'] });
   moderator = await buildUser(t.ctx.db, t.config, { roles: ['MODERATOR'] });
   user = await buildUser(t.ctx.db, t.config, { roles: ['USER'] });
@@ -111,16 +112,20 @@ describe('GET /api/v1/system/logs', () => {
 
   describe('a text search matching more than 1000 lines', () => {
     // Twenty days ahead, out of the other tests' ranges: 1205 lines a minute apart (every fifth a WARNING)
-    // and three rare ones among them.
+    // and three rare ones among them. The clock stands a day past them while these run.
     const DAY = -20 * 24 * 60;
     const range = `start_time=${at(DAY + 1300).toISOString()}&end_time=${at(DAY - 1).toISOString()}`;
     beforeAll(async () => {
+      clock.t = NOW + 21 * 24 * 60 * MIN;
       await insertSystemLogs(t.ctx.db, [
         ...Array.from({ length: 1205 }, (_, i) =>
           row(DAY + i, i % 5 === 0 ? 'WARNING' : 'INFO', 'server', `Bulk sync step ${i}`),
         ),
         ...[3, 600, 1100].map((i) => row(DAY + i, 'ERROR', 'server', `bulk rare failure ${i}`)),
       ]);
+    });
+    afterAll(() => {
+      clock.t = NOW;
     });
 
     it('stops counting at 1000 and still answers a page of 100, newest first', async () => {
@@ -190,6 +195,47 @@ describe('GET /api/v1/system/logs', () => {
     expect(bad.body.detail).toBe(
       'as_of must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T09:30:00Z',
     );
+  });
+
+  it('keeps a custom range reaching past now to the window of its first page', async () => {
+    // Three days ago until tomorrow: the seven recent lines and the 150 access lines of a day ago.
+    const range = `start_time=${at(3 * 24 * 60).toISOString()}&end_time=${at(-24 * 60).toISOString()}`;
+    const first = await logs(`?${range}`);
+    // It ends where a period would, not tomorrow.
+    expect(first.body.as_of).toBe(new Date(NOW - LOG_SETTLE_MS).toISOString());
+    expect(first.body).toMatchObject({ total: 157, counts_capped: false });
+    expect(first.body.logs).toHaveLength(100);
+    try {
+      // A minute later: a line that reached the table late, and lines logged since the first page.
+      clock.t = NOW + MIN;
+      await insertSystemLogs(t.ctx.db, [
+        { timestamp: new Date(NOW - 1000), level: 'INFO', logger: 'server', message: 'stored late' },
+        ...[10, 20, 30].map((s) => ({
+          timestamp: new Date(NOW + s * 1000),
+          level: 'INFO' as const,
+          logger: 'server',
+          message: `logged while paging ${s}`,
+        })),
+      ]);
+      const second = await logs(`?${range}&offset=100&as_of=${first.body.as_of}`);
+      expect(second.body).toMatchObject({ total: 157, as_of: first.body.as_of });
+      expect(second.body.stats.total).toBe(157);
+      expect(second.body.logs).toHaveLength(57);
+      expect(second.body.logs[0]!.message).toBe('GET /api/v1/page/93 200 1ms');
+      const shown = [...first.body.logs, ...second.body.logs].map((l) => l.id);
+      expect(new Set(shown).size).toBe(157);
+      // Refresh, without the as_of, takes the newest lines again.
+      const fresh = await logs(`?${range}`);
+      expect(fresh.body.total).toBe(161);
+      expect(fresh.body.logs[0]!.message).toBe('logged while paging 30');
+    } finally {
+      clock.t = NOW;
+    }
+    // A range that ended before then answers its own end; one not yet begun is empty.
+    const past = `start_time=${at(3 * 24 * 60).toISOString()}&end_time=${at(24 * 60).toISOString()}`;
+    expect((await logs(`?${past}`)).body.as_of).toBe(at(24 * 60).toISOString());
+    const ahead = `start_time=${at(-60).toISOString()}&end_time=${at(-120).toISOString()}`;
+    expect((await logs(`?${ahead}`)).body).toMatchObject({ logs: [], total: 0 });
   });
 
   it('pages through a custom range 100 at a time', async () => {
@@ -291,6 +337,27 @@ describe('GET /api/v1/system/logs.csv', () => {
     );
     const search = await csv(`?${accessRange}&search=page/14`);
     expect(search.body.trimEnd().split('\r\n')).toHaveLength(1 + 11);
+  });
+
+  it('keeps to the window of the page shown, its as_of, with a custom range reaching past now', async () => {
+    const shownAt = new Date(NOW - LOG_SETTLE_MS).toISOString();
+    try {
+      clock.t = NOW + 2 * MIN;
+      await insertSystemLogs(t.ctx.db, [row(-1, 'ERROR', 'server', 'logged after the page was shown')]);
+      const range = `start_time=${at(10).toISOString()}&end_time=${at(-24 * 60).toISOString()}`;
+      const res = await csv(`?${range}&as_of=${shownAt}`);
+      expect(res.body.trimEnd().split('\r\n').slice(1)).toEqual([
+        `${at(1).toISOString()},INFO,http.access,GET /api/v1/projects 200 3ms`,
+        `${at(2).toISOString()},ERROR,server,request failed: connection reset`,
+        `${at(5).toISOString()},WARNING,ai-service,llm call retried`,
+        `${at(8).toISOString()},DEBUG,server,cache warm`,
+      ]);
+      // Without an as_of, up to a few seconds ago.
+      const now = await csv(`?${range}&level=ERROR`);
+      expect(now.body.split('\r\n')[1]).toContain('logged after the page was shown');
+    } finally {
+      clock.t = NOW;
+    }
   });
 
   it('keeps a cell a spreadsheet would run as a formula as text, and quotes commas, quotes and line breaks', async () => {

@@ -39,18 +39,20 @@ function periodWindow(period: keyof typeof LOG_PERIOD_MS, endMs: number) {
 }
 
 /**
- * The query's window: its custom range, else its period (by default the last hour) back from its `as_of`
- * or from a few seconds ago (LOG_SETTLE_MS).
+ * The query's window: its custom range, else its period (by default the last hour), ending at its `as_of`
+ * or a few seconds ago (LOG_SETTLE_MS). A custom range reaching past that ends there too, so that its
+ * pages and its export keep to the lines shown first, and a range not yet begun is empty.
  */
 export function filterOf(query: TExportQuery, nowMs: number): SystemLogFilter {
   const search = query.search?.trim();
+  const endMs = query.as_of ? Date.parse(query.as_of) : nowMs - LOG_SETTLE_MS;
   const window =
     query.start_time && query.end_time
-      ? { from: new Date(query.start_time), to: new Date(query.end_time) }
-      : periodWindow(
-          query.period ?? LOG_DEFAULT_PERIOD,
-          query.as_of ? Date.parse(query.as_of) : nowMs - LOG_SETTLE_MS,
-        );
+      ? {
+          from: new Date(query.start_time),
+          to: new Date(Math.min(Date.parse(query.end_time), endMs)),
+        }
+      : periodWindow(query.period ?? LOG_DEFAULT_PERIOD, endMs);
   return {
     ...window,
     level: query.level,
