@@ -273,13 +273,53 @@ describe('/logs', () => {
     await user.selectOptions(screen.getByLabelText('Level'), 'ERROR');
     await user.type(screen.getByLabelText('Search'), 'timeout');
     await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
-    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const exportButton = screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement;
+    await waitFor(() => expect(exportButton.disabled).toBe(false));
+    await user.click(exportButton);
     await waitFor(() => expect(downloads).toHaveLength(1));
-    // The filters as applied, without a page.
-    expect(file.calls[0]!.query).toEqual({ level: 'ERROR', search: 'timeout', period: '1h' });
+    // The filters as applied, in the window of the answer shown, without a page.
+    expect(file.calls[0]!.query).toEqual({ level: 'ERROR', search: 'timeout', period: '1h', as_of: AS_OF });
     expect(downloads[0]).toMatch(/^system-logs-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.csv$/);
     expect(await blob!.text()).toBe(csv);
   });
+
+  it(
+    'exports the window of the answer on screen, from the first page on, and waits for the filters applied',
+    { timeout: 15_000 },
+    async () => {
+      signIn(['ADMIN']);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const list = mockEndpoint(systemLogsEndpoints.list, async ({ query }) => {
+        if (query.logger_file) await held;
+        return answer([entry(1)]);
+      });
+      const file = mockEndpoint(
+        systemLogsEndpoints.exportCsv,
+        () =>
+          new HttpResponse('Timestamp,Level,Logger,Message\r\n', { headers: { 'Content-Type': 'text/csv' } }),
+      );
+      vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:logs');
+      vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+      const user = userEvent.setup();
+      renderApp('/logs');
+      await table();
+      await user.selectOptions(screen.getByLabelText('Logger'), 'server');
+      await user.selectOptions(screen.getByLabelText('Period'), 'Last 10 minutes');
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      await waitFor(() => expect(list.calls).toHaveLength(2));
+      // The rows still shown are the last filters': they are not what the file would hold.
+      const exportButton = screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement;
+      expect(exportButton.disabled).toBe(true);
+      release();
+      await waitFor(() => expect(exportButton.disabled).toBe(false));
+      // The file holds the ten minutes shown, not the ten minutes before the click.
+      await user.click(exportButton);
+      await waitFor(() => expect(file.calls).toHaveLength(1));
+      expect(file.calls[0]!.query).toEqual({ logger_file: 'server', period: '10m', as_of: AS_OF });
+    },
+  );
 
   it('says how much of an export has arrived while it streams in, and saves it whole', async () => {
     signIn(['ADMIN']);

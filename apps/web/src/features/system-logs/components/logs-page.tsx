@@ -121,10 +121,13 @@ function SystemLogs() {
   const rows = logs.data?.logs ?? [];
   const limit = LOG_PAGE_SIZE;
   const { exporting, received, run: runExport } = useFileExport(LOGS_EXPORT_ERROR);
-  // Every line the applied filters match, not only this page: fetched with the token, then saved.
+  // Every line the applied filters match, not only this page: fetched with the token, then saved. It
+  // keeps to the window of the answer shown, so the file holds the lines on screen and the pages after
+  // them, not those of a later "last 10 minutes".
+  const shownAsOf = logs.isPlaceholderData ? undefined : logs.data?.as_of;
   const exportCsv = () =>
     runExport(async (onProgress) => {
-      const shown = { ...filterQueryOf(applied), ...(pinned ? { as_of: pinned } : {}) };
+      const shown = { ...filterQueryOf(applied), ...(shownAsOf ? { as_of: shownAsOf } : {}) };
       const content = await exportSystemLogsCsv(shown, onProgress);
       return { content, fileName: systemLogsCsvFileName(Date.now()) };
     });
@@ -207,7 +210,8 @@ function SystemLogs() {
               variant="default"
               onClick={() => void exportCsv()}
               loading={exporting}
-              disabled={rows.length === 0}
+              // Until the applied filters' answer comes, the rows shown are the last filters'.
+              disabled={rows.length === 0 || !shownAsOf}
             >
               Export CSV
             </Button>
