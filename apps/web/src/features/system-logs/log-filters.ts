@@ -1,4 +1,5 @@
 import {
+  customRangeProblem,
   LOG_PAGE_SIZE,
   type TLogLevel,
   type TLogPeriod,
@@ -77,26 +78,43 @@ export function parseRangeInput(text: string): string | null {
   return same ? date.toISOString() : null;
 }
 
-/** Why the custom range cannot be used, naming each bad end, or null when it can (or is not chosen). */
-export function rangeError(filters: TLogFilters): string | null {
-  if (filters.period !== 'custom') return null;
-  const bad = (
-    [
-      ['From', filters.from],
-      ['To', filters.to],
-    ] as const
-  )
-    .filter(([, value]) => value.trim() && !parseRangeInput(value))
-    .map(([label]) => label);
-  if (bad.length === 2) return `From and To must be dates and times as ${RANGE_FORMAT}`;
-  return bad.length === 1 ? `${bad[0]} must be a date and time as ${RANGE_FORMAT}` : null;
+export const RANGE_INCOMPLETE_TEXT = 'Enter both From and To';
+
+/** Why the custom range cannot be applied, and the fields at fault: the message stands by the first. */
+export interface TRangeError {
+  message: string;
+  fields: ('from' | 'to')[];
 }
 
 /**
- * The request for a page: a custom range is sent only when both ends are given, converted to ISO
- * start_time and end_time; otherwise the chosen quick period.
+ * Why the custom range cannot be used (each end not a date and time, an end left empty, or the server's
+ * own objection to the range), or null when it can or is not chosen.
  */
-/** The applied filters as the server takes them: for a page and for the export alike. */
+export function rangeError(filters: TLogFilters): TRangeError | null {
+  if (filters.period !== 'custom') return null;
+  const ends = [
+    { field: 'from', label: 'From', text: filters.from.trim(), iso: parseRangeInput(filters.from) },
+    { field: 'to', label: 'To', text: filters.to.trim(), iso: parseRangeInput(filters.to) },
+  ] as const;
+  const bad = ends.filter((e) => e.text && !e.iso);
+  if (bad.length === 2) {
+    return { message: `From and To must be dates and times as ${RANGE_FORMAT}`, fields: ['from', 'to'] };
+  }
+  if (bad[0]) {
+    return { message: `${bad[0].label} must be a date and time as ${RANGE_FORMAT}`, fields: [bad[0].field] };
+  }
+  // A range is sent only with both ends: with one, the page would show the last hour under "Custom range".
+  const empty = ends.filter((e) => !e.text).map((e) => e.field);
+  if (empty.length > 0) return { message: RANGE_INCOMPLETE_TEXT, fields: empty };
+  const problem = customRangeProblem(Date.parse(ends[0].iso!), Date.parse(ends[1].iso!));
+  return problem && { message: problem.message, fields: [problem.end === 'start_time' ? 'from' : 'to'] };
+}
+
+/**
+ * The applied filters as the server takes them, for a page and for the export alike: a custom range is
+ * sent only when both ends are given, converted to ISO start_time and end_time; otherwise the chosen
+ * quick period.
+ */
 export function filterQueryOf(filters: TLogFilters): TSystemLogsExportQuery {
   const query: TSystemLogsExportQuery = {};
   if (filters.level) query.level = filters.level;

@@ -52,6 +52,14 @@ async function typeInto(user: ReturnType<typeof userEvent.setup>, label: string,
   await user.paste(text);
 }
 
+/** The message shown by a field, as its description, or null; and whether it is marked invalid. */
+function fieldError(label: string): { message: string | null; invalid: boolean } {
+  const input = screen.getByLabelText(label);
+  const ids = input.getAttribute('aria-describedby')?.split(' ') ?? [];
+  const text = ids.map((id) => document.getElementById(id)?.textContent ?? '').join('');
+  return { message: text || null, invalid: input.getAttribute('aria-invalid') === 'true' };
+}
+
 const signIn = (roles: string[]) => setToken(makeToken({ roles, profiles_limit: 0 }));
 /** The page's chunk loads lazily: the first render of a file can take a while on a busy machine. */
 const LOAD = { timeout: 5000 };
@@ -180,7 +188,7 @@ describe('/logs', () => {
   );
 
   it(
-    'sends a custom range as ISO start_time and end_time, only when both ends are typed',
+    'sends a custom range as ISO start_time and end_time, and applies none until both ends are typed',
     { timeout: 15_000 },
     async () => {
       signIn(['ADMIN']);
@@ -189,15 +197,23 @@ describe('/logs', () => {
       renderApp('/logs');
       await table();
       await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      const apply = screen.getByRole('button', { name: 'Apply Filters' });
+      // Neither end: both are marked, the message by the first.
+      await user.click(apply);
+      expect(fieldError('From')).toEqual({ message: 'Enter both From and To', invalid: true });
+      expect(fieldError('To')).toEqual({ message: null, invalid: true });
+      // One end: the empty one says so, and the last hour is not shown under "Custom range".
       await typeInto(user, 'From', '31-01-2030 09:30');
-      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
-      await waitFor(() => expect(list.calls).toHaveLength(2));
-      expect(list.calls[1]!.query).toEqual({ limit: 100, offset: 0 });
+      await user.click(apply);
+      expect(fieldError('From')).toEqual({ message: null, invalid: false });
+      expect(fieldError('To')).toEqual({ message: 'Enter both From and To', invalid: true });
+      expect(list.calls).toHaveLength(1);
 
       await typeInto(user, 'To', '01-02-2030 10:00');
-      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
-      await waitFor(() => expect(list.calls).toHaveLength(3));
-      expect(list.calls[2]!.query).toEqual({
+      await user.click(apply);
+      await waitFor(() => expect(list.calls).toHaveLength(2));
+      expect(fieldError('To')).toEqual({ message: null, invalid: false });
+      expect(list.calls[1]!.query).toEqual({
         start_time: new Date(2030, 0, 31, 9, 30).toISOString(),
         end_time: new Date(2030, 1, 1, 10, 0).toISOString(),
         limit: 100,
@@ -223,6 +239,35 @@ describe('/logs', () => {
       expect((await screen.findByText(/must be dates? and times? as/)).textContent).toBe(
         'From and To must be dates and times as dd-mm-yyyy hh:mm',
       );
+      expect(fieldError('From').message).toBe('From and To must be dates and times as dd-mm-yyyy hh:mm');
+      expect(fieldError('To').invalid).toBe(true);
+      expect(list.calls).toHaveLength(1);
+    },
+  );
+
+  it(
+    'refuses a range that starts after it ends, or is too long, as the server would, without asking it',
+    { timeout: 15_000 },
+    async () => {
+      signIn(['ADMIN']);
+      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+      const user = userEvent.setup();
+      renderApp('/logs');
+      await table();
+      await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      await typeInto(user, 'From', '01-02-2030 10:00');
+      await typeInto(user, 'To', '31-01-2030 09:30');
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      expect(fieldError('From')).toEqual({ message: 'The range starts after it ends', invalid: true });
+      expect(fieldError('To').invalid).toBe(false);
+      // The lines and counts shown stay, with no error about them.
+      expect(screen.getByLabelText('Log statistics')).toBeTruthy();
+      expect(screen.queryByText(/^Failed to fetch logs/)).toBeNull();
+
+      await user.clear(screen.getByLabelText('From'));
+      await typeInto(user, 'From', '29-01-2029 09:30');
+      await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+      expect(fieldError('To')).toEqual({ message: 'The range is longer than 366 days', invalid: true });
       expect(list.calls).toHaveLength(1);
     },
   );

@@ -37,6 +37,7 @@ import {
   queryOf,
   rangeError,
   type TLogFilters,
+  type TRangeError,
 } from '../log-filters';
 import { exportSystemLogsCsv } from '../api/system-logs.api';
 
@@ -86,7 +87,7 @@ function SystemLogs() {
   const [applied, setApplied] = useState<TLogFilters>(DEFAULT_LOG_FILTERS);
   const [offset, setOffset] = useState(0);
   const [autoRefresh, setAutoRefresh] = useState(false);
-  const [invalidRange, setInvalidRange] = useState<string | null>(null);
+  const [invalidRange, setInvalidRange] = useState<TRangeError | null>(null);
   // Where the first page's window ended: the pages after it keep to it, so lines logged meanwhile do not
   // push rows already shown onto the next page. Auto-refresh follows the newest lines instead.
   const [asOf, setAsOf] = useState<string | null>(null);
@@ -94,6 +95,11 @@ function SystemLogs() {
   const query = { ...queryOf(applied, offset), ...(pinned ? { as_of: pinned } : {}) };
   const logs = useSystemLogs(query, autoRefresh);
 
+  // The message stands under the first field at fault; any other is marked too.
+  const rangeFieldError = (field: TRangeError['fields'][number]) => {
+    if (!invalidRange?.fields.includes(field)) return undefined;
+    return invalidRange.fields[0] === field ? invalidRange.message : true;
+  };
   const set = <K extends keyof TLogFilters>(key: K, value: TLogFilters[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
@@ -138,7 +144,8 @@ function SystemLogs() {
         <AdminPageHeading title="System Logs" />
 
         <Paper withBorder p="md" component="form" onSubmit={apply} aria-label="Log filters">
-          <Group align="flex-end" wrap="wrap">
+          {/* Aligned at the top: a range field's message below it must not lift it out of the row. */}
+          <Group align="flex-start" wrap="wrap">
             <NativeSelect
               label="Level"
               data={LEVEL_OPTIONS}
@@ -163,12 +170,14 @@ function SystemLogs() {
                   label="From"
                   placeholder={RANGE_FORMAT}
                   value={draft.from}
+                  error={rangeFieldError('from')}
                   onChange={(e) => set('from', e.currentTarget.value)}
                 />
                 <TextInput
                   label="To"
                   placeholder={RANGE_FORMAT}
                   value={draft.to}
+                  error={rangeFieldError('to')}
                   onChange={(e) => set('to', e.currentTarget.value)}
                 />
               </>
@@ -180,13 +189,10 @@ function SystemLogs() {
               onChange={(e) => set('search', e.currentTarget.value)}
               style={{ flex: 1, minWidth: 220 }}
             />
-            <Button type="submit">Apply Filters</Button>
+            <Button type="submit" mt={25}>
+              Apply Filters
+            </Button>
           </Group>
-          {invalidRange && (
-            <Text c="red" size="sm" mt="xs" role="alert">
-              {invalidRange}
-            </Text>
-          )}
         </Paper>
 
         <Group justify="space-between">
