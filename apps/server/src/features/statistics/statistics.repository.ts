@@ -112,12 +112,6 @@ export async function countAnswered(
   return { sent: row?.sent ?? 0, answered: row?.answered ?? 0 };
 }
 
-/** Projects with at least one connected account, whatever happened in the range. */
-export async function projectsWithAccounts(db: DbOrTx): Promise<string[]> {
-  const rows = await db.selectDistinct({ projectId: redditAccounts.projectId }).from(redditAccounts);
-  return rows.map((r) => r.projectId);
-}
-
 export interface ProjectFacts {
   id: string;
   name: string;

@@ -83,6 +83,9 @@ beforeAll(async () => {
 
   await buildLead(db, b.id, { subreddit: 'python', foundAt: at(7) });
   await buildDm(db, b, 'sent', at(7, 11), { subreddit: 'python' });
+
+  // Gamma searched on the 7th and found nothing.
+  await buildSearch(db, c.id, at(7, 16));
 });
 afterAll(() => t?.close());
 
@@ -101,7 +104,7 @@ const allProjects = (query: string, user?: TestUser) =>
   get<TDailyStatisticsResponse>(`/api/v1/all-projects/daily-statistics?${query}`, user);
 
 describe('GET /all-projects/daily-statistics', () => {
-  it('by project: every project with activity or an account, busiest first, with subreddits and accounts', async () => {
+  it('by project: every project with activity, busiest first, with subreddits and accounts', async () => {
     const { status, body } = await allProjects(`${WEEK}&group_by=project`);
     expect(status).toBe(200);
     if (body.group_by !== 'project') throw new Error('grouped by project');
@@ -174,10 +177,32 @@ describe('GET /all-projects/daily-statistics', () => {
       row('2026-01-11', a, { messages_generated: 1 }),
       row('2026-01-07', a, { messages_generated: 2, expired: 1 }),
       row('2026-01-07', b, { posts_searched: 1, messages_generated: 1, sent: 1 }),
+      // A search that found nothing is still the project's activity that day.
+      row('2026-01-07', c, {}),
       row('2026-01-06', a, { posts_searched: 1, messages_generated: 2, sent: 1, failed: 1 }),
       row('2026-01-05', a, { posts_searched: 2, messages_generated: 1, sent: 1 }),
     ]);
-    expect(body.summary).toMatchObject({ total_projects: 2, total_accounts: 2, total_posts_found: 4 });
+    expect(body.summary).toMatchObject({ total_projects: 3, total_accounts: 3, total_posts_found: 4 });
+  });
+
+  it.each([
+    ['a week', WEEK],
+    ['a single day', 'start_date=2026-01-12&end_date=2026-01-12'],
+    ['a month', 'start_date=2026-01-01&end_date=2026-01-31'],
+    ['a range before any project existed', 'start_date=2025-06-01&end_date=2025-06-30'],
+  ])('sums up %s the same whichever the grouping', async (_, range) => {
+    const byProject = await allProjects(`${range}&group_by=project`);
+    const byDay = await allProjects(`${range}&group_by=day`);
+    expect(byDay.body.summary).toEqual(byProject.body.summary);
+  });
+
+  it('lists no project in a range before it existed, whatever is connected to it now', async () => {
+    const june = 'start_date=2025-06-01&end_date=2025-06-30';
+    for (const groupBy of ['project', 'day']) {
+      const { body } = await allProjects(`${june}&group_by=${groupBy}`);
+      expect(body).toMatchObject({ data: [], total: 0 });
+      expect(body.summary).toMatchObject({ total_projects: 0, total_accounts: 0 });
+    }
   });
 
   it('counts a single day, and nothing in a range where nothing happened', async () => {
@@ -227,11 +252,12 @@ describe('GET /all-projects/daily-statistics', () => {
     expect(body.data.map((r) => [r.date, r.project_name])).toEqual([
       ['2026-01-07', 'Alpha'],
       ['2026-01-07', 'Beta'],
+      ['2026-01-07', 'Gamma'],
     ]);
     expect(body).toMatchObject({ total: 4, limit: 1, offset: 1 });
     expect(body.filter_values).toMatchObject({
       date: ['2026-01-05', '2026-01-06', '2026-01-07', '2026-01-11'],
-      projects: ['1', '2'],
+      projects: ['1', '3'],
     });
     const twoProjects = await allProjects(`${WEEK}&group_by=day&filter=projects:1&filter=sent:1`);
     expect(twoProjects.body.data.map((r) => ('date' in r ? r.date : ''))).toEqual([

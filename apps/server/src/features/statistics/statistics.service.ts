@@ -39,7 +39,6 @@ import {
   listProjectAccounts,
   markAuthChecked,
   projectFacts,
-  projectsWithAccounts,
   resetQuotas,
   type Metric,
   type MetricCount,
@@ -113,13 +112,12 @@ function dailySeries(rows: MetricCount[], range: DayRange): TStatisticsPoint[] {
 
 type TDailyQuery = z.output<typeof ZDailyStatisticsQuery>;
 
-/** Activity shown in the tables: what their columns count. */
-const shown = (c: Counts) => c.posts + c.generated + c.sent + c.failed + c.expired > 0;
-
 /**
- * Every project's figures over the range, for moderators and admins. By project: each project where
- * anything happened or that has an account connected. By day: a row per day and project with activity,
- * newest day first.
+ * Every project's figures over the range, for moderators and admins. A project is in them when anything of
+ * it was counted in the range (a search, a lead found, a DM generated, sent, failed or expired, a reply), so
+ * both groupings list and count the same projects and a range before a project existed leaves it out. By
+ * project: a row per project, busiest first. By day: a row per day and project with activity, newest day
+ * first.
  */
 export async function allProjectsStatistics(
   ctx: AppContext,
@@ -129,30 +127,31 @@ export async function allProjectsStatistics(
   const filters = parseStatsFilter(query.filter);
   const rows = await countByDay(ctx.db, range);
   const all = total(rows);
-  const common = { start_date: query.start_date, end_date: query.end_date, series: dailySeries(rows, range) };
-  const summaryOf = (projects: number, accounts: number): TDailyStatisticsSummary => ({
-    total_projects: projects,
-    total_accounts: accounts,
-    total_posts_found: all.posts,
-    total_dms_generated: all.generated,
-    sent: all.sent,
-    failed: all.failed,
-    expired: all.expired,
-    total_replies: all.replies,
-  });
+  const byProject = totalsBy(rows, (r) => r.projectId);
+  const projectIds = [...byProject.keys()];
+  const facts = await projectFacts(ctx.db, projectIds);
+  const common = {
+    start_date: query.start_date,
+    end_date: query.end_date,
+    series: dailySeries(rows, range),
+    summary: {
+      total_projects: facts.length,
+      total_accounts: facts.reduce((sum, p) => sum + p.accounts, 0),
+      total_posts_found: all.posts,
+      total_dms_generated: all.generated,
+      sent: all.sent,
+      failed: all.failed,
+      expired: all.expired,
+      total_replies: all.replies,
+    } satisfies TDailyStatisticsSummary,
+  };
 
   if (query.group_by === 'day') {
-    const active = [...totalsBy(rows, (r) => `${r.day}|${r.projectId}`)]
-      .filter(([, c]) => shown(c))
-      .map(([key, c]) => {
-        const [date, projectId] = key.split('|') as [string, string];
-        return { date, projectId, c };
-      });
-    const projectIds = [...new Set(active.map((a) => a.projectId))];
-    const facts = new Map((await projectFacts(ctx.db, projectIds)).map((p) => [p.id, p]));
+    const factsOf = new Map(facts.map((p) => [p.id, p]));
     const data: TDayProjectStatistics[] = [];
-    for (const { date, projectId, c } of active) {
-      const project = facts.get(projectId);
+    for (const [key, c] of totalsBy(rows, (r) => `${r.day}|${r.projectId}`)) {
+      const [date, projectId] = key.split('|') as [string, string];
+      const project = factsOf.get(projectId);
       if (!project) continue;
       data.push({
         date,
@@ -166,28 +165,18 @@ export async function allProjectsStatistics(
       });
     }
     data.sort((a, b) => b.date.localeCompare(a.date) || a.project_name.localeCompare(b.project_name));
-    const accounts = [...facts.values()].reduce((sum, p) => sum + p.accounts, 0);
     const days = groupByDay(data);
     const shownDays = applyStatsFilters(days, DAY_COLUMN_VALUES, filters);
     return {
       ...common,
       group_by: 'day',
-      summary: summaryOf(facts.size, accounts),
       ...pageOf(shownDays, query),
       filter_values: columnValues(days, DAY_COLUMN_VALUES),
       data: shownDays.slice(query.offset, query.offset + query.limit).flatMap((day) => day.projects),
     };
   }
 
-  const byProject = totalsBy(rows, (r) => r.projectId);
-  const projectIds = [
-    ...new Set([
-      ...[...byProject].filter(([, c]) => Object.values(c).some((n) => n > 0)).map(([id]) => id),
-      ...(await projectsWithAccounts(ctx.db)),
-    ]),
-  ];
-  const [facts, subreddits, accounts] = await Promise.all([
-    projectFacts(ctx.db, projectIds),
+  const [subreddits, accounts] = await Promise.all([
     countBySubreddit(ctx.db, projectIds, range),
     countByAccount(ctx.db, projectIds, range),
   ]);
@@ -224,12 +213,10 @@ export async function allProjectsStatistics(
       b.total_posts_searched - a.total_posts_searched ||
       a.project_name.localeCompare(b.project_name),
   );
-  const totalAccounts = data.reduce((sum, p) => sum + p.accounts_connected, 0);
   const shownProjects = applyStatsFilters(data, PROJECT_COLUMN_VALUES, filters);
   return {
     ...common,
     group_by: 'project',
-    summary: summaryOf(data.length, totalAccounts),
     ...pageOf(shownProjects, query),
     filter_values: columnValues(data, PROJECT_COLUMN_VALUES),
     data: shownProjects.slice(query.offset, query.offset + query.limit),
