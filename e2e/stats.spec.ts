@@ -98,7 +98,9 @@ test('an admin reads /stats by project and by day, with column filters and the c
   await expect(card(page, 'Summary', 'Posts Found')).toContainText(/[1-9]/);
   const chart = page.getByRole('figure', { name: 'DMs sent, replies and leads per day' });
   await expect(chart.locator('svg.recharts-surface').first()).toBeVisible();
-  await expect(chart.getByText('Leads found')).toBeVisible();
+  // "Leads found" names both a line and the right-hand axis; DMs sent and replies share the left one.
+  await expect(chart.getByText('Leads found').first()).toBeVisible();
+  await expect(chart.getByText('DMs sent and replies')).toBeVisible();
 
   // Filter the Project column down to this test's project; open it to its subreddits.
   await clearColumnFilters(page);
