@@ -16,6 +16,10 @@ export const CREDENTIAL_MESSAGES = {
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete this credential?';
 
+/** Before disabling the only enabled search credential: every customer's search stops with it. */
+export const LAST_SEARCH_CREDENTIAL_QUESTION =
+  "It is the only enabled search credential: every customer's search stops until one is enabled. Disable it?";
+
 /**
  * Beside the question, for a send credential that connected accounts sign in through: the server refuses
  * to delete it while they do (the list's count may be out of date, so Delete still asks the server).

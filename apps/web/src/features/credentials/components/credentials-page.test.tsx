@@ -13,6 +13,7 @@ import { renderApp } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
 import { buildCredential, buildPoolStats, page } from '../credentials.test-support';
+import { LAST_SEARCH_CREDENTIAL_QUESTION } from '../credential-messages';
 
 const SEARCH = buildCredential({
   id: 'aaaaaaaa-1111-4111-8111-111111111111',
@@ -37,6 +38,14 @@ function listOf(rows: () => TCredential[]): TMockHandler<typeof credentialsEndpo
     const { limit, offset } = query;
     return page(items.slice(offset, offset + limit), items.length, limit, offset);
   };
+}
+
+/** Disable on a row; the only enabled search credential asks first, and this answers yes. */
+async function disable(row: HTMLElement) {
+  await userEvent.click(within(row).getByRole('button', { name: 'Disable' }));
+  if (within(row).queryByText(LAST_SEARCH_CREDENTIAL_QUESTION)) {
+    await userEvent.click(within(row).getByRole('button', { name: 'Disable' }));
+  }
 }
 
 function signIn(roles: string[]) {
@@ -169,6 +178,12 @@ describe('/credentials', () => {
     });
     renderApp('/credentials');
     await screen.findByText('search_bot');
+    // The only enabled search credential: every customer's search stops with it, so it asks first.
+    await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
+    expect(within(rowOf('search_bot')).getByText(LAST_SEARCH_CREDENTIAL_QUESTION)).toBeTruthy();
+    await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Keep enabled' }));
+    expect(toggle.calls).toHaveLength(0);
+    await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
     await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Credential disabled')).toBeTruthy();
     const sent = toggle.calls[0]!;
@@ -181,6 +196,25 @@ describe('/credentials', () => {
     expect(await within(await waitFor(() => rowOf('search_bot'))).findByText('Disabled')).toBeTruthy();
   });
 
+  it('disables a search credential at once while another search credential is enabled', async () => {
+    signIn(['ADMIN']);
+    const other = { ...SEARCH, id: '00000000-0000-4000-8000-0000000000aa', account_name: 'search_two' };
+    mockEndpoint(
+      credentialsEndpoints.list,
+      listOf(() => [SEARCH, other]),
+    );
+    const toggle = mockEndpoint(credentialsEndpoints.setEnabled, ({ query }) => ({
+      ...SEARCH,
+      enabled: query.enabled,
+    }));
+    renderApp('/credentials');
+    await screen.findByText('search_bot');
+    await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
+    expect(await screen.findByText('Credential disabled')).toBeTruthy();
+    expect(toggle.calls).toHaveLength(1);
+    expect(screen.queryByText(LAST_SEARCH_CREDENTIAL_QUESTION)).toBeNull();
+  });
+
   it("shows 'Failed to toggle credential: …' when the toggle fails", async () => {
     signIn(['ADMIN']);
     mockEndpoint(
@@ -190,7 +224,7 @@ describe('/credentials', () => {
     mockEndpoint(credentialsEndpoints.setEnabled, errorReply(404, 'Credential not found', 'x'));
     renderApp('/credentials');
     await screen.findByText('search_bot');
-    await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
+    await disable(rowOf('search_bot'));
     expect(await screen.findByText('Failed to toggle credential: Credential not found')).toBeTruthy();
   });
 
@@ -218,7 +252,7 @@ describe('/credentials', () => {
       renderApp('/credentials');
       await screen.findByText('search_bot');
       const loads = list.calls.length;
-      await userEvent.click(within(rowOf('search_bot')).getByRole('button', { name: 'Disable' }));
+      await disable(rowOf('search_bot'));
       expect(await screen.findByText('Failed to toggle credential: Credential not found')).toBeTruthy();
       await waitFor(() => expect(screen.queryByRole('table', { name: 'Credentials' })).toBeNull());
       expect(list.calls.length).toBeGreaterThan(loads);

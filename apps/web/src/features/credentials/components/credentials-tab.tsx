@@ -21,7 +21,8 @@ import {
   type TCredentialTypeFilter,
 } from '../credential-filters';
 import { TYPE_LABELS, formatProxyLocation, formatTimestamp, shortId } from '../credential-format';
-import { CREDENTIAL_MESSAGES, failureMessage } from '../credential-messages';
+import { CREDENTIAL_MESSAGES, failureMessage, LAST_SEARCH_CREDENTIAL_QUESTION } from '../credential-messages';
+import { AskFirst } from '../../../components/ui/ask-first';
 import { CREDENTIALS_PAGE_SIZE, useCredentials, useToggleCredential } from '../hooks/use-credentials';
 import { CredentialDetailsDialog } from './credential-details-dialog';
 import { CredentialFormDialog } from './credential-form-dialog';
@@ -62,25 +63,29 @@ export function CredentialsTab({ filters, onFiltersChange }: TCredentialsTabProp
     if (items.length === 1 && filters.page > 1) onFiltersChange({ ...filters, page: filters.page - 1 });
   };
 
-  const toggleEnabled = (credential: TCredential) => {
+  // Disabling the last enabled search credential stops every customer's search: that asks first.
+  const enabledSearch = useCredentials({
+    credentialType: 'search',
+    includeDisabled: false,
+    limit: 1,
+    offset: 0,
+  });
+  const isLastSearch = (c: TCredential) =>
+    c.type === 'search' && c.enabled && enabledSearch.data?.total === 1;
+
+  const toggleEnabled = async (credential: TCredential) => {
     const enabled = !credential.enabled;
-    toggle.mutate(
-      { id: credential.id, enabled },
-      {
-        onSuccess: () => {
-          notifications.show({
-            color: 'green',
-            message: enabled ? 'Credential enabled' : 'Credential disabled',
-          });
-          if (!enabled && !filters.includeDisabled) onRowRemoved();
-        },
-        onError: (error) =>
-          notifications.show({
-            color: 'red',
-            message: failureMessage(CREDENTIAL_MESSAGES.toggleFailed, error),
-          }),
-      },
-    );
+    try {
+      await toggle.mutateAsync({ id: credential.id, enabled });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: failureMessage(CREDENTIAL_MESSAGES.toggleFailed, error),
+      });
+      return;
+    }
+    notifications.show({ color: 'green', message: enabled ? 'Credential enabled' : 'Credential disabled' });
+    if (!enabled && !filters.includeDisabled) onRowRemoved();
   };
 
   return (
@@ -195,15 +200,30 @@ export function CredentialsTab({ filters, onFiltersChange }: TCredentialsTabProp
                       >
                         Edit
                       </Button>
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        color={c.enabled ? 'orange' : 'green'}
-                        onClick={() => toggleEnabled(c)}
-                        loading={toggle.isPending && toggle.variables?.id === c.id}
-                      >
-                        {c.enabled ? 'Disable' : 'Enable'}
-                      </Button>
+                      {isLastSearch(c) ? (
+                        <AskFirst
+                          label="Disable"
+                          question={LAST_SEARCH_CREDENTIAL_QUESTION}
+                          confirmLabel="Disable"
+                          declineLabel="Keep enabled"
+                          size="compact-xs"
+                          variant="subtle"
+                          color="orange"
+                          wrap="wrap"
+                          pending={toggle.isPending && toggle.variables?.id === c.id}
+                          onConfirm={(close) => toggleEnabled(c).finally(close)}
+                        />
+                      ) : (
+                        <Button
+                          size="compact-xs"
+                          variant="subtle"
+                          color={c.enabled ? 'orange' : 'green'}
+                          onClick={() => void toggleEnabled(c)}
+                          loading={toggle.isPending && toggle.variables?.id === c.id}
+                        >
+                          {c.enabled ? 'Disable' : 'Enable'}
+                        </Button>
+                      )}
                       <Button
                         size="compact-xs"
                         variant="subtle"
