@@ -120,21 +120,30 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
     expect(within(paced).queryByText(SEND_GOES_NOW)).toBeNull();
   });
 
-  it('outside working hours, counts down to queued sends and says Send goes now', async () => {
-    const weekendWait = new Date(Date.now() + 28 * 3600_000 + 50 * 60_000 + 9_000).toISOString();
+  /** The panel with one account outside working hours for `waitMs` more, `queued` DMs queued from it. */
+  async function offHoursAccount(waitMs: number, queued: number) {
+    const nextAvailable = new Date(Date.now() + waitMs).toISOString();
     mockEndpoint(
       accountsEndpoints.list,
       accountList([
         buildConnectedAccount({
           reddit_username: 'weekend_one',
           account_display_name: 'u/weekend_one',
-          queued_sends: 2,
-          capacity: { can_send_now: false, next_available_at: weekendWait, reason: 'Outside working hours.' },
+          queued_sends: queued,
+          capacity: {
+            can_send_now: false,
+            next_available_at: nextAvailable,
+            reason: 'Outside working hours.',
+          },
         }),
       ]),
     );
     renderPanel();
-    const weekend = await row('weekend_one');
+    return row('weekend_one');
+  }
+
+  it('outside working hours, counts down to queued sends and says Send goes now', async () => {
+    const weekend = await offHoursAccount(28 * 3600_000 + 50 * 60_000 + 9_000, 2);
     const badge = within(weekend).getByLabelText(/^Status: queued sends in 28:50:\d\d$/);
     expect(badge.textContent).toMatch(/^Queued sends in 28:50:\d\d$/);
     expect(within(weekend).getByText('Outside working hours.')).toBeTruthy();
@@ -142,20 +151,7 @@ describe('connected accounts panel', { timeout: 15_000 }, () => {
   });
 
   it('outside working hours with nothing queued from the account, says so with no countdown to queued sends', async () => {
-    const weekendWait = new Date(Date.now() + 15 * 3600_000 + 34 * 60_000 + 39_000).toISOString();
-    mockEndpoint(
-      accountsEndpoints.list,
-      accountList([
-        buildConnectedAccount({
-          reddit_username: 'weekend_one',
-          account_display_name: 'u/weekend_one',
-          queued_sends: 0,
-          capacity: { can_send_now: false, next_available_at: weekendWait, reason: 'Outside working hours.' },
-        }),
-      ]),
-    );
-    renderPanel();
-    const weekend = await row('weekend_one');
+    const weekend = await offHoursAccount(15 * 3600_000 + 34 * 60_000 + 39_000, 0);
     expect(within(weekend).queryByText(/Queued sends/)).toBeNull();
     const badge = within(weekend).getByLabelText('Status: outside working hours');
     expect(badge.textContent).toBe(OFF_HOURS_TEXT);

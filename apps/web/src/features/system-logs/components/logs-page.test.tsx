@@ -74,6 +74,17 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** /logs of an admin answering one line, with Period set to Custom range. */
+async function customRangeShown() {
+  signIn(['ADMIN']);
+  const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
+  const user = userEvent.setup();
+  renderApp('/logs');
+  await table();
+  await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+  return { list, user };
+}
+
 describe('/logs', () => {
   it('shows Access Denied to a USER and asks for no logs', async () => {
     setToken(makeToken({ roles: ['USER'] }));
@@ -191,12 +202,7 @@ describe('/logs', () => {
     'sends a custom range as ISO start_time and end_time, and applies none until both ends are typed',
     { timeout: 15_000 },
     async () => {
-      signIn(['ADMIN']);
-      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
-      const user = userEvent.setup();
-      renderApp('/logs');
-      await table();
-      await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      const { list, user } = await customRangeShown();
       const apply = screen.getByRole('button', { name: 'Apply Filters' });
       // Neither end: both are marked, the message by the first.
       await user.click(apply);
@@ -226,12 +232,7 @@ describe('/logs', () => {
     'refuses a range not typed as dd-mm-yyyy hh:mm without asking the server',
     { timeout: 15_000 },
     async () => {
-      signIn(['ADMIN']);
-      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
-      const user = userEvent.setup();
-      renderApp('/logs');
-      await table();
-      await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      const { list, user } = await customRangeShown();
       await typeInto(user, 'From', '2030-01-31 09:30');
       await typeInto(user, 'To', '31-02-2030 10:00');
       await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
@@ -249,12 +250,7 @@ describe('/logs', () => {
     'refuses a range that starts after it ends, or is too long, as the server would, without asking it',
     { timeout: 15_000 },
     async () => {
-      signIn(['ADMIN']);
-      const list = mockEndpoint(systemLogsEndpoints.list, answer([entry(1)]));
-      const user = userEvent.setup();
-      renderApp('/logs');
-      await table();
-      await user.selectOptions(screen.getByLabelText('Period'), 'Custom range');
+      const { list, user } = await customRangeShown();
       await typeInto(user, 'From', '01-02-2030 10:00');
       await typeInto(user, 'To', '31-01-2030 09:30');
       await user.click(screen.getByRole('button', { name: 'Apply Filters' }));

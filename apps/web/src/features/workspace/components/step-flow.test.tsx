@@ -75,6 +75,18 @@ function signedInWithProject() {
   mockAgentAtRest();
 }
 
+/** Step 4's reads, all empty. */
+function resultsMocked() {
+  mockEndpoint(leadsEndpoints.posts, page([]));
+  mockEndpoint(leadsEndpoints.comments, page([]));
+  mockEndpoint(leadsEndpoints.profiles, page([]));
+  mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
+  mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+  mockEndpoint(dmsEndpoints.list, dmPage([]));
+  mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+  mockEndpoint(sendingEndpoints.status, sendingStatus());
+}
+
 describe('workflow transitions', { timeout: 20_000 }, () => {
   it('step 1 with generation -> step 2 -> Approve & Continue -> step 3 with progress -> step 4', async () => {
     signedInWithProject();
@@ -110,14 +122,7 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
       subreddits: [subreddit],
     });
 
-    mockEndpoint(leadsEndpoints.posts, page([]));
-    mockEndpoint(leadsEndpoints.comments, page([]));
-    mockEndpoint(leadsEndpoints.profiles, page([]));
-    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
-    mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
-    mockEndpoint(dmsEndpoints.list, dmPage([]));
-    mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
-    mockEndpoint(sendingEndpoints.status, sendingStatus());
+    resultsMocked();
 
     // This browser was on step 1 of the project.
     localStorage.setItem(`projectStep:${PROJECT_ID}`, '1');
@@ -186,17 +191,6 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
 });
 
 describe('the step a project opens on', { timeout: 20_000 }, () => {
-  function resultsMocked() {
-    mockEndpoint(leadsEndpoints.posts, page([]));
-    mockEndpoint(leadsEndpoints.comments, page([]));
-    mockEndpoint(leadsEndpoints.profiles, page([]));
-    mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
-    mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
-    mockEndpoint(dmsEndpoints.list, dmPage([]));
-    mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
-    mockEndpoint(sendingEndpoints.status, sendingStatus());
-  }
-
   it('opens a project set up earlier on its results where this browser keeps no step (another browser, or after logout)', async () => {
     signedInWithProject();
     mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ approved: true })]));
