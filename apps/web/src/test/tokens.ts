@@ -1,3 +1,7 @@
+import { usersEndpoints } from '@threadreach/contract';
+import { getUserInfo } from '../lib/jwt';
+import { mockEndpoint } from './api-mock.test-support';
+
 function base64Url(value: unknown): string {
   return btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
@@ -28,4 +32,18 @@ export function makeToken(claims: TTestClaims = {}): string {
     ...claims,
   };
   return `${base64Url({ alg: 'HS256', typ: 'JWT' })}.${base64Url(payload)}.signature`;
+}
+
+/** GET /users/me answering what the stored token says: a server whose plan agrees with the token. */
+export function mockMeAsToken() {
+  mockEndpoint(usersEndpoints.me, () => {
+    const info = getUserInfo()!;
+    return {
+      user_id: info.user_id,
+      email: info.email,
+      roles: info.roles,
+      profiles_limit: info.profiles_limit,
+      projects_used: 0,
+    };
+  });
 }

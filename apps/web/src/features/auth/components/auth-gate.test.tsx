@@ -222,6 +222,51 @@ describe('authentication gate', () => {
     expect(getToken()).toBe(refreshed);
   });
 
+  it('lets in a customer whose plan began in another browser since their token was issued', async () => {
+    const buyer = '2b6f0c1e-8d4a-4e7b-9c3f-1a5d7e9b2c40';
+    setToken(makeToken({ sub: buyer, profiles_limit: 0 }));
+    mockSignedOutApp();
+    mockEndpoint(usersEndpoints.me, {
+      user_id: buyer,
+      email: 'user@example.com',
+      roles: ['USER'],
+      profiles_limit: 1,
+      projects_used: 0,
+    });
+    const refreshed = makeToken({ sub: buyer, profiles_limit: 1 });
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, {
+      token: refreshed,
+      refresh_token: null,
+      user: { user_id: buyer, email: 'user@example.com', profiles_limit: 1 },
+      expires_at: '2030-01-01T00:00:00Z',
+      refresh_expires_at: '2030-01-02T00:00:00Z',
+      redirect_url: '/',
+      requires_subscription: false,
+      subscribe_url: '/subscribe',
+    });
+    mockEndpoint(billingEndpoints.availablePlans, []);
+    mockEndpoint(billingEndpoints.userSubscription, ({ params }) => ({
+      user_id: params.userId,
+      user_email: 'user@example.com',
+      profiles_limit: 1,
+      projects_limit: 1,
+      projects_used: 0,
+      accounts_used: 0,
+      unlimited: false,
+      has_active_subscription: true,
+      subscription: null,
+      subscriptions: [],
+    }));
+    // The token sends them to /subscribe, where the server's answer refreshes it: the gate then lets them in.
+    const first = renderApp('/');
+    await waitFor(() => expect(refresh.calls).toHaveLength(1));
+    await waitFor(() => expect(getToken()).toBe(refreshed));
+    first.unmount();
+    renderApp('/');
+    expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
+    expect(getToken()).toBe(refreshed);
+  });
+
   it('lets moderators without a subscription through', async () => {
     setToken(makeToken({ profiles_limit: 0, roles: ['MODERATOR'] }));
     mockSignedOutApp();

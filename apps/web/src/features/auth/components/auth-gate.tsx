@@ -13,6 +13,7 @@ import {
   loginReturnTarget,
 } from '../auth-paths';
 import { useAuth } from '../hooks/use-auth';
+import { useMe } from '../hooks/use-auth-queries';
 import { LoginScreen } from './login-screen';
 
 /**
@@ -28,6 +29,9 @@ export function AuthGate({ children }: { children: ReactNode }) {
   const v3 = new URLSearchParams(search).get('v3');
   const cleanAddress = addressWithoutV3(pathname, search, hash);
   const ungated = isSubscriptionPath(pathname);
+  // A token without a plan sends every page to /subscribe, where nothing else reads the user: the user is
+  // read here, so a plan bought since (in another browser, say) refreshes the token and lets them in.
+  useMe({ enabled: Boolean(auth.user && auth.user.profiles_limit <= 0 && !auth.isModerator) });
 
   useEffect(() => {
     if (!v3) return;

@@ -17,13 +17,17 @@ export function usePublicConfig() {
   });
 }
 
-/** The signed-in user's roles, limit and usage. */
-export function useMe() {
+/** How often an open page reads the user again: a plan bought or ended elsewhere shows within this. */
+export const ME_REFRESH_MS = 60_000;
+
+/** The signed-in user's roles, limit and usage; `enabled: false` leaves it to the other readers. */
+export function useMe({ enabled = true }: { enabled?: boolean } = {}) {
   const { isAuthenticated, user } = useAuth();
   return useQuery({
     queryKey: [...authKeys.me, user?.user_id ?? null],
     queryFn: getMe,
-    enabled: isAuthenticated,
+    enabled: isAuthenticated && enabled,
+    refetchInterval: ME_REFRESH_MS,
   });
 }
 

@@ -13,7 +13,7 @@ import {
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { buildProject } from '../../../test/projects.test-support';
-import { makeToken } from '../../../test/tokens';
+import { makeToken, mockMeAsToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import { recordPageLoads } from '../../../test/navigation.test-support';
 import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
@@ -105,6 +105,7 @@ function mockSubscription(...subscriptions: THeldSubscription[]) {
 
 beforeEach(() => {
   pageLoads = recordPageLoads();
+  mockMeAsToken();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 

@@ -11,7 +11,7 @@ import {
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
 import { renderApp } from '../../../test/render-app';
-import { makeToken } from '../../../test/tokens';
+import { makeToken, mockMeAsToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
 import { recordPageLoads } from '../../../test/navigation.test-support';
 import { DEMO_MODE_TEXT } from '../../../components/ui/demo-mode-badge';
@@ -80,6 +80,7 @@ function mockPage(subscription: TUserSubscriptionResponse = SUBSCRIBED) {
 
 beforeEach(() => {
   pageLoads = recordPageLoads();
+  mockMeAsToken();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
