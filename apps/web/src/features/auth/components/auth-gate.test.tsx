@@ -19,6 +19,8 @@ import { ACCESS_DENIED_TEXT } from './moderator-only';
 import { localPrefs } from '../../../lib/local-prefs';
 import { getToken, setToken } from '../../../lib/token-storage';
 import { recordPageLoads } from '../../../test/navigation.test-support';
+import { advance } from '../../../test/discovery.test-support';
+import { ME_REFRESH_MS } from '../hooks/use-auth-queries';
 
 let pageLoads: ReturnType<typeof recordPageLoads>;
 
@@ -265,6 +267,43 @@ describe('authentication gate', () => {
     renderApp('/');
     expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
     expect(getToken()).toBe(refreshed);
+  });
+
+  it('sends an open workspace to /subscribe within a minute of the plan ending', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const lapsing = '5d2e9f10-3c4b-4a8e-b7d1-0f6a2c8e4b93';
+      setToken(makeToken({ sub: lapsing, profiles_limit: 3 }));
+      mockSignedOutApp();
+      const server = { limit: 3 };
+      mockEndpoint(usersEndpoints.me, () => ({
+        user_id: lapsing,
+        email: 'user@example.com',
+        roles: ['USER'],
+        profiles_limit: server.limit,
+        projects_used: 0,
+      }));
+      const refreshed = makeToken({ sub: lapsing, profiles_limit: 0 });
+      mockEndpoint(authEndpoints.refreshWithToken, {
+        token: refreshed,
+        refresh_token: null,
+        user: { user_id: lapsing, email: 'user@example.com', profiles_limit: 0 },
+        expires_at: '2030-01-01T00:00:00Z',
+        refresh_expires_at: '2030-01-02T00:00:00Z',
+        redirect_url: '/',
+        requires_subscription: true,
+        subscribe_url: '/subscribe',
+      });
+      mockEndpoint(billingEndpoints.availablePlans, []);
+      renderApp('/');
+      expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();
+      server.limit = 0;
+      await advance(ME_REFRESH_MS);
+      expect(await screen.findByText('Choose a plan')).toBeTruthy();
+      expect(testLocation()).toBe('/subscribe');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets moderators without a subscription through', async () => {
