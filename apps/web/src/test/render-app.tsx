@@ -35,9 +35,11 @@ export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 }
 
-/** Renders the whole app at `path` with a fresh query cache. */
-export function renderApp(path: string) {
-  const queryClient = testQueryClient();
+/**
+ * Renders the whole app at `path` with a fresh query cache: by default one that keeps nothing fresh, or
+ * the one given (the app's own, to see what its 30 s of freshness keeps on screen).
+ */
+export function renderApp(path: string, queryClient: QueryClient = testQueryClient()) {
   return render(
     <AppProviders queryClient={queryClient}>
       <MemoryRouter initialEntries={[path]}>

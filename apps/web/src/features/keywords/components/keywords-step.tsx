@@ -368,7 +368,7 @@ export function KeywordsStep(props: TKeywordsStepProps) {
       <Title order={2} mb="md">
         Keywords
       </Title>
-      {keywords.isPending ? (
+      {keywords.isPending || !keywords.isFetchedAfterMount ? (
         <Loader aria-label="Loading keywords" />
       ) : keywords.isError ? (
         <Alert color="red" role="alert">

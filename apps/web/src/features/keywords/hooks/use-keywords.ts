@@ -19,8 +19,16 @@ export const keywordKeys = {
   list: (projectId: string) => ['keywords', projectId] as const,
 };
 
+/**
+ * The project's keywords, read afresh each time step 2 opens: step 1's Save & Generate Keywords (or
+ * another tab) replaces them, and an editor started from the old list approves keywords that are gone.
+ */
 export function useKeywords(projectId: string) {
-  return useQuery({ queryKey: keywordKeys.list(projectId), queryFn: () => listKeywords(projectId) });
+  return useQuery({
+    queryKey: keywordKeys.list(projectId),
+    queryFn: () => listKeywords(projectId),
+    refetchOnMount: 'always',
+  });
 }
 
 /** Generation replaces the unapproved keywords; the caller reloads the list when it has shown the outcome. */

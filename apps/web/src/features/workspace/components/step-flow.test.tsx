@@ -35,6 +35,7 @@ import {
 import { buildCampaignStatistics } from '../../history/history.test-support';
 import { accountList } from '../../../test/accounts.test-support';
 import { renderApp } from '../../../test/render-app';
+import { createQueryClient } from '../../../app/query-client';
 import { makeToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
 
@@ -146,6 +147,29 @@ describe('workflow transitions', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Posts & Messages' })).toBeTruthy();
     await expectHeadingFocused('Posts & Messages');
     expect(localStorage.getItem(`projectStep:${PROJECT_ID}`)).toBe('4');
+  });
+
+  it('shows the keywords Save & Generate Keywords wrote when step 2 opens again, not those it showed before', async () => {
+    signedInWithProject();
+    localStorage.setItem(`projectStep:${PROJECT_ID}`, '2');
+    mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ keyword: 'invoice software' })]));
+    // The app's own cache, whose answers stay fresh for 30 s.
+    renderApp('/', createQueryClient());
+    expect(await screen.findByRole('checkbox', { name: /invoice software/ })).toBeTruthy();
+
+    const nav = screen.getByRole('navigation', { name: 'Workflow steps' });
+    await user.click(within(nav).getByRole('button', { name: /Product Information/ }));
+    const form = await screen.findByRole('form', { name: 'Product Information' });
+    mockEndpoint(productInfoEndpoints.saveAndRegenerate, {
+      product_info: INFO,
+      regenerate_keywords: true,
+      keywords_generated: true,
+      keywords_error: null,
+    });
+    mockEndpoint(keywordsEndpoints.list, keywordList([buildKeyword({ keyword: 'dog grooming' })]));
+    await user.click(within(form).getByRole('button', { name: 'Save & Generate Keywords' }));
+    expect(await screen.findByRole('checkbox', { name: /dog grooming/ })).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: /invoice software/ })).toBeNull();
   });
 
   it("lands keyboard focus on the new step's heading after Back and Skip, not on the page", async () => {
