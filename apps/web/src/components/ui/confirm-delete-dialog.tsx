@@ -7,6 +7,8 @@ export interface TConfirmDeleteDialogProps {
   /** What goes, and that it goes for good. */
   question: ReactNode;
   deleting: boolean;
+  /** The answer yes: Delete unless told (Regenerate, say, for a text it replaces). */
+  confirmLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
 }
@@ -42,7 +44,7 @@ export function ConfirmDeleteDialog(props: TConfirmDeleteDialogProps) {
               props.onConfirm();
             }}
           >
-            Delete
+            {props.confirmLabel ?? 'Delete'}
           </Button>
         </Group>
       </Stack>

@@ -24,3 +24,26 @@ export function DeleteDmDialog(props: {
     />
   );
 }
+
+/** Asks before a DM whose text the customer edited and saved is regenerated: the edit goes for good. */
+export function RegenerateDmDialog(props: {
+  dm: TDmMessage | null;
+  regenerating: boolean;
+  onConfirm: (dm: TDmMessage) => void;
+  onClose: () => void;
+}) {
+  const { dm } = props;
+  const [name, setName] = useState(dm?.recipient_username ?? '');
+  if (dm && dm.recipient_username !== name) setName(dm.recipient_username);
+  return (
+    <ConfirmDeleteDialog
+      opened={dm !== null}
+      title="Regenerate DM message"
+      question={`Replace your edited DM to u/${name} with a new draft? Your edit cannot be brought back.`}
+      confirmLabel="Regenerate"
+      deleting={props.regenerating}
+      onConfirm={() => dm && props.onConfirm(dm)}
+      onClose={props.onClose}
+    />
+  );
+}

@@ -278,6 +278,41 @@ describe('Step 4 DM messages', { timeout: 15_000 }, () => {
     expect(within(item).queryByText('Unsaved')).toBeNull();
   });
 
+  it('asks before a saved edit is replaced by a new draft, and keeps it on Cancel', async () => {
+    const dm = buildDm({
+      recipient_username: 'edited_one',
+      message_content: 'My own words',
+      edited: true,
+      edited_at: '2030-01-01T00:00:00Z',
+    });
+    const { state } = mockList([dm]);
+    const regenerate = mockEndpoint(dmsEndpoints.regenerate, () => {
+      const next = { ...dm, message_content: 'Second draft', edited: false, edited_at: null };
+      state.dms = [next];
+      return next;
+    });
+    renderPanel();
+    const item = await row('edited_one');
+    await user.click(within(item).getByRole('button', { name: 'Regenerate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Regenerate DM message' });
+    expect(
+      within(dialog).getByText(
+        'Replace your edited DM to u/edited_one with a new draft? Your edit cannot be brought back.',
+      ),
+    ).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(regenerate.calls).toHaveLength(0);
+    expect(editor(item).value).toBe('My own words');
+
+    await user.click(within(item).getByRole('button', { name: 'Regenerate' }));
+    const again = await screen.findByRole('dialog', { name: 'Regenerate DM message' });
+    await user.click(within(again).getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() => expect(editor(item).value).toBe('Second draft'));
+    expect(regenerate.calls).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it.each([
     [errorReply(404, DM_TEXTS.commentNotFound, 'not_found'), DM_TEXTS.commentNotFound],
     [errorReply(502, DM_TEXTS.noNewContent, 'no_new_content'), DM_TEXTS.noNewContent],

@@ -40,7 +40,7 @@ import {
   useRegenerateDm,
   useSaveDms,
 } from '../hooks/use-dms';
-import { DeleteDmDialog } from './delete-dm-dialog';
+import { DeleteDmDialog, RegenerateDmDialog } from './delete-dm-dialog';
 import { DmItem } from './dm-item';
 import { DisabledReason } from '../../../components/ui/disabled-reason';
 import { SkipLink, type TSkipTo } from '../../../components/ui/skip-link';
@@ -128,6 +128,7 @@ export function DmMessagesPanel({
   const [kept, setEdits] = useState<Record<string, string>>(() => localPrefs.getDmEdits(projectId));
   /** The DM whose Delete asks for confirmation. */
   const [askingDelete, setAskingDelete] = useState<TDmMessage | null>(null);
+  const [askingRegenerate, setAskingRegenerate] = useState<TDmMessage | null>(null);
   const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
   const dms = useDms(projectId, page);
   const save = useSaveDms(projectId);
@@ -213,6 +214,7 @@ export function DmMessagesPanel({
     });
   const regenerateOne = (dm: TDmMessage) =>
     regenerate.mutate(dm.id, {
+      onSettled: () => setAskingRegenerate(null),
       onSuccess: () => forget([dm.id]),
       onError: (error) => notifications.show({ color: 'red', message: regenerationFailureText(error) }),
     });
@@ -327,7 +329,8 @@ export function DmMessagesPanel({
                 deleting={pending(remove, dm)}
                 onSave={() => saveOne(dm)}
                 onUndo={() => forget([dm.id])}
-                onRegenerate={() => regenerateOne(dm)}
+                // A saved edit would be replaced: that asks first (it may be what the agent learns from).
+                onRegenerate={() => (dm.edited ? setAskingRegenerate(dm) : regenerateOne(dm))}
                 onDelete={() => setAskingDelete(dm)}
                 onSend={onSend}
               />
@@ -345,6 +348,12 @@ export function DmMessagesPanel({
         deleting={remove.isPending}
         onConfirm={deleteOne}
         onClose={() => setAskingDelete(null)}
+      />
+      <RegenerateDmDialog
+        dm={askingRegenerate}
+        regenerating={regenerate.isPending}
+        onConfirm={regenerateOne}
+        onClose={() => setAskingRegenerate(null)}
       />
     </Paper>
   );
