@@ -167,6 +167,8 @@ export const ZDmSkipReason = z.enum([
   'own_account',
   /** The author deleted their Reddit account. */
   'author_deleted',
+  /** The post or comment is older than DM_EXPIRY_DAYS: a DM about it would expire unsent. */
+  'lead_too_old',
 ]);
 export type TDmSkipReason = z.infer<typeof ZDmSkipReason>;
 

@@ -10,6 +10,7 @@ import { recipientOf } from '../../ai/dm-draft';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, notFound } from '../../http/errors';
+import { expiryCutoff } from './dm-expiry';
 import {
   contactedRecipients,
   findProductInfoRow,
@@ -41,6 +42,8 @@ export interface DmCandidate {
   postContent: string | null;
   /** The author's account is deleted or suspended. */
   authorMissing: boolean;
+  /** When the post or comment was written, for its expiry; null for a profile. */
+  leadAt: Date | null;
 }
 
 export type DmOutcome =
@@ -68,6 +71,7 @@ export function leadCandidate(row: LeadSourceRow): DmCandidate {
     leadId: row.leadId,
     profileId: null,
     authorMissing: row.authorMissing === true,
+    leadAt: row.itemCreatedAt,
   };
   if (row.kind === 'comment') {
     return {
@@ -106,6 +110,7 @@ export function profileCandidate(row: ProfileSourceRow): DmCandidate {
     profileId: row.profileId,
     postContent: null,
     authorMissing: row.authorMissing === true,
+    leadAt: null,
     source: {
       source_type: 'profile',
       id: row.profileId,
@@ -145,6 +150,8 @@ const SKIP_TEXTS: Record<TDmSkipReason, (name: string) => string> = {
   already_contacted: (name) => `u/${name} has already been sent a DM from this workspace`,
   own_account: (name) => `u/${name} is one of your connected Reddit accounts`,
   already_has_dm: (name) => `u/${name} already has a DM in this project`,
+  lead_too_old: (name) =>
+    `u/${name}'s post or comment is too old to message: a DM about it would expire unsent`,
 };
 
 function skipped(candidate: DmCandidate, reason: TDmSkipReason): DmOutcome {
@@ -204,11 +211,17 @@ export async function generateDms(
   const blocked = await blockedRecipients(ctx.db, projectId, ownerUserId, [
     ...new Set(candidates.map(keyOf)),
   ]);
+  const cutoff = expiryCutoff(ctx);
   const outcomes: DmOutcome[] = [];
   for (const candidate of candidates) {
     const key = keyOf(candidate);
     if (candidate.authorMissing || GONE_AUTHORS.has(key)) {
       outcomes.push(skipped(candidate, 'author_deleted'));
+      continue;
+    }
+    // expire-dms would expire such a DM before it could be sent.
+    if (candidate.leadAt && candidate.leadAt < cutoff) {
+      outcomes.push(skipped(candidate, 'lead_too_old'));
       continue;
     }
     const reason = blocked.get(key);

@@ -229,6 +229,7 @@ export interface LeadSourceRow {
   body: string;
   matchedKeywords: string[];
   authorMissing: boolean | null;
+  itemCreatedAt: Date;
 }
 
 /** The project's live leads of `kind` among `ids`. */
@@ -250,6 +251,7 @@ export async function findLeadSources(
       body: redditItems.body,
       matchedKeywords: leads.matchedKeywords,
       authorMissing: redditAuthors.missing,
+      itemCreatedAt: leads.itemCreatedAt,
     })
     .from(leads)
     .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
@@ -281,6 +283,7 @@ export async function findAnyLeadSource(
       body: redditItems.body,
       matchedKeywords: leads.matchedKeywords,
       authorMissing: redditAuthors.missing,
+      itemCreatedAt: leads.itemCreatedAt,
     })
     .from(leads)
     .innerJoin(redditItems, eq(redditItems.name, leads.itemName))
@@ -390,13 +393,15 @@ const authorHasDm = (projectId: string) =>
   sql`exists (select 1 from ${dmMessages} where ${dmMessages.projectId} = ${projectId} and ${dmMessages.recipientKey} = lower(${leads.author}))`;
 
 /**
- * "Generate All DMs": the project's live posts and comments scoring at least `minScore` whose author has no
- * DM in the project yet, one lead per author (their most promising, then newest), most promising first.
+ * "Generate All DMs": the project's live posts and comments scoring at least `minScore` from `cutoff` on
+ * (older ones are too old to message) whose author has no DM in the project yet, one lead per author (their
+ * most promising, then newest), most promising first.
  */
 export async function leadsWithoutDm(
   db: Db,
   projectId: string,
   minScore: number,
+  cutoff: Date,
   limit: number,
 ): Promise<{ id: string; kind: string }[]> {
   const live = and(
@@ -404,6 +409,7 @@ export async function leadsWithoutDm(
     inArray(leads.kind, ['post', 'comment']),
     isNull(leads.dismissedAt),
     gte(leads.intentScore, minScore),
+    gte(leads.itemCreatedAt, cutoff),
   );
   const best = db
     .selectDistinctOn([sql`lower(${leads.author})`], {
@@ -421,6 +427,29 @@ export async function leadsWithoutDm(
     .from(best)
     .orderBy(desc(best.intentScore), desc(best.itemCreatedAt), desc(best.id))
     .limit(limit);
+}
+
+/** Live leads scoring at least `minScore` from before `cutoff`, too old to message, whose author has no DM. */
+export async function countTooOldLeads(
+  db: Db,
+  projectId: string,
+  minScore: number,
+  cutoff: Date,
+): Promise<number> {
+  const rows = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(
+      and(
+        eq(leads.projectId, projectId),
+        inArray(leads.kind, ['post', 'comment']),
+        isNull(leads.dismissedAt),
+        gte(leads.intentScore, minScore),
+        lt(leads.itemCreatedAt, cutoff),
+        sql`not ${authorHasDm(projectId)}`,
+      ),
+    );
+  return rows[0]?.n ?? 0;
 }
 
 /** Live leads scoring at least `minScore` whose author already has a DM in the project. */

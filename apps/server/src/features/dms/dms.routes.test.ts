@@ -241,6 +241,46 @@ describe('writing DMs', () => {
     expect(await listDms(project)).toHaveLength(2);
   });
 
+  it('writes no DM about a post or comment older than DM_EXPIRY_DAYS (14): it would expire unsent', async () => {
+    const project = await newProject();
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const [poster, commenter, recent] = [redditName('poster'), redditName('commenter'), redditName('recent')];
+    const old = await buildLead(t.ctx.db, project.id, { author: poster, itemCreatedAt: daysAgo(15) });
+    const fresh = await buildLead(t.ctx.db, project.id, { author: recent, itemCreatedAt: daysAgo(13) });
+    const oldComment = await buildLead(t.ctx.db, project.id, {
+      kind: 'comment',
+      author: commenter,
+      itemCreatedAt: daysAgo(15),
+    });
+    const writeDm = vi.spyOn(t.ctx.ai, 'writeDm');
+
+    const res = await generateForPosts(project, [old.id, fresh.id]);
+    expect(res.statusCode).toBe(200);
+    const body: TGenerateDmsResponse = res.json();
+    expect(body.generated_messages.map((d) => d.recipient_username)).toEqual([recent]);
+    expect(body.skipped).toEqual([
+      {
+        id: old.id,
+        recipient_username: poster,
+        reason: 'lead_too_old',
+        detail: `u/${poster}'s post or comment is too old to message: a DM about it would expire unsent`,
+      },
+    ]);
+    const fromComment = await post(project, '/api/v1/generate-dm-from-comment', {
+      project_id: project.id,
+      id: oldComment.id,
+      content: 'ignored',
+    });
+    expect(fromComment.statusCode).toBe(200);
+    expect(fromComment.json()).toMatchObject({
+      generated_messages: [],
+      skipped: [{ id: oldComment.id, recipient_username: commenter, reason: 'lead_too_old' }],
+    });
+    // The AI engine was asked only about the recent post.
+    expect(writeDm).toHaveBeenCalledTimes(1);
+    expect((await listDms(project)).map((d) => d.recipient_username)).toEqual([recent]);
+  });
+
   it('a DM merely drafted in another project does not count as contacted', async () => {
     const project = await newProject();
     const sibling = await newProject({ owner: project.owner });

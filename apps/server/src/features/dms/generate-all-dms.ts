@@ -11,20 +11,22 @@ import { AppError } from '../../http/errors';
 import type { JobQueue } from '../../jobs/queue';
 import { findRun, finishRun, presentRun, startRun, updateRunProgress } from '../projects';
 import { generateDms, leadCandidate, requireProduct } from './dm-generation';
-import { countLeadsWithDm, findLeadSources, leadsWithoutDm } from './dms.repository';
+import { expiryCutoff } from './dm-expiry';
+import { countLeadsWithDm, countTooOldLeads, findLeadSources, leadsWithoutDm } from './dms.repository';
 
 /** Leads one run of the generate-dms job writes for; the job then queues itself for the rest. */
 export const DM_JOB_BATCH = 10;
 
 const PHASE = 'writing DMs';
 
-function emptyResult(alreadyHaveDm = 0): TDmGenerationResult {
+function emptyResult(alreadyHaveDm = 0, tooOld = 0): TDmGenerationResult {
   const skipped: Record<TDmSkipReason, number> = {
     already_has_dm: alreadyHaveDm,
     suppressed: 0,
     already_contacted: 0,
     own_account: 0,
     author_deleted: 0,
+    lead_too_old: tooOld,
   };
   return { generated: 0, failed: 0, skipped };
 }
@@ -48,7 +50,7 @@ function requireJobQueue(ctx: AppContext): JobQueue {
 /**
  * "Generate All DMs": plans a DM for each live post and comment scoring at least `minScore` whose author has
  * none in the project yet (one per author, at most DM_GENERATE_ALL_MAX), and starts the generate-dms job on
- * it. 'running' when a run is already under way (the route answers 409). A plan with nothing to write
+ * it. Leads too old to message are counted skipped (lead_too_old), not planned. 'running' when a run is already under way (the route answers 409). A plan with nothing to write
  * completes at once.
  */
 export async function startDmGeneration(
@@ -59,15 +61,17 @@ export async function startDmGeneration(
 ): Promise<'started' | 'running'> {
   const queue = requireJobQueue(ctx);
   await requireProduct(ctx, projectId);
-  const [planned, alreadyHaveDm] = await Promise.all([
-    leadsWithoutDm(ctx.db, projectId, minScore, DM_GENERATE_ALL_MAX),
-    countLeadsWithDm(ctx.db, projectId, minScore),
-  ]);
   const now = new Date(ctx.clock.now());
+  const cutoff = expiryCutoff(ctx, now.getTime());
+  const [planned, alreadyHaveDm, tooOld] = await Promise.all([
+    leadsWithoutDm(ctx.db, projectId, minScore, cutoff, DM_GENERATE_ALL_MAX),
+    countLeadsWithDm(ctx.db, projectId, minScore),
+    countTooOldLeads(ctx.db, projectId, minScore, cutoff),
+  ]);
   const plan: RunPlan = { lead_ids: planned };
   const run = await startRun(ctx.db, projectId, 'dms', now, { ...plan, total: planned.length });
   if (!run) return 'running';
-  const result = emptyResult(alreadyHaveDm);
+  const result = emptyResult(alreadyHaveDm, tooOld);
   if (planned.length === 0) {
     await finishRun(ctx.db, run, { status: 'completed', result }, now);
     return 'started';
@@ -170,7 +174,8 @@ export async function draftDmsForBestLeads(
   const report: DraftReport = { generated: 0, failed: 0, skipped: 0 };
   if (options.limit <= 0) return report;
   const product = await requireProduct(ctx, projectId);
-  const planned = await leadsWithoutDm(ctx.db, projectId, options.minScore, options.limit);
+  // Too-old leads are left out rather than skipped, so they never use up the limit.
+  const planned = await leadsWithoutDm(ctx.db, projectId, options.minScore, expiryCutoff(ctx), options.limit);
   for (const kind of ['post', 'comment'] as const) {
     const ids = planned.filter((p) => (p.kind === 'comment' ? 'comment' : 'post') === kind).map((p) => p.id);
     const rows = await findLeadSources(ctx.db, projectId, kind, ids);

@@ -9,7 +9,7 @@ import { buildLead, redditName } from '../leads/leads.test-support';
 import { suppressions } from '../suppressions/suppressions.table';
 import { dmMessages } from './dms.table';
 import { buildDm } from './dms.test-support';
-import { DM_JOB_BATCH } from './generate-all-dms';
+import { DM_JOB_BATCH, draftDmsForBestLeads } from './generate-all-dms';
 import { generateDmsJob } from './generate-dms.job';
 
 type Project = Awaited<ReturnType<typeof buildProject>>;
@@ -123,6 +123,7 @@ describe('Generate All DMs, one batch per job run', () => {
           already_contacted: 0,
           own_account: 0,
           author_deleted: 0,
+          lead_too_old: 0,
         },
       },
     });
@@ -138,6 +139,47 @@ describe('Generate All DMs, one batch per job run', () => {
     // A late or repeated job finds the run finished.
     await generateDmsJob.handler(t.ctx, { projectId: project.id });
     expect((await dmsOf(t, project)).length).toBe(dms.length);
+  });
+
+  it('plans no DM about a post or comment older than DM_EXPIRY_DAYS (14), counting it skipped as too old', async () => {
+    const project = await newProject(t);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const [stale, both] = [redditName('stale'), redditName('both')];
+    await buildLead(t.ctx.db, project.id, { author: stale, intentScore: 90, itemCreatedAt: daysAgo(15) });
+    await buildLead(t.ctx.db, project.id, {
+      kind: 'comment',
+      author: both,
+      intentScore: 95,
+      itemCreatedAt: daysAgo(20),
+    });
+    // Their recent lead is written for, though the old one scores higher.
+    const recent = await buildLead(t.ctx.db, project.id, {
+      author: both,
+      intentScore: 40,
+      itemCreatedAt: daysAgo(13),
+    });
+
+    expect((await startAll(t, project)).statusCode).toBe(200);
+    expect(await status(t, project)).toMatchObject({ total: 1 });
+    await generateDmsJob.handler(t.ctx, { projectId: project.id });
+    expect(await status(t, project)).toMatchObject({
+      status: 'completed',
+      result: { generated: 1, skipped: { lead_too_old: 2, already_has_dm: 0 } },
+    });
+    const dms = await dmsOf(t, project);
+    expect(dms.map((d) => [d.recipientUsername, d.leadId])).toEqual([[both, recent.id]]);
+  });
+
+  it("agent mode's drafting leaves out leads too old to message, so they never use up its limit", async () => {
+    const project = await newProject(t);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const [stale, recent] = [redditName('stale'), redditName('recent')];
+    await buildLead(t.ctx.db, project.id, { author: stale, intentScore: 90, itemCreatedAt: daysAgo(15) });
+    await buildLead(t.ctx.db, project.id, { author: recent, intentScore: 60, itemCreatedAt: daysAgo(1) });
+
+    const report = await draftDmsForBestLeads(t.ctx, project.id, { minScore: 20, limit: 1, patterns: null });
+    expect(report).toEqual({ generated: 1, failed: 0, skipped: 0 });
+    expect((await dmsOf(t, project)).map((d) => d.recipientUsername)).toEqual([recent]);
   });
 
   it('ends quietly when the project was deleted while its run was queued', async () => {

@@ -649,6 +649,7 @@ describe('Generate All DMs', { timeout: 15_000 }, () => {
             already_contacted: 1,
             own_account: 0,
             author_deleted: 0,
+            lead_too_old: 0,
           },
         },
       }),
