@@ -43,6 +43,8 @@ const leadFields = {
   comment_karma: z.number().int().nullable(),
   /** Reddit said the author's account is deleted or suspended when it was read: no DM can reach them. */
   account_unavailable: z.boolean(),
+  /** The item is older than DM_EXPIRY_DAYS: a DM about it would expire unsent, so none is written. */
+  too_old_to_message: z.boolean(),
   matched_keywords: z.array(z.string()),
   matches: z.array(ZMatchReason),
   ...ZIntent.shape,

@@ -14,5 +14,7 @@ export const ZPublicConfig = z.object({
   support_chat_script_url: z.string().nullable(),
   /** Where Reddit's pages are: www.reddit.com, or the simulator's own pages in the demo. */
   reddit_web_url: z.string(),
+  /** DM_EXPIRY_DAYS: DMs expire unsent this many days after their post or comment. */
+  dm_expiry_days: z.number().int(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

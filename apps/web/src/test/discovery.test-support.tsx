@@ -104,6 +104,7 @@ const LEAD_DEFAULTS = {
   account_age_days: 800,
   comment_karma: 1520,
   account_unavailable: false,
+  too_old_to_message: false,
   matched_keywords: [] as string[],
   matches: [] as TPost['matches'],
   intent_score: 72,

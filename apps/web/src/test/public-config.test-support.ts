@@ -8,6 +8,7 @@ export function mockPublicConfig(overrides: Partial<TPublicConfig> = {}) {
     main_app_url: null,
     support_chat_script_url: null,
     reddit_web_url: 'http://127.0.0.1:4100',
+    dm_expiry_days: 14,
     ...overrides,
   });
 }

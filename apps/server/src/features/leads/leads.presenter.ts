@@ -18,7 +18,14 @@ export function redditUrl(permalink: string, origin: string): string {
   return permalink.startsWith('/') ? `${origin.replace(/\/+$/, '')}${permalink}` : permalink;
 }
 
-function leadFields(v: ListedLeadView, now: number) {
+/** The lists' view of the clock: now, and DM_EXPIRY_DAYS ago (see expiryCutoff). */
+export interface ListClock {
+  now: number;
+  /** Items written before this instant are too old to message. */
+  cutoff: number;
+}
+
+function leadFields(v: ListedLeadView, { now, cutoff }: ListClock) {
   const { lead } = v;
   return {
     id: lead.id,
@@ -32,6 +39,7 @@ function leadFields(v: ListedLeadView, now: number) {
     account_age_days: accountAgeDays(v.accountCreatedAt, now),
     comment_karma: v.commentKarma,
     account_unavailable: v.authorMissing === true,
+    too_old_to_message: lead.itemCreatedAt.getTime() < cutoff,
     matched_keywords: lead.matchedKeywords,
     matches: lead.matches,
     intent_score: lead.intentScore,
@@ -40,12 +48,12 @@ function leadFields(v: ListedLeadView, now: number) {
   };
 }
 
-export function presentPost(v: ListedLeadView, now: number): TPost {
+export function presentPost(v: ListedLeadView, now: ListClock): TPost {
   return { ...leadFields(v, now), title: v.title, content: v.body };
 }
 
 /** A comment's item holds its post's title. */
-export function presentComment(v: ListedLeadView, now: number): TComment {
+export function presentComment(v: ListedLeadView, now: ListClock): TComment {
   return { ...leadFields(v, now), content: v.body, post_title: v.title };
 }
 

@@ -95,6 +95,7 @@ describe('GET /posts', () => {
       account_age_days: 10,
       comment_karma: 1234,
       account_unavailable: false,
+      too_old_to_message: false,
       matched_keywords: ['crm', 'agency'],
       matches: [
         { keyword: 'crm', field: 'title', start: 6, end: 9 },
@@ -121,6 +122,35 @@ describe('GET /posts', () => {
       comment_karma: null,
       account_unavailable: true,
     });
+  });
+
+  it('says which posts and comments are too old to message: older than DM_EXPIRY_DAYS (14)', async () => {
+    const project = await newProject();
+    const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
+    const recent = await buildLead(t.ctx.db, project.id, { itemCreatedAt: daysAgo(13) });
+    const old = await buildLead(t.ctx.db, project.id, { itemCreatedAt: daysAgo(15) });
+    const recentComment = await buildLead(t.ctx.db, project.id, {
+      kind: 'comment',
+      itemCreatedAt: daysAgo(13),
+    });
+    const oldComment = await buildLead(t.ctx.db, project.id, { kind: 'comment', itemCreatedAt: daysAgo(15) });
+
+    const tooOld = (list: { items: { id: string; too_old_to_message: boolean }[] }) =>
+      new Map(list.items.map((i) => [i.id, i.too_old_to_message]));
+    const posts = tooOld((await get(project, postsUrl(project))).json());
+    expect(posts).toEqual(
+      new Map([
+        [recent.id, false],
+        [old.id, true],
+      ]),
+    );
+    const comments = tooOld((await get(project, commentsUrl(project))).json());
+    expect(comments).toEqual(
+      new Map([
+        [recentComment.id, false],
+        [oldComment.id, true],
+      ]),
+    );
   });
 
   it('says whose author already has a DM in the project, in any state but sent (those leave the lists)', async () => {

@@ -6,7 +6,8 @@ import { redditWebUrl } from '../../integrations/reddit';
 import type { ChildResource } from '../projects';
 import { csvRecord } from '../../http/csv';
 import { LEADS_CSV_COLUMNS, leadCsvRecord } from './leads.csv';
-import { presentComment, presentPost, presentProfile } from './leads.presenter';
+import { expiryCutoff } from '../dms';
+import { presentComment, presentPost, presentProfile, type ListClock } from './leads.presenter';
 import {
   dismissLead,
   dismissListedLeads,
@@ -39,14 +40,23 @@ export const leadChildResources: readonly ChildResource[] = [
   { name: 'profile', notFoundDetail: 'Profile not found', ownersOf: profileOwners },
 ];
 
+function listClock(ctx: AppContext): ListClock {
+  const now = ctx.clock.now();
+  return { now, cutoff: expiryCutoff(ctx, now).getTime() };
+}
+
 export async function listPostsPage(
   ctx: AppContext,
   projectId: string,
   query: LeadListQuery,
 ): Promise<TPostList> {
   const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'post', query);
-  const now = ctx.clock.now();
-  return { items: rows.map((r) => presentPost(r, now)), total, limit: query.limit, offset: query.offset };
+  return {
+    items: rows.map((r) => presentPost(r, listClock(ctx))),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+  };
 }
 
 export async function listCommentsPage(
@@ -55,8 +65,12 @@ export async function listCommentsPage(
   query: LeadListQuery,
 ): Promise<TCommentList> {
   const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'comment', query);
-  const now = ctx.clock.now();
-  return { items: rows.map((r) => presentComment(r, now)), total, limit: query.limit, offset: query.offset };
+  return {
+    items: rows.map((r) => presentComment(r, listClock(ctx))),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+  };
 }
 
 export async function listProfilesPage(

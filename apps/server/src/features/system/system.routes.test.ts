@@ -24,4 +24,9 @@ describe('GET /public-config', () => {
     t = await createTestApp();
     expect((await publicConfig(t)).reddit_web_url).toBe('https://www.reddit.com');
   });
+
+  it('says after how many days DMs expire with their post or comment (DM_EXPIRY_DAYS)', async () => {
+    t = await createTestApp({ env: { DM_EXPIRY_DAYS: '10' } });
+    expect((await publicConfig(t)).dm_expiry_days).toBe(10);
+  });
 });

@@ -23,5 +23,6 @@ export async function systemRoutes(app: FastifyInstance) {
     main_app_url: app.ctx.config.mainAppUrl,
     support_chat_script_url: app.ctx.config.supportChatScriptUrl,
     reddit_web_url: redditWebUrl(app.ctx.reddit.endpoints),
+    dm_expiry_days: app.ctx.config.dms.expiryDays,
   }));
 }

@@ -28,6 +28,7 @@ function config(url: string | null): TPublicConfig {
     main_app_url: null,
     support_chat_script_url: url,
     reddit_web_url: 'https://www.reddit.com',
+    dm_expiry_days: 14,
   };
 }
 

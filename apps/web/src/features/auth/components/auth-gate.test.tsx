@@ -29,6 +29,7 @@ const CONFIG: TPublicConfig = {
   main_app_url: null,
   support_chat_script_url: null,
   reddit_web_url: 'https://www.reddit.com',
+  dm_expiry_days: 14,
 };
 const EMPTY_PROJECTS = { items: [], total: 0, limit: 500, offset: 0 };
 

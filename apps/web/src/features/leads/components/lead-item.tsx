@@ -40,6 +40,9 @@ export function KeywordBadges({ keywords }: { keywords: readonly string[] }) {
 
 const ACCOUNT_UNAVAILABLE = 'account deleted or suspended';
 
+const tooOldTitle = (days: number | undefined) =>
+  `Reddit posts and comments older than ${days === undefined ? 'that' : plural(days, 'day')} are not messaged: a DM about them would expire unsent.`;
+
 function Meta({ children }: { children: ReactNode }) {
   return (
     <Group gap={6} wrap="wrap">
@@ -116,6 +119,8 @@ interface TRowShellProps {
   hasDm: boolean;
   /** The author's account is deleted or suspended: no DM can reach them. */
   unavailable: boolean;
+  /** The post or comment is too old: a DM about it would expire unsent. */
+  tooOld?: boolean | undefined;
   author: string;
   /** The id of the DM messages section, to which "DM written" leads. */
   dmsAt?: string | undefined;
@@ -142,9 +147,11 @@ function RowShell({
   generatingDm = false,
   hasDm,
   unavailable,
+  tooOld = false,
   author,
   dmsAt,
 }: TRowShellProps) {
+  const expiryDays = usePublicConfig().data?.dm_expiry_days;
   const aiBlocked = useAiBlockReason();
   return (
     <Paper withBorder p="sm" radius="md" component="article" aria-label={label}>
@@ -181,7 +188,12 @@ function RowShell({
               Cannot be messaged
             </Badge>
           )}
-          {onGenerateDm && !hasDm && !unavailable && (
+          {onGenerateDm && !hasDm && !unavailable && tooOld && (
+            <Badge variant="light" color="gray" tt="none" title={tooOldTitle(expiryDays)}>
+              Too old to message
+            </Badge>
+          )}
+          {onGenerateDm && !hasDm && !unavailable && !tooOld && (
             <DisabledReason why={readOnly ? null : aiBlocked}>
               <Button
                 size="compact-xs"
@@ -251,6 +263,7 @@ export function PostItem({ item, nowMs, ...actions }: TItemProps<TPost>) {
       label={item.title}
       hasDm={item.has_dm}
       unavailable={item.account_unavailable}
+      tooOld={item.too_old_to_message}
       author={item.author}
       score={item.intent_score}
       reasons={item.intent_reasons}
@@ -279,6 +292,7 @@ export function CommentItem({ item, nowMs, ...actions }: TItemProps<TComment>) {
       label={`Comment by u/${item.author}`}
       hasDm={item.has_dm}
       unavailable={item.account_unavailable}
+      tooOld={item.too_old_to_message}
       author={item.author}
       score={item.intent_score}
       reasons={item.intent_reasons}

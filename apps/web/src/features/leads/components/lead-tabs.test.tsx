@@ -411,6 +411,30 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     expect(within(person).queryByRole('button', { name: 'Generate DM' })).toBeNull();
   });
 
+  it('says a post or comment older than DM_EXPIRY_DAYS is too old to message, instead of offering Generate DM', async () => {
+    mockLists({
+      posts: [{ ...POST, too_old_to_message: true }, buildPost({ title: 'Another one' })],
+      comments: [buildComment({ author: 'old_commenter', too_old_to_message: true })],
+    });
+    renderTabs();
+    const row = await screen.findByRole('article', { name: TITLE });
+    expect(within(row).queryByRole('button', { name: 'Generate DM' })).toBeNull();
+    const badge = within(row).getByText('Too old to message');
+    await waitFor(() =>
+      expect(badge.closest('[title]')?.getAttribute('title')).toBe(
+        'Reddit posts and comments older than 14 days are not messaged: a DM about them would expire unsent.',
+      ),
+    );
+    const other = screen.getByRole('article', { name: 'Another one' });
+    expect(within(other).getByRole('button', { name: 'Generate DM' })).toBeTruthy();
+    expect(within(other).queryByText('Too old to message')).toBeNull();
+
+    await user.click(screen.getByRole('tab', { name: /Comments/ }));
+    const comment = await screen.findByRole('article', { name: 'Comment by u/old_commenter' });
+    expect(within(comment).getByText('Too old to message')).toBeTruthy();
+    expect(within(comment).queryByRole('button', { name: 'Generate DM' })).toBeNull();
+  });
+
   it('"DM written" leads to the DM messages below the results, as their skip link does', async () => {
     mockLists({ posts: [{ ...POST, has_dm: true }] });
     mockPublicConfig();

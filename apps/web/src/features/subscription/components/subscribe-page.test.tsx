@@ -60,6 +60,7 @@ function mockPlansPage() {
     main_app_url: null,
     support_chat_script_url: null,
     reddit_web_url: 'https://www.reddit.com',
+    dm_expiry_days: 14,
   });
   mockEndpoint(authEndpoints.refreshWithToken, errorReply(401, 'No refresh token.', 'unauthorized'));
   mockEndpoint(projectsEndpoints.list, { items: [], total: 0, limit: 500, offset: 0 });
@@ -144,6 +145,7 @@ describe('/subscribe', () => {
       main_app_url: null,
       support_chat_script_url: null,
       reddit_web_url: 'https://www.reddit.com',
+      dm_expiry_days: 14,
     });
     renderApp('/subscribe');
     await screen.findByRole('region', { name: 'Starter' });

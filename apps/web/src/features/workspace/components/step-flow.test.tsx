@@ -62,6 +62,7 @@ function signedInWithProject() {
     main_app_url: null,
     support_chat_script_url: null,
     reddit_web_url: 'https://www.reddit.com',
+    dm_expiry_days: 14,
   });
   mockEndpoint(usersEndpoints.me, {
     user_id: 'user-1',

@@ -76,6 +76,7 @@ function setup(opts: {
     main_app_url: null,
     support_chat_script_url: null,
     reddit_web_url: 'https://www.reddit.com',
+    dm_expiry_days: 14,
   });
   mockEndpoint(usersEndpoints.me, {
     user_id: userId,
