@@ -67,7 +67,12 @@ async function acceptsDms(request: APIRequestContext, username: string): Promise
 export async function reachableCommentLead(page: Page, request: APIRequestContext) {
   const comments = page.getByRole('tabpanel', { name: /^Comments/ }).getByRole('article');
   await expect(comments.first()).toBeVisible();
-  const labels = await comments.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+  // The first search also finds comments too old to message: those offer no Generate DM.
+  const labels = await comments.evaluateAll((items) =>
+    items
+      .filter((i) => !i.textContent?.includes('Too old to message'))
+      .map((i) => i.getAttribute('aria-label') ?? ''),
+  );
   for (const label of labels) {
     const author = /^Comment by u\/(.+)$/.exec(label)?.[1];
     if (author && (await acceptsDms(request, author))) {
