@@ -50,8 +50,8 @@ function requireJobQueue(ctx: AppContext): JobQueue {
 /**
  * "Generate All DMs": plans a DM for each live post and comment scoring at least `minScore` whose author has
  * none in the project yet (one per author, at most DM_GENERATE_ALL_MAX), and starts the generate-dms job on
- * it. Leads too old to message are counted skipped (lead_too_old), not planned. 'running' when a run is already under way (the route answers 409). A plan with nothing to write
- * completes at once.
+ * it. Leads too old to message are counted skipped (lead_too_old), not planned. 'running' when a run is
+ * already under way (the route answers 409). A plan with nothing to write completes at once.
  */
 export async function startDmGeneration(
   ctx: AppContext,
