@@ -429,13 +429,8 @@ export async function leadsWithoutDm(
     .limit(limit);
 }
 
-/** Live leads scoring at least `minScore` from before `cutoff`, too old to message, whose author has no DM. */
-export async function countTooOldLeads(
-  db: Db,
-  projectId: string,
-  minScore: number,
-  cutoff: Date,
-): Promise<number> {
+/** How many of the project's live posts and comments scoring at least `minScore` also meet `where`. */
+async function countLiveLeads(db: Db, projectId: string, minScore: number, where: SQL): Promise<number> {
   const rows = await db
     .select({ n: count() })
     .from(leads)
@@ -445,28 +440,25 @@ export async function countTooOldLeads(
         inArray(leads.kind, ['post', 'comment']),
         isNull(leads.dismissedAt),
         gte(leads.intentScore, minScore),
-        lt(leads.itemCreatedAt, cutoff),
-        sql`not ${authorHasDm(projectId)}`,
+        where,
       ),
     );
   return rows[0]?.n ?? 0;
 }
 
+/** Live leads scoring at least `minScore` from before `cutoff`, too old to message, whose author has no DM. */
+export function countTooOldLeads(db: Db, projectId: string, minScore: number, cutoff: Date): Promise<number> {
+  return countLiveLeads(
+    db,
+    projectId,
+    minScore,
+    and(lt(leads.itemCreatedAt, cutoff), sql`not ${authorHasDm(projectId)}`)!,
+  );
+}
+
 /** Live leads scoring at least `minScore` whose author already has a DM in the project. */
-export async function countLeadsWithDm(db: Db, projectId: string, minScore: number): Promise<number> {
-  const rows = await db
-    .select({ n: count() })
-    .from(leads)
-    .where(
-      and(
-        eq(leads.projectId, projectId),
-        inArray(leads.kind, ['post', 'comment']),
-        isNull(leads.dismissedAt),
-        gte(leads.intentScore, minScore),
-        authorHasDm(projectId),
-      ),
-    );
-  return rows[0]?.n ?? 0;
+export function countLeadsWithDm(db: Db, projectId: string, minScore: number): Promise<number> {
+  return countLiveLeads(db, projectId, minScore, authorHasDm(projectId));
 }
 
 export async function findExampleOfDm(db: Db, dmId: string): Promise<MessageExampleRow | null> {

@@ -52,6 +52,20 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
+/** The refresh endpoint's answer with `token`, for a user whose plan gives `limit` profiles. */
+function refreshAnswer(token: string, userId: string, limit: number) {
+  return {
+    token,
+    refresh_token: null,
+    user: { user_id: userId, email: 'user@example.com', profiles_limit: limit },
+    expires_at: '2030-01-01T00:00:00Z',
+    refresh_expires_at: '2030-01-02T00:00:00Z',
+    redirect_url: '/',
+    requires_subscription: limit <= 0,
+    subscribe_url: '/subscribe',
+  };
+}
+
 /** What the server sets beside the refresh cookie: a session may be restored. */
 function leaveSessionHint() {
   document.cookie = `${SESSION_HINT_COOKIE}=1; path=/`;
@@ -207,16 +221,7 @@ describe('authentication gate', () => {
       projects_used: 1,
     });
     const refreshed = makeToken({ sub: lapsed, profiles_limit: 0 });
-    const refresh = mockEndpoint(authEndpoints.refreshWithToken, {
-      token: refreshed,
-      refresh_token: null,
-      user: { user_id: lapsed, email: 'user@example.com', profiles_limit: 0 },
-      expires_at: '2030-01-01T00:00:00Z',
-      refresh_expires_at: '2030-01-02T00:00:00Z',
-      redirect_url: '/',
-      requires_subscription: true,
-      subscribe_url: '/subscribe',
-    });
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, refreshAnswer(refreshed, lapsed, 0));
     mockEndpoint(billingEndpoints.availablePlans, []);
     renderApp('/');
     expect(await screen.findByText('Choose a plan')).toBeTruthy();
@@ -237,16 +242,7 @@ describe('authentication gate', () => {
       projects_used: 0,
     });
     const refreshed = makeToken({ sub: buyer, profiles_limit: 1 });
-    const refresh = mockEndpoint(authEndpoints.refreshWithToken, {
-      token: refreshed,
-      refresh_token: null,
-      user: { user_id: buyer, email: 'user@example.com', profiles_limit: 1 },
-      expires_at: '2030-01-01T00:00:00Z',
-      refresh_expires_at: '2030-01-02T00:00:00Z',
-      redirect_url: '/',
-      requires_subscription: false,
-      subscribe_url: '/subscribe',
-    });
+    const refresh = mockEndpoint(authEndpoints.refreshWithToken, refreshAnswer(refreshed, buyer, 1));
     mockEndpoint(billingEndpoints.availablePlans, []);
     mockEndpoint(billingEndpoints.userSubscription, ({ params }) => ({
       user_id: params.userId,
@@ -285,16 +281,7 @@ describe('authentication gate', () => {
         projects_used: 0,
       }));
       const refreshed = makeToken({ sub: lapsing, profiles_limit: 0 });
-      mockEndpoint(authEndpoints.refreshWithToken, {
-        token: refreshed,
-        refresh_token: null,
-        user: { user_id: lapsing, email: 'user@example.com', profiles_limit: 0 },
-        expires_at: '2030-01-01T00:00:00Z',
-        refresh_expires_at: '2030-01-02T00:00:00Z',
-        redirect_url: '/',
-        requires_subscription: true,
-        subscribe_url: '/subscribe',
-      });
+      mockEndpoint(authEndpoints.refreshWithToken, refreshAnswer(refreshed, lapsing, 0));
       mockEndpoint(billingEndpoints.availablePlans, []);
       renderApp('/');
       expect(await screen.findByRole('button', { name: 'Create Your First Project' })).toBeTruthy();

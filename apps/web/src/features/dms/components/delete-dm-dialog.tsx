@@ -2,6 +2,13 @@ import { useState } from 'react';
 import type { TDmMessage } from '@threadreach/contract';
 import { ConfirmDeleteDialog } from '../../../components/ui/confirm-delete-dialog';
 
+/** The DM's recipient, kept while its dialog fades out after `dm` is cleared (instead of reading "u/"). */
+function useRecipientName(dm: TDmMessage | null): string {
+  const [name, setName] = useState(dm?.recipient_username ?? '');
+  if (dm && dm.recipient_username !== name) setName(dm.recipient_username);
+  return name;
+}
+
 /** Asks before a DM is deleted: its text goes for good. Open while `dm` is set. */
 export function DeleteDmDialog(props: {
   dm: TDmMessage | null;
@@ -10,9 +17,7 @@ export function DeleteDmDialog(props: {
   onClose: () => void;
 }) {
   const { dm } = props;
-  // The name stays while the dialog fades out after `dm` is cleared, instead of reading "u/".
-  const [name, setName] = useState(dm?.recipient_username ?? '');
-  if (dm && dm.recipient_username !== name) setName(dm.recipient_username);
+  const name = useRecipientName(dm);
   return (
     <ConfirmDeleteDialog
       opened={dm !== null}
@@ -33,8 +38,7 @@ export function RegenerateDmDialog(props: {
   onClose: () => void;
 }) {
   const { dm } = props;
-  const [name, setName] = useState(dm?.recipient_username ?? '');
-  if (dm && dm.recipient_username !== name) setName(dm.recipient_username);
+  const name = useRecipientName(dm);
   return (
     <ConfirmDeleteDialog
       opened={dm !== null}
