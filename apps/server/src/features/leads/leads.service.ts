@@ -51,8 +51,10 @@ export async function listPostsPage(
   query: LeadListQuery,
 ): Promise<TPostList> {
   const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'post', query);
+  // One instant for the whole page: every row is judged too old or not as of the same moment.
+  const clock = listClock(ctx);
   return {
-    items: rows.map((r) => presentPost(r, listClock(ctx))),
+    items: rows.map((r) => presentPost(r, clock)),
     total,
     limit: query.limit,
     offset: query.offset,
@@ -65,8 +67,10 @@ export async function listCommentsPage(
   query: LeadListQuery,
 ): Promise<TCommentList> {
   const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'comment', query);
+  // One instant for the whole page: every row is judged too old or not as of the same moment.
+  const clock = listClock(ctx);
   return {
-    items: rows.map((r) => presentComment(r, listClock(ctx))),
+    items: rows.map((r) => presentComment(r, clock)),
     total,
     limit: query.limit,
     offset: query.offset,

@@ -126,13 +126,11 @@ interface TRowShellProps {
   dmsAt?: string | undefined;
 }
 
+/** A gray badge in place of Generate DM, saying why there is none; `title` says more on hover. */
+const noteBadge = (title: string) => ({ variant: 'light', color: 'gray', tt: 'none', title }) as const;
+
 const dmWrittenBadge = (author: string) =>
-  ({
-    variant: 'light',
-    color: 'gray',
-    tt: 'none',
-    title: `u/${author} already has a DM in this project: see DM messages.`,
-  }) as const;
+  noteBadge(`u/${author} already has a DM in this project: see DM messages.`);
 
 function RowShell({
   label,
@@ -153,6 +151,15 @@ function RowShell({
 }: TRowShellProps) {
   const expiryDays = usePublicConfig().data?.dm_expiry_days;
   const aiBlocked = useAiBlockReason();
+  // Why no DM can be written to this lead, if none can.
+  const unreachable = unavailable
+    ? {
+        text: 'Cannot be messaged',
+        title: `u/${author}'s Reddit account is deleted or suspended: a DM cannot reach them.`,
+      }
+    : tooOld
+      ? { text: 'Too old to message', title: tooOldTitle(expiryDays) }
+      : null;
   return (
     <Paper withBorder p="sm" radius="md" component="article" aria-label={label}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
@@ -178,22 +185,10 @@ function RowShell({
             ) : (
               <Badge {...dmWrittenBadge(author)}>DM written</Badge>
             ))}
-          {onGenerateDm && !hasDm && unavailable && (
-            <Badge
-              variant="light"
-              color="gray"
-              tt="none"
-              title={`u/${author}'s Reddit account is deleted or suspended: a DM cannot reach them.`}
-            >
-              Cannot be messaged
-            </Badge>
+          {onGenerateDm && !hasDm && unreachable && (
+            <Badge {...noteBadge(unreachable.title)}>{unreachable.text}</Badge>
           )}
-          {onGenerateDm && !hasDm && !unavailable && tooOld && (
-            <Badge variant="light" color="gray" tt="none" title={tooOldTitle(expiryDays)}>
-              Too old to message
-            </Badge>
-          )}
-          {onGenerateDm && !hasDm && !unavailable && !tooOld && (
+          {onGenerateDm && !hasDm && !unreachable && (
             <DisabledReason why={readOnly ? null : aiBlocked}>
               <Button
                 size="compact-xs"

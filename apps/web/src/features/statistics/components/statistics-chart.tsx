@@ -18,7 +18,7 @@ const LEADS_AXIS_LABEL = 'Leads found';
 const SERIES = [
   { name: 'dms_sent', label: 'DMs sent', color: 'indigo.6' },
   { name: 'replies', label: 'Replies', color: 'teal.6' },
-  { name: 'leads', label: 'Leads found', color: 'orange.6', yAxisId: 'right' },
+  { name: 'leads', label: LEADS_AXIS_LABEL, color: 'orange.6', yAxisId: 'right' },
 ];
 
 /** Counts: whole ticks only, so 2 DMs do not read as 0.5, 1, 1.5. */
