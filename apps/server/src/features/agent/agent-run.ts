@@ -490,7 +490,7 @@ async function send(
       projectId,
       'other',
       true,
-      `Outside the agent's working hours: DMs wait for the next run${next ? ` after ${formatInstant(next)}` : ''}`,
+      `Outside the agent's working hours: DMs wait for the next run${next ? ` after ${formatInstant(next, settings.timezone)}` : ''}`,
     );
     return;
   }

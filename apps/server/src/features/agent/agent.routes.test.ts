@@ -519,6 +519,17 @@ describe('execute and status', () => {
     );
   });
 
+  it("gives the next run's time in the agent's own time zone, where its working hours are", async () => {
+    const project = await learnedAgent({ working_days: [6], timezone: 'Europe/Berlin' });
+    clock.t += 5000;
+    expect((await post(project, 'agent-autonomous/execute')).statusCode).toBe(200);
+    const logs = (await get(project, 'agent-activity-logs?activity_type=other')).json<TAgentLogList>();
+    // 09:00 in Berlin is 08:00 UTC in March.
+    expect(logs.items.map((l) => l.message)).toContain(
+      "Outside the agent's working hours: DMs wait for the next run after 2026-03-07 09:00 Europe/Berlin",
+    );
+  });
+
   it('pauses the agent of an owner whose subscription has ended, and takes back its queued sends', async () => {
     const project = await learnedAgent();
     // Queued by the agent: with its daily cap.

@@ -1,5 +1,11 @@
 import { SENDING_TEXTS, type TSendOutcomeCode } from '@threadreach/contract';
-import { accountAgeDays, dailyCapacity, MIN_SENDING_AGE_DAYS, type RedditAccountRow } from '../accounts';
+import {
+  accountAgeDays,
+  dailyCapacity,
+  MIN_SENDING_AGE_DAYS,
+  zonedParts,
+  type RedditAccountRow,
+} from '../accounts';
 
 /** Why an account cannot send now, and from when it may again (null: not by waiting). */
 export interface NotReady {
@@ -31,8 +37,17 @@ const REASON_ORDER: readonly TSendOutcomeCode[] = [
   'no_accounts',
 ];
 
-function formatInstant(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An instant to the minute, in the zone whose working hours it follows, named: "2026-03-09 09:00
+ * Europe/Berlin". The customer chose that zone for the account or the agent, so a queued DM reads in the
+ * hours they set, not in UTC.
+ */
+function formatInstant(ms: number, timeZone = 'UTC'): string {
+  if (timeZone === 'UTC') return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const p = zonedParts(ms, timeZone);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)} ${timeZone}`;
 }
 
 /**
@@ -88,7 +103,7 @@ export function accountReadiness(
     return {
       ready: false,
       code: 'rate_limited',
-      reason: `Reddit asked ${name} to wait until ${formatInstant(waitUntil)}`,
+      reason: `Reddit asked ${name} to wait until ${formatInstant(waitUntil, account.timezone)}`,
       retryAtMs: waitUntil,
     };
   }

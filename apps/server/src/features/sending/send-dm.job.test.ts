@@ -123,7 +123,7 @@ describe('Send All, paced on the simulator', () => {
     expect(answer.queued).toBe(45);
     expect(answer.first_at).toBe('2026-01-09T14:00:00.000Z');
     expect(answer.message).toMatch(
-      /^Queued 45 DMs over 3 accounts: the first goes at 2026-01-09 14:00 UTC, the last at 2026-01-13 \d\d:\d\d UTC\.$/,
+      /^Queued 45 DMs over 3 accounts: the first goes at 2026-01-09 09:00 America\/New_York, the last at 2026-01-13 \d\d:\d\d America\/New_York\.$/,
     );
     expect(rig.jobs.filter((j) => j.name === 'send-dm')).toHaveLength(45);
     const firstJob = rig.jobs.find((j) => j.name === 'send-dm')!;
@@ -223,7 +223,7 @@ describe('Send All, paced on the simulator', () => {
     const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(20) });
     expect(answer.queued).toBe(3);
     expect(answer.message).toMatch(
-      /^Queued 3 DMs over 1 account: the first goes at 2026-01-20 14:00 UTC, the last at 2026-01-21 \d\d:\d\d UTC\. 1 DM found no room before it expires, 14 days after its lead, and stays unsent\.$/,
+      /^Queued 3 DMs over 1 account: the first goes at 2026-01-20 09:00 America\/New_York, the last at 2026-01-21 \d\d:\d\d America\/New_York\. 1 DM found no room before it expires, 14 days after its lead, and stays unsent\.$/,
     );
     const rows = new Map((await dmsOf(rig.db, project.id)).map((d) => [d.id, d]));
     expect(rows.get(lateToday)).toMatchObject({ state: 'approved', scheduledFor: null });
@@ -255,7 +255,7 @@ describe('Send All, paced on the simulator', () => {
     const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(21) });
     expect(answer.queued).toBe(1);
     expect(answer.message).toBe(
-      'Queued 1 DM on 1 account: it goes at 2026-01-20 14:00 UTC. 2 DMs are about posts or comments ' +
+      'Queued 1 DM on 1 account: it goes at 2026-01-20 09:00 America/New_York. 2 DMs are about posts or comments ' +
         'older than 14 days: they expire unsent.',
     );
     const rows = new Map((await dmsOf(rig.db, project.id)).map((d) => [d.id, d]));
@@ -286,7 +286,7 @@ describe('Send All, paced on the simulator', () => {
     const answer = await queueProjectDms(rig.ctx, project.id, { random: seededRandom(22) });
     expect(answer.queued).toBe(1);
     expect(answer.message).toBe(
-      'Queued 1 DM on 1 account: it goes at 2026-01-21 14:00 UTC. 1 DM is about a post or comment ' +
+      'Queued 1 DM on 1 account: it goes at 2026-01-21 09:00 America/New_York. 1 DM is about a post or comment ' +
         'older than 14 days: it expires unsent.',
     );
     const rows = new Map((await dmsOf(rig.db, project.id)).map((d) => [d.id, d]));

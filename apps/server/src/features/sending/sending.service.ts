@@ -234,7 +234,7 @@ export async function sendDmNow(
       state: 'queued',
       account: senders.get(current.accountId) ?? null,
       scheduled_for: current.scheduledFor.toISOString(),
-      message: `${why}. The DM to u/${recipient} is queued for ${formatInstant(at)}.`,
+      message: `${why}. The DM to u/${recipient} is queued for ${formatInstant(at, accounts.find((a) => a.id === current.accountId)?.timezone)}.`,
     };
   }
   throw refusal(explainNoAccount(problems, SENDING_TEXTS.noAccounts));
@@ -280,6 +280,12 @@ export async function queueProjectDms(
       queued: plan.queued.filter((q) => q.slot.accountId === a.id).length,
     }))
     .filter((a) => a.queued > 0);
+  // The accounts' own zone when they share one: their working hours are read in it.
+  const zones = [
+    ...new Set(
+      plan.accounts.filter((a) => perAccount.some((p) => p.account_id === a.id)).map((a) => a.timezone),
+    ),
+  ];
   return {
     message: bulkMessage(
       plan.queued.length,
@@ -291,6 +297,7 @@ export async function queueProjectDms(
       plan.unplanned,
       plan.tooOld,
       ctx.config.dms.expiryDays,
+      zones.length === 1 ? zones[0]! : 'UTC',
     ),
     queued: plan.queued.length,
     skipped: plan.skipped.length,
@@ -339,13 +346,14 @@ function bulkMessage(
   unplanned: number,
   tooOld: number,
   expiryDays: number,
+  timeZone: string,
 ): string {
   const parts: string[] = [];
   if (queued > 0 && first !== null && last !== null) {
     parts.push(
       queued === 1
-        ? `Queued 1 DM on 1 account: it goes at ${formatInstant(first)}.`
-        : `Queued ${plural(queued, 'DM')} over ${plural(accounts, 'account')}: the first goes at ${formatInstant(first)}, the last at ${formatInstant(last)}.`,
+        ? `Queued 1 DM on 1 account: it goes at ${formatInstant(first, timeZone)}.`
+        : `Queued ${plural(queued, 'DM')} over ${plural(accounts, 'account')}: the first goes at ${formatInstant(first, timeZone)}, the last at ${formatInstant(last, timeZone)}.`,
     );
   } else {
     parts.push('No DM was queued.');
