@@ -26,6 +26,7 @@ import { users } from '../users/users.table';
 import { refreshTokenRef } from './account-client';
 import {
   countOwnerAccounts,
+  ownerHasRedditAccount,
   findProjectAccount,
   findProjectAccountByUsername,
   insertAccount,
@@ -258,9 +259,15 @@ async function connectAccount(
       throw new ConnectRefusedError(connectedElsewhereDetail(me.name));
     }
 
-    const [starter] = await tx.select({ roles: users.roles }).from(users).where(eq(users.id, stored.userId));
-    const limit = await connectLimitFor(tx, { roles: starter?.roles ?? [] }, project);
-    if (limit.blockedReason) throw new ConnectRefusedError(limit.blockedReason);
+    // An account the workspace already has in another project takes no more of its limit.
+    if (!(await ownerHasRedditAccount(tx, project.userId, me.name))) {
+      const [starter] = await tx
+        .select({ roles: users.roles })
+        .from(users)
+        .where(eq(users.id, stored.userId));
+      const limit = await connectLimitFor(tx, { roles: starter?.roles ?? [] }, project);
+      if (limit.blockedReason) throw new ConnectRefusedError(limit.blockedReason);
+    }
     return insertAccount(tx, {
       ...fromReddit(provisionalId),
       id: provisionalId,

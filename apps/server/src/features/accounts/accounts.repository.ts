@@ -2,6 +2,7 @@ import {
   and,
   asc,
   count,
+  countDistinct,
   desc,
   eq,
   gt,
@@ -99,13 +100,35 @@ export async function findProjectAccountByUsername(
   return row ?? null;
 }
 
-/** Accounts connected over all of a workspace's projects: what its profiles_limit is checked against. */
+/**
+ * Reddit accounts connected over all of a workspace's projects, each counted once however many projects
+ * it sends for: what its profiles_limit is checked against.
+ */
 export async function countOwnerAccounts(db: DbOrTx, ownerUserId: string): Promise<number> {
   const [row] = await db
-    .select({ n: count() })
+    .select({ n: countDistinct(sql`lower(${redditAccounts.redditUsername})`) })
     .from(redditAccounts)
     .where(eq(redditAccounts.ownerUserId, ownerUserId));
   return row?.n ?? 0;
+}
+
+/** Whether the workspace has this Reddit account connected in any of its projects. */
+export async function ownerHasRedditAccount(
+  db: DbOrTx,
+  ownerUserId: string,
+  redditUsername: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: redditAccounts.id })
+    .from(redditAccounts)
+    .where(
+      and(
+        eq(redditAccounts.ownerUserId, ownerUserId),
+        sql`lower(${redditAccounts.redditUsername}) = ${redditUsername.toLowerCase()}`,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }
 
 /** Connections of one Reddit account wait for each other, across workspaces (see isConnectedElsewhere). */

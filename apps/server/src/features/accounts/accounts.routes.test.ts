@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { SUBSCRIPTION_REQUIRED_DETAIL } from '../auth';
 import { createCredential } from '../credentials';
 import { dmMessages } from '../dms/dms.table';
+import { users } from '../users/users.table';
 import { redditCredentials } from '../credentials/credentials.table';
 import { AccountAuthRequiredError, asAccount, refreshTokenRef } from './account-client';
 import { usedToday } from './account-quota';
@@ -450,6 +451,24 @@ describe('GET /auth/reddit/callback', () => {
     expect(result.auth).toBe('error');
     expect(result.message).toMatch(/^Limit Reached: 1 of 1/);
     expect((await accountsOf(project)).total).toBe(1);
+  });
+
+  it('counts a Reddit account connected in two projects of the workspace once', async () => {
+    const owner = await buildUser(t.ctx.db, t.config, { profilesLimit: 2 });
+    const first = await buildProject(t.ctx.db, t.config, { owner });
+    const second = await buildProject(t.ctx.db, t.config, { owner });
+    expect((await connect(first, 'demo_founder')).auth).toBe('success');
+    expect((await connect(second, 'demo_founder')).auth).toBe('success');
+    expect((await accountsOf(second)).connect_limit).toEqual({ used: 1, limit: 2, blocked_reason: null });
+    expect((await connect(second, 'growth_marketer')).auth).toBe('success');
+    expect((await accountsOf(first)).connect_limit).toMatchObject({ used: 2, limit: 2 });
+    // At the limit, a sign-in already under way may still bring an account the workspace has elsewhere.
+    const third = await buildProject(t.ctx.db, t.config, { owner });
+    await t.ctx.db.update(users).set({ profilesLimit: 3 }).where(eq(users.id, owner.id));
+    const redirect = await consent((await login(third)).json().auth_url, { username: 'growth_marketer' });
+    await t.ctx.db.update(users).set({ profilesLimit: 2 }).where(eq(users.id, owner.id));
+    expect((await callback(redirect)).auth).toBe('success');
+    expect((await accountsOf(third)).items.map((a) => a.reddit_username)).toEqual(['growth_marketer']);
   });
 });
 

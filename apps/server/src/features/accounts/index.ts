@@ -6,7 +6,12 @@ export {
   requireAccount,
   revokeRemovedAccount,
 } from './accounts.service';
-export { ACCOUNT_REMOVED, dmSenderName, removedBeforeConfirmed } from './accounts.repository';
+export {
+  ACCOUNT_REMOVED,
+  countOwnerAccounts,
+  dmSenderName,
+  removedBeforeConfirmed,
+} from './accounts.repository';
 export { checkAccountAuthJob } from './check-account-auth.job';
 export {
   AccountAuthRequiredError,

@@ -1,6 +1,5 @@
-import { and, count, desc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx as Db } from '../../db/client';
-import { redditAccounts } from '../accounts/accounts.table';
 import { projects } from '../projects/projects.table';
 import {
   billingCheckoutSessions,
@@ -103,18 +102,6 @@ export async function upsertSubscription(
       target: billingSubscriptions.id,
       set: { ...changes, expiryAppliedAt: null, updatedAt: sql`now()` },
     });
-}
-
-/**
- * Reddit accounts connected over all of the user's projects: what their profiles_limit is checked against
- * when they connect another (as the accounts feature counts them).
- */
-export async function countAccountsOfUser(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(redditAccounts)
-    .where(eq(redditAccounts.ownerUserId, userId));
-  return row?.n ?? 0;
 }
 
 export async function listProjectIdsOfUser(db: Db, userId: string): Promise<string[]> {

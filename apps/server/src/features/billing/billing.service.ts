@@ -20,6 +20,7 @@ import {
   type PaymentEvent,
   type PaymentsProvider,
 } from '../../integrations/payments/payments.provider';
+import { countOwnerAccounts } from '../accounts';
 import { pauseAgentsWithoutPlan } from '../agent';
 import { requiresSubscription, type AuthUser } from '../auth';
 import { countUserProjects } from '../projects';
@@ -27,7 +28,6 @@ import { NO_PLAN_UNQUEUED, unqueuedChanges, unqueueProjectDms } from '../sending
 import { findUserById, updateProfilesLimit } from '../users';
 import {
   claimEvent,
-  countAccountsOfUser,
   findCheckoutSession,
   findCustomerId,
   findSubscription,
@@ -445,7 +445,7 @@ export async function getUserSubscription(
     profiles_limit: user.profilesLimit,
     projects_limit: user.profilesLimit,
     projects_used: await countUserProjects(db, user.id),
-    accounts_used: await countAccountsOfUser(db, user.id),
+    accounts_used: await countOwnerAccounts(db, user.id),
     unlimited: isModerator(user.roles),
     has_active_subscription: user.profilesLimit > 0,
     subscription: held[0] ?? null,
