@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshCookieFor } from '../auth/auth.test-support';
-import { buildProject, buildUser, type TestUser } from '../../test/factories';
+import { buildProject, buildUser, signedIn, type TestUser } from '../../test/factories';
 import { buildAccount } from '../accounts/accounts.test-support';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { findUserById } from '../users';
+import { ensureUser, findUserById } from '../users';
 import { fixedClock } from '../../test/clock.test-support';
 import { startCheckout } from './billing.test-support';
 import { upsertSubscription } from './billing.repository';
@@ -275,6 +275,41 @@ describe('local billing portal', () => {
     expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(2);
     await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() + 60_000) });
     expect((await findUserById(t.ctx.db, user.id))!.profilesLimit).toBe(0);
+  });
+
+  it('keeps a limit set by hand: a smaller plan leaves it, a larger one raises it, their end falls back to it', async () => {
+    const cancelAndEnd = async (user: TestUser) => {
+      const portal = (await openPortal(user)).json().portal_url as string;
+      const page = await t.app.inject({ url: pathOf(portal) });
+      expect((await post(/action="([^"]+\/cancel\/[^"]+)"/.exec(page.body)![1]!)).statusCode).toBe(303);
+      const periodEnd = new Date((await subscription(user)).subscription.current_period_end);
+      await applyEndedSubscriptions({ ...t.ctx, clock: fixedClock(periodEnd.getTime() + 60_000) });
+    };
+    const limitOf = async (user: TestUser) => (await findUserById(t.ctx.db, user.id))!.profilesLimit;
+
+    // As the demo seed gives user@demo.local 3 profiles, with no billing rows.
+    const seeded = await ensureUser(t.ctx.db, {
+      email: `seeded-${randomUUID()}@test.local`,
+      roles: ['USER'],
+      profilesLimit: 3,
+    });
+    const handSet = await signedIn(t.config, seeded);
+    const solo = await checkout(handSet, 'price_solo');
+    expect((await post(`${pathOf(solo.checkout_url)}/complete`)).statusCode).toBe(303);
+    expect(await limitOf(handSet)).toBe(3);
+    expect(await subscription(handSet)).toMatchObject({
+      profiles_limit: 3,
+      subscription: { price_id: 'price_solo', profiles_limit: 1 },
+    });
+    await cancelAndEnd(handSet);
+    expect(await limitOf(handSet)).toBe(3);
+
+    const one = await buildUser(t.ctx.db, t.config, { profilesLimit: 1 });
+    const duo = await checkout(one, 'price_duo');
+    expect((await post(`${pathOf(duo.checkout_url)}/complete`)).statusCode).toBe(303);
+    expect(await limitOf(one)).toBe(2);
+    await cancelAndEnd(one);
+    expect(await limitOf(one)).toBe(1);
   });
 
   it('renews a canceled plan that still runs: it renews again and can be canceled again', async () => {

@@ -227,14 +227,16 @@ export function givesAccess(
 }
 
 /**
- * Sets the user's profiles_limit to the highest limit among the subscriptions that give access now
- * (0 when none does), under a per-user lock so a fulfilment and the expiry job cannot interleave.
+ * Sets the user's profiles_limit to the higher of the limit set by hand and the highest limit among the
+ * subscriptions that give access now, under a per-user lock so a fulfilment and the expiry job cannot
+ * interleave. A plan never lowers a hand-set limit, and its end falls back to it, not to 0.
  */
 async function applyUserLimit(tx: DbOrTx, userId: string, now: Date): Promise<number> {
   await lockName(tx, `billing:user:${userId}`);
+  const base = (await findUserById(tx, userId))?.profilesLimitBase ?? 0;
   const rows = await listSubscriptionsOfUser(tx, userId);
   const live = rows.filter((r) => givesAccess(r, now));
-  const limit = Math.max(0, ...live.map((r) => r.profilesLimit));
+  const limit = Math.max(0, base, ...live.map((r) => r.profilesLimit));
   await updateProfilesLimit(tx, userId, limit);
   const ended = rows.filter((r) => !givesAccess(r, now) && r.expiryAppliedAt === null).map((r) => r.id);
   await markExpiryApplied(tx, ended);

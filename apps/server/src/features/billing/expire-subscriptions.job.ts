@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineJob } from '../../jobs/job';
 import { applyEndedSubscriptions } from './billing.service';
 
-/** Every 5 minutes: users whose canceled subscription's paid period has ended drop to profiles_limit 0. */
+/** Every 5 minutes: users whose canceled subscription's paid period has ended drop to their hand-set limit. */
 export const expireSubscriptionsJob = defineJob({
   name: 'expire-subscriptions',
   schema: z.object({}),

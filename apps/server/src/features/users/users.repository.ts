@@ -44,7 +44,11 @@ export async function insertUser(
     oidcSubject?: string;
   },
 ): Promise<UserRow> {
-  const rows = await db.insert(users).values(values).returning();
+  // A limit given at creation is set by hand (billing never creates users): it is also the base.
+  const rows = await db
+    .insert(users)
+    .values({ ...values, profilesLimitBase: values.profilesLimit ?? 0 })
+    .returning();
   return rows[0]!;
 }
 
@@ -64,11 +68,14 @@ export async function ensureUser(
 ): Promise<UserRow> {
   const existing = await findUserByEmail(db, values.email);
   if (existing) return existing;
-  await db.insert(users).values(values).onConflictDoNothing();
+  await db
+    .insert(users)
+    .values({ ...values, profilesLimitBase: values.profilesLimit })
+    .onConflictDoNothing();
   return (await findUserByEmail(db, values.email))!;
 }
 
-/** Sets the user's profiles_limit (billing keeps it equal to the active subscription's limit). */
+/** Sets the user's profiles_limit (billing keeps it at the higher of the hand-set base and the best plan). */
 export async function updateProfilesLimit(db: Db, id: string, profilesLimit: number): Promise<boolean> {
   const rows = await db
     .update(users)

@@ -10,7 +10,10 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`ARRAY['USER']::text[]`),
+    /** The limit in force: the higher of the hand-set base and the best plan that gives access. */
     profilesLimit: integer('profiles_limit').notNull().default(0),
+    /** The limit set by hand (demo seed, administrator), kept apart so billing never overwrites it. */
+    profilesLimitBase: integer('profiles_limit_base').notNull().default(0),
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
