@@ -10,12 +10,13 @@ export const PLAN_MESSAGES = {
 } as const;
 
 /**
- * /subscribe for those who are sold no plan (decision 012): one plan runs at a time, and moderators and
- * admins have no limit to buy.
+ * /subscribe for those who are sold no plan (decision 012): one plan runs at a time, moderators and
+ * admins have no limit to buy, and a read-only account's seat is managed by an administrator.
  */
 export const NO_CHECKOUT_MESSAGES = {
   noPlanNeeded: 'You need no plan',
   noPlanNeededText: 'Moderators and admins work without a plan: your profiles have no limit.',
+  readOnlyText: 'Plans for this account are chosen by your administrator, so none can be selected here.',
   /** `names`: 'Starter', 'Starter and Growth', or null for a plan no longer on sale. */
   renewing: (names: string | null, count: number) =>
     names ? `You have the ${names} plan${count > 1 ? 's' : ''}` : 'You have a plan',

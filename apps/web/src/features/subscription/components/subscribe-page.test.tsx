@@ -445,6 +445,34 @@ describe('/subscribe account bar', () => {
     },
   );
 
+  it.each([[0], [3]])(
+    "shows a read-only account (profiles_limit %i) the plans with no Select Plan, saying why in the spec's words",
+    async (limit) => {
+      setToken(makeToken({ sub: SUBSCRIBER, roles: ['READONLY'], profiles_limit: limit }));
+      mockPlansPage();
+      mockSubscription();
+      const checkout = mockEndpoint(
+        billingEndpoints.createCheckoutSession,
+        errorReply(403, 'READONLY cannot save', 'forbidden'),
+      );
+      renderApp('/subscribe');
+      const starter = await screen.findByRole('region', { name: 'Starter' });
+      expect(within(starter).getByText('$29.00')).toBeTruthy();
+      // The server refuses READONLY a checkout (403), so none is offered.
+      expect(screen.queryAllByRole('button', { name: /Select Plan|Current Plan/ })).toHaveLength(0);
+      expect(
+        screen.getByText('Your account has read-only access. Contact your administrator to modify data.'),
+      ).toBeTruthy();
+      expect(
+        screen.getByText(
+          'Plans for this account are chosen by your administrator, so none can be selected here.',
+        ),
+      ).toBeTruthy();
+      expect(screen.getByRole('heading', { name: 'Plans' })).toBeTruthy();
+      expect(checkout.calls).toHaveLength(0);
+    },
+  );
+
   it("shows the server's word when it sells no plan to a moderator the page took for a customer", async () => {
     setToken(makeToken({ profiles_limit: 0 }));
     mockPlansPage();

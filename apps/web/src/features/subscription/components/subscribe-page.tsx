@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { ALREADY_SUBSCRIBED, NO_PLAN_NEEDED, type TSubscriptionPlan } from '@threadreach/contract';
 import { Link, useNavigate } from 'react-router';
+import { FORBIDDEN_MESSAGES } from '../../../lib/error-messages';
 import { navigateTo } from '../../../lib/navigation';
 import { useAuth } from '../../auth';
 import { YourProjectsCard } from '../../projects';
@@ -129,6 +130,8 @@ export function SubscribePage() {
   const queryClient = useQueryClient();
   // Moderators and admins are never gated by a plan, so none is sold to them (decision 012).
   const staff = auth.isModerator;
+  // READONLY cannot save, so the server refuses them a checkout: their seat is an administrator's to manage.
+  const readOnly = auth.isReadOnly && !staff;
   const customer = auth.hasActiveSubscription && !staff;
   const subscription = useUserSubscription(customer ? (auth.user?.user_id ?? null) : null);
   // A plan runs until it ends, canceled or not; one may still hold several from before one at a time.
@@ -145,7 +148,7 @@ export function SubscribePage() {
     .sort()
     .at(-1);
   // Nothing is sold beside a running plan; a subscriber's plans are read before any is offered.
-  const offered = !staff && running.length === 0 && !(customer && subscription.isPending);
+  const offered = !staff && !readOnly && running.length === 0 && !(customer && subscription.isPending);
 
   const select = (plan: TSubscriptionPlan) => {
     setCheckoutError(null);
@@ -207,7 +210,7 @@ export function SubscribePage() {
 
   return (
     <SubscriptionShell
-      title={staff ? 'Plans' : 'Choose a plan'}
+      title={staff || readOnly ? 'Plans' : 'Choose a plan'}
       width={960}
       actions={<SubscribeAccountBar />}
     >
@@ -245,6 +248,11 @@ export function SubscribePage() {
       {staff && (
         <Alert color="blue" title={NO_CHECKOUT_MESSAGES.noPlanNeeded}>
           {NO_CHECKOUT_MESSAGES.noPlanNeededText}
+        </Alert>
+      )}
+      {readOnly && (
+        <Alert color="blue" title={FORBIDDEN_MESSAGES.readOnly}>
+          {NO_CHECKOUT_MESSAGES.readOnlyText}
         </Alert>
       )}
       {running.length > 0 && (
