@@ -289,7 +289,7 @@ describe('/credentials', () => {
     });
   });
 
-  it('says, before deleting a send credential, how many connected accounts sign in through it', async () => {
+  it('says, before deleting a send credential, how many connected accounts sign in through it, and offers no Delete', async () => {
     signIn(['ADMIN']);
     const inUse = { ...SEND, enabled: true, usage_stats: { ...SEND.usage_stats, connected_accounts: 3 } };
     mockEndpoint(
@@ -305,6 +305,11 @@ describe('/credentials', () => {
         '3 connected Reddit accounts sign in through it, so it cannot be deleted: they would have to be re-authenticated. Disable it instead: they keep working and no new accounts connect through it.',
       ),
     ).toBeTruthy();
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    // Cancel still closes it.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete Credential' })).toBeNull());
   });
 
   it("shows the server's refusal to delete a credential accounts sign in through, and keeps it", async () => {

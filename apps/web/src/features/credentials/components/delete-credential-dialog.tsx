@@ -17,8 +17,10 @@ interface TDeleteCredentialDialogProps {
 }
 
 /**
- * Asks 'Are you sure you want to delete this credential?' before deleting. The server's refusal (a
- * credential connected accounts sign in through) stays in the dialog as 'Failed to delete credential: …'.
+ * Asks 'Are you sure you want to delete this credential?' before deleting. One that connected accounts
+ * sign in through, as the list says, cannot be deleted, so Delete is disabled beside the reason. The
+ * server checks again: its refusal (an account connected since the list was read) stays in the dialog as
+ * 'Failed to delete credential: …'.
  */
 export function DeleteCredentialDialog({
   opened,
@@ -27,6 +29,7 @@ export function DeleteCredentialDialog({
   onDeleted,
 }: TDeleteCredentialDialogProps) {
   const remove = useDeleteCredential();
+  const accountsInUse = credential?.usage_stats.connected_accounts ?? 0;
 
   const close = () => {
     remove.reset();
@@ -69,9 +72,7 @@ export function DeleteCredentialDialog({
           </Alert>
         )}
         <Text>{DELETE_CONFIRM_TEXT}</Text>
-        {credential && credential.usage_stats.connected_accounts > 0 && (
-          <Alert color="orange">{accountsInUseText(credential.usage_stats.connected_accounts)}</Alert>
-        )}
+        {accountsInUse > 0 && <Alert color="orange">{accountsInUseText(accountsInUse)}</Alert>}
         {credential && (
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {credential.account_name}
@@ -81,7 +82,7 @@ export function DeleteCredentialDialog({
           <Button variant="default" onClick={close}>
             Cancel
           </Button>
-          <Button color="red" onClick={confirm} loading={remove.isPending}>
+          <Button color="red" onClick={confirm} loading={remove.isPending} disabled={accountsInUse > 0}>
             Delete
           </Button>
         </Group>
