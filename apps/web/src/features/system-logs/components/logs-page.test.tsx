@@ -467,6 +467,33 @@ describe('/logs', () => {
     },
   );
 
+  it("under a level filter, Total is that filter's and the counts per level stay every level's", async () => {
+    signIn(['ADMIN']);
+    // As the server answers: no WARNING line, 12 at other levels (decision 020).
+    const stats = { total: 12, DEBUG: 2, INFO: 9, WARNING: 0, ERROR: 1, CRITICAL: 0 };
+    const all = { ...answer([entry(1)], 12), stats };
+    mockEndpoint(systemLogsEndpoints.list, ({ query }) =>
+      query.level === 'WARNING' ? { ...answer([], 0), stats } : all,
+    );
+    const user = userEvent.setup();
+    renderApp('/logs');
+    await table();
+    const bar = () => screen.getByLabelText('Log statistics');
+    expect(within(bar()).getByText('Total: 12')).toBeTruthy();
+    expect(within(bar()).queryByText(/All levels/)).toBeNull();
+
+    await user.selectOptions(screen.getByLabelText('Level'), 'Warning');
+    await user.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    expect(await screen.findByText('No logs found for the selected criteria.')).toBeTruthy();
+    expect(within(bar()).getByText('Total: 0')).toBeTruthy();
+    expect(within(bar()).getByText('All levels: 12')).toBeTruthy();
+    expect(within(bar()).getByText('INFO: 9')).toBeTruthy();
+    expect(within(bar()).getByText('WARNING: 0')).toBeTruthy();
+    expect(
+      within(bar()).getByText('Total counts the WARNING lines only; the counts per level cover every level.'),
+    ).toBeTruthy();
+  });
+
   it('counts every level in the stats bar', async () => {
     signIn(['ADMIN']);
     mockEndpoint(systemLogsEndpoints.list, answer(LOG_LEVELS.map((level, i) => entry(i, { level }))));

@@ -57,17 +57,41 @@ function countText(n: number, capped: boolean): string {
   return capped ? `${n}+` : String(n);
 }
 
-function StatsBar({ stats, capped }: { stats: TLogStats; capped: boolean }) {
+/**
+ * Total is the lines every filter matches, as the pages and 'No logs found' go by. The counts per level
+ * ignore the level filter (decision 020), so under one the bar also says how many lines all levels hold.
+ */
+function StatsBar({
+  stats,
+  total,
+  level,
+  capped,
+}: {
+  stats: TLogStats;
+  total: number;
+  level: TLogLevel | null;
+  capped: boolean;
+}) {
   return (
     <Group gap="xs" aria-label="Log statistics">
       <Badge variant="outline" color="dark" size="lg">
-        Total: {countText(stats.total, capped)}
+        Total: {countText(total, capped)}
       </Badge>
-      {LOG_LEVELS.map((level) => (
-        <Badge key={level} color={LEVEL_COLORS[level]} variant="light" size="lg">
-          {level}: {countText(stats[level], capped)}
+      {level && (
+        <Badge variant="outline" color="gray" size="lg">
+          All levels: {countText(stats.total, capped)}
+        </Badge>
+      )}
+      {LOG_LEVELS.map((each) => (
+        <Badge key={each} color={LEVEL_COLORS[each]} variant="light" size="lg">
+          {each}: {countText(stats[each], capped)}
         </Badge>
       ))}
+      {level && (
+        <Text size="sm" c="dimmed">
+          Total counts the {level} lines only; the counts per level cover every level.
+        </Text>
+      )}
       {capped && (
         <Text size="sm" c="dimmed">
           The search matched more than {LOG_SEARCH_COUNT_CAP} lines; counting stopped there.
@@ -224,7 +248,14 @@ function SystemLogs() {
           </Group>
         </Group>
 
-        {logs.data && <StatsBar stats={logs.data.stats} capped={logs.data.counts_capped} />}
+        {logs.data && (
+          <StatsBar
+            stats={logs.data.stats}
+            total={logs.data.total}
+            level={applied.level || null}
+            capped={logs.data.counts_capped}
+          />
+        )}
 
         {/* A range refused before it was sent says so by its field; the last answer's error would
             stand beside it about filters no longer on screen. */}
