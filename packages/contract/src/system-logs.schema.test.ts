@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZSystemLogsQuery } from './system-logs.schema';
+import { LOGGER_FILTERS, LOGGER_NAMES, shownLoggerName, ZSystemLogsQuery } from './system-logs.schema';
 
 const issues = (query: Record<string, string>) => {
   const result = ZSystemLogsQuery.safeParse(query);
@@ -42,5 +42,16 @@ describe('system logs query', () => {
     expect(issues({ start_time: '1999-12-31T00:00:00Z', end_time: start_time })).toEqual([
       'start_time must be a date-time between 2000 and 2100',
     ]);
+  });
+});
+
+describe('logger names as /logs shows them', () => {
+  it('shows every stored logger under a name the Logger filter offers, the access lines as uvicorn.access', () => {
+    expect(shownLoggerName('http.access')).toBe('uvicorn.access');
+    expect(shownLoggerName('server')).toBe('server');
+    for (const name of LOGGER_NAMES) {
+      expect(LOGGER_FILTERS.filter((f) => f !== 'http.access')).toContain(shownLoggerName(name));
+    }
+    expect(shownLoggerName('constructor')).toBe('constructor');
   });
 });

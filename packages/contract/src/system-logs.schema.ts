@@ -5,7 +5,10 @@ import { QUERY_YEARS_TEXT, ZIsoDateTime, ZLimit, ZOffset, ZText, inQueryYears } 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type TLogLevel = (typeof LOG_LEVELS)[number];
 
-/** The names lines are stored under: server lines, one HTTP access line per request, the AI engine. */
+/**
+ * The names lines are stored under: server lines, one HTTP access line per request, the AI engine. /logs
+ * shows the access lines as `uvicorn.access` (`shownLoggerName`).
+ */
 export const LOGGER_NAMES = ['server', 'http.access', 'ai-service'] as const;
 export type TLoggerName = (typeof LOGGER_NAMES)[number];
 
@@ -21,6 +24,15 @@ export const LOGGER_OF_FILTER: Record<TLoggerFilter, TLoggerName> = {
   'http.access': 'http.access',
   'ai-service': 'ai-service',
 };
+
+/**
+ * The name a stored logger is shown under, in /logs' table and its CSV: the filter's (the spec's) name,
+ * so the access lines read `uvicorn.access` there as in the Logger filter. Stored names stay as they are.
+ */
+const LOGGER_SHOWN_AS: Readonly<Record<string, string>> = { 'http.access': 'uvicorn.access' };
+export function shownLoggerName(stored: string): string {
+  return Object.hasOwn(LOGGER_SHOWN_AS, stored) ? LOGGER_SHOWN_AS[stored]! : stored;
+}
 
 /** Quick periods, counted back from now; without a period or a custom range the last hour is shown. */
 export const LOG_PERIODS = ['10m', '30m', '1h'] as const;

@@ -4,6 +4,7 @@ import {
   LOG_PERIOD_MS,
   LOG_SEARCH_COUNT_CAP,
   LOGGER_OF_FILTER,
+  shownLoggerName,
   type TLogStats,
   type TSystemLogsResponse,
   type ZSystemLogsExportQuery,
@@ -81,7 +82,7 @@ export async function listSystemLogs(ctx: AppContext, query: TQuery): Promise<TS
       id: String(row.id),
       timestamp: row.timestamp.toISOString(),
       level: row.level,
-      logger_name: row.logger,
+      logger_name: shownLoggerName(row.logger),
       message: row.message,
     })),
     stats,
@@ -112,7 +113,9 @@ export async function* systemLogsCsv(
   for (;;) {
     const rows = await exportSystemLogRows(ctx.db, filter, after, pageSize);
     if (rows.length > 0) {
-      yield rows.map((r) => csvRecord([r.timestamp.toISOString(), r.level, r.logger, r.message])).join('');
+      yield rows
+        .map((r) => csvRecord([r.timestamp.toISOString(), r.level, shownLoggerName(r.logger), r.message]))
+        .join('');
     }
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;

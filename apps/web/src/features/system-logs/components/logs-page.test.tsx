@@ -100,7 +100,7 @@ describe('/logs', () => {
       systemLogsEndpoints.list,
       answer([
         entry(1, { level: 'ERROR', message: 'request failed: boom' }),
-        entry(2, { logger_name: 'http.access', message: 'GET /api/v1/projects 200 3ms' }),
+        entry(2, { logger_name: 'uvicorn.access', message: 'GET /api/v1/projects 200 3ms' }),
       ]),
     );
     renderApp('/logs');
@@ -112,7 +112,7 @@ describe('/logs', () => {
     ).toEqual(['Time', 'Level', 'Logger', 'Message']);
     expect(within(rows[1]!).getByText('ERROR')).toBeTruthy();
     expect(within(rows[1]!).getByText('request failed: boom')).toBeTruthy();
-    expect(within(rows[2]!).getByText('http.access')).toBeTruthy();
+    expect(within(rows[2]!).getByText('uvicorn.access')).toBeTruthy();
     const stats = screen.getByLabelText('Log statistics');
     expect(within(stats).getByText('Total: 2')).toBeTruthy();
     expect(within(stats).getByText('ERROR: 1')).toBeTruthy();
