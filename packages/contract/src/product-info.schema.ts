@@ -34,14 +34,30 @@ export const ZProductInfoFields = z.object({
 });
 export type TProductInfoFields = z.infer<typeof ZProductInfoFields>;
 
+/** A save made from a version of step 1 that was saved over since (another tab, another user): 409. */
+export const PRODUCT_INFO_CHANGED = 'product_info_changed';
+export const PRODUCT_INFO_CHANGED_DETAIL =
+  'The product information was changed elsewhere since you opened it. Reload it to see those changes.';
+
+/**
+ * The `updated_at` of the product information the save was made from (null: nothing was saved yet). A save
+ * made from an older version is refused with 409 instead of overwriting; without it a save is not checked.
+ */
+const ZBasedOn = z.iso
+  .datetime({ error: 'updated_at must be the updated_at the product information was read with' })
+  .nullable()
+  .optional();
+
 /** POST saves and, by default, regenerates keywords. The path names the project. */
 export const ZSaveProductInfoRequest = ZProductInfoFields.extend({
+  updated_at: ZBasedOn,
   regenerate_keywords: z.boolean().default(true),
 });
 export type TSaveProductInfoRequest = z.input<typeof ZSaveProductInfoRequest>;
 
 /** PUT saves only: the spec's other write method, sent with regenerate_keywords false. */
 export const ZUpdateProductInfoRequest = ZProductInfoFields.extend({
+  updated_at: ZBasedOn,
   regenerate_keywords: z
     .literal(false, { error: 'PUT saves only: regenerate_keywords must be false' })
     .optional(),

@@ -17,21 +17,37 @@ export async function findProductInfo(db: Db, projectId: string): Promise<Produc
   return rows[0] ?? null;
 }
 
+/** The project's product information, locked until the transaction ends (a save checks its version). */
+export async function lockProductInfo(tx: Db, projectId: string): Promise<ProductInfoRow | null> {
+  const rows = await tx
+    .select()
+    .from(productInfos)
+    .where(eq(productInfos.projectId, projectId))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/** Saves step 1; with `onlyFirst` only when nothing is saved yet (null otherwise). */
 export async function upsertProductInfo(
   db: Db,
   projectId: string,
   fields: TProductInfoFields,
-): Promise<ProductInfoRow> {
+  onlyFirst = false,
+): Promise<ProductInfoRow | null> {
   const values = {
     productDescription: fields.product_description,
     idealClientProfile: fields.ideal_client_profile,
     callToAction: fields.call_to_action,
     writingStyle: fields.writing_style,
   };
-  const rows = await db
-    .insert(productInfos)
-    .values({ projectId, ...values })
-    .onConflictDoUpdate({ target: productInfos.projectId, set: { ...values, updatedAt: sql`now()` } })
-    .returning();
-  return rows[0]!;
+  const insert = db.insert(productInfos).values({ projectId, ...values });
+  const rows = await (
+    onlyFirst
+      ? insert.onConflictDoNothing({ target: productInfos.projectId })
+      : insert.onConflictDoUpdate({
+          target: productInfos.projectId,
+          set: { ...values, updatedAt: sql`now()` },
+        })
+  ).returning();
+  return rows[0] ?? null;
 }

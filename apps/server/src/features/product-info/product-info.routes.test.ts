@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PRODUCT_INFO_CHANGED, PRODUCT_INFO_CHANGED_DETAIL } from '@threadreach/contract';
 import { AiError } from '../../ai/ai.provider';
 import { buildProject, validProductInfo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -157,6 +158,72 @@ describe('product info (step 1)', () => {
     }
     const read = await t.app.inject({ url, headers: project.owner.auth });
     expect(read.json()).toMatchObject(validProductInfo());
+  });
+
+  it('refuses a save made from a version saved over since (409), keeping the later save', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `/api/v1/projects/${project.id}/product-info`;
+    const save = (method: 'POST' | 'PUT', body: object) =>
+      t.app.inject({ method, url, headers: project.owner.auth, payload: body });
+    const read = async () => (await t.app.inject({ url, headers: project.owner.auth })).json();
+
+    const first = await save('PUT', { ...validProductInfo(), updated_at: null });
+    expect(first.statusCode).toBe(200);
+    const opened = first.json().product_info.updated_at as string;
+    // A second first save (another tab that opened the empty form) finds the first one there.
+    const secondFirst = await save('PUT', {
+      ...validProductInfo({ call_to_action: 'Lost?' }),
+      updated_at: null,
+    });
+    expect(secondFirst.statusCode).toBe(409);
+
+    // Two tabs opened the same version; one saves, then the other.
+    const tabB = await save('PUT', {
+      ...validProductInfo({ call_to_action: 'From tab B.' }),
+      updated_at: opened,
+    });
+    expect(tabB.statusCode).toBe(200);
+    const bVersion = tabB.json().product_info.updated_at as string;
+    expect(bVersion).not.toBe(opened);
+    for (const method of ['PUT', 'POST'] as const) {
+      const tabA = await save(method, {
+        ...validProductInfo({ call_to_action: 'From tab A.' }),
+        updated_at: opened,
+      });
+      expect(tabA.statusCode).toBe(409);
+      expect(tabA.json()).toEqual({ detail: PRODUCT_INFO_CHANGED_DETAIL, code: PRODUCT_INFO_CHANGED });
+    }
+    expect(await read()).toMatchObject({ call_to_action: 'From tab B.', updated_at: bVersion });
+
+    // Saved from the version read again, it goes through.
+    const again = await save('POST', {
+      ...validProductInfo({ call_to_action: 'From tab A.' }),
+      updated_at: bVersion,
+      regenerate_keywords: false,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await read()).toMatchObject({ call_to_action: 'From tab A.' });
+  });
+
+  it('saves without a version unchecked, and refuses a version that is no date-time', async () => {
+    const project = await buildProject(t.ctx.db, t.config);
+    const url = `/api/v1/projects/${project.id}/product-info`;
+    await t.app.inject({ method: 'PUT', url, headers: project.owner.auth, payload: validProductInfo() });
+    const unchecked = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: project.owner.auth,
+      payload: validProductInfo({ call_to_action: 'Book a demo.' }),
+    });
+    expect(unchecked.statusCode).toBe(200);
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: project.owner.auth,
+      payload: { ...validProductInfo(), updated_at: 'yesterday' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('validation_error');
   });
 
   it('accepts exactly the minimum and maximum lengths', async () => {

@@ -8,10 +8,11 @@ export async function productInfoRoutes(app: FastifyInstance) {
   const { ctx } = app;
   route(app, e.get, async (request) => getProductInfo(ctx, requireProject(request).id));
   route(app, e.saveAndRegenerate, async (request) => {
-    const { regenerate_keywords, ...fields } = request.body;
-    return saveProductInfo(ctx, requireProject(request).id, fields, regenerate_keywords);
+    const { regenerate_keywords, updated_at, ...fields } = request.body;
+    return saveProductInfo(ctx, requireProject(request).id, fields, regenerate_keywords, updated_at);
   });
-  route(app, e.save, async (request) =>
-    saveProductInfo(ctx, requireProject(request).id, request.body, false),
-  );
+  route(app, e.save, async (request) => {
+    const { updated_at, ...fields } = request.body;
+    return saveProductInfo(ctx, requireProject(request).id, fields, false, updated_at);
+  });
 }

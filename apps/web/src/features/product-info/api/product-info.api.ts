@@ -6,14 +6,15 @@ export function getProductInfo(projectId: string): Promise<TProductInfo> {
   return call(productInfoEndpoints.get, { params: { projectId } });
 }
 
-/** POST: saves and regenerates the keywords. */
+/** POST: saves and regenerates the keywords; `basedOn` is the `updated_at` the fields were read with. */
 export function saveProductInfoAndRegenerate(
   projectId: string,
   fields: TProductInfoFields,
+  basedOn: string | null,
 ): Promise<TSaveProductInfoResponse> {
   return call(productInfoEndpoints.saveAndRegenerate, {
     params: { projectId },
-    body: { ...fields, regenerate_keywords: true },
+    body: { ...fields, updated_at: basedOn, regenerate_keywords: true },
   });
 }
 
@@ -21,6 +22,7 @@ export function saveProductInfoAndRegenerate(
 export function saveProductInfo(
   projectId: string,
   fields: TProductInfoFields,
+  basedOn: string | null,
 ): Promise<TSaveProductInfoResponse> {
-  return call(productInfoEndpoints.save, { params: { projectId }, body: fields });
+  return call(productInfoEndpoints.save, { params: { projectId }, body: { ...fields, updated_at: basedOn } });
 }

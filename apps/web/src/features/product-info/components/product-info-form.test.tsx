@@ -2,7 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AppProviders } from '../../../app/app-providers';
-import { productInfoEndpoints, type TProductInfo } from '@threadreach/contract';
+import {
+  PRODUCT_INFO_CHANGED,
+  PRODUCT_INFO_CHANGED_DETAIL,
+  productInfoEndpoints,
+  type TProductInfo,
+} from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
 import { testQueryClient } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
@@ -92,6 +97,7 @@ describe('Step 1 product information form', () => {
     expect(save.calls[0]!.params.projectId).toBe(PROJECT_ID);
     expect(save.calls[0]!.rawBody).toEqual({
       ...VALID,
+      updated_at: null,
       regenerate_keywords: true,
     });
   });
@@ -124,8 +130,59 @@ describe('Step 1 product information form', () => {
     renderForm({ onKeywordsRegenerated });
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
     await waitFor(() => expect(save.calls).toHaveLength(1));
-    expect(save.calls[0]!.rawBody).toEqual(VALID);
+    expect(save.calls[0]!.rawBody).toEqual({ ...VALID, updated_at: null });
     expect(onKeywordsRegenerated).not.toHaveBeenCalled();
+  });
+
+  it('refuses to overwrite a save made elsewhere: says so, keeps the text until reloaded', async () => {
+    const opened = { ...EMPTY, ...VALID, updated_at: '2030-01-01T00:00:00.000Z' };
+    const elsewhere = {
+      ...opened,
+      call_to_action: 'Reply to book a call.',
+      updated_at: '2030-01-01T00:05:00.000Z',
+    };
+    let current = opened;
+    mockEndpoint(productInfoEndpoints.get, () => current);
+    const save = mockEndpoint(productInfoEndpoints.save, ({ body }) =>
+      body.updated_at === current.updated_at
+        ? {
+            product_info: (current = { ...current, ...body, updated_at: '2030-01-01T00:10:00.000Z' }),
+            regenerate_keywords: false,
+            keywords_generated: false,
+            keywords_error: null,
+          }
+        : errorReply(409, PRODUCT_INFO_CHANGED_DETAIL, PRODUCT_INFO_CHANGED),
+    );
+    renderForm();
+    const style = (await screen.findByLabelText('Writing Style', { exact: false })) as HTMLTextAreaElement;
+    await userEvent.type(style, ' Use first names.');
+    // Another tab saves in the meantime.
+    current = elsewhere;
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const title = await screen.findByText('Changed elsewhere');
+    expect((title.closest('[role="alert"]') as HTMLElement).textContent).toContain(
+      PRODUCT_INFO_CHANGED_DETAIL,
+    );
+    expect(save.calls[0]!.rawBody).toMatchObject({ updated_at: opened.updated_at });
+    expect(screen.queryByText('Error saving product information')).toBeNull();
+    expect(screen.queryByText('Product information saved')).toBeNull();
+    expect(style.value).toBe('Friendly and short. Use first names.');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Reload saved information' }));
+    await waitFor(() => expect(screen.queryByText('Changed elsewhere')).toBeNull());
+    expect(style.value).toBe('Friendly and short.');
+    const cta = screen.getByLabelText('Call to Action', { exact: false }) as HTMLTextAreaElement;
+    expect(cta.value).toBe('Reply to book a call.');
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+
+    await userEvent.type(style, ' Use first names.');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(save.calls).toHaveLength(2));
+    expect(save.calls[1]!.rawBody).toMatchObject({ updated_at: elsewhere.updated_at });
+    expect(await screen.findByText('Product information saved')).toBeTruthy();
+    expect(current.call_to_action).toBe('Reply to book a call.');
   });
 
   it('keeps unsaved edits over a switch of step or a reload, says so, and forgets them once saved', async () => {

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  PRODUCT_INFO_CHANGED,
   PRODUCT_INFO_LIMITS,
   ZProductInfoFields,
   type TProductInfo,
@@ -19,6 +20,8 @@ import { useAiBlockReason } from '../../auth';
 export const SAVE_ERROR_TITLE = 'Error saving product information';
 /** Step 1 is saved even when keyword generation fails (spec section 8). */
 export const KEYWORD_GENERATION_FAILED = 'Keyword generation failed - you can retry in Step 2.';
+export const CHANGED_ELSEWHERE_TITLE = 'Changed elsewhere';
+export const RELOAD_SAVED = 'Reload saved information';
 
 const FIELDS: { name: TProductInfoField; label: string; placeholder: string; rows: number }[] = [
   {
@@ -80,7 +83,7 @@ interface TProductInfoFormProps {
 }
 
 interface TFormProps extends TProductInfoFormProps {
-  initial: TProductInfoFields;
+  saved: TProductInfo;
 }
 
 /** Kept edits read back from storage: the four fields, all texts. */
@@ -90,17 +93,43 @@ function isFields(values: unknown): values is TProductInfoFields {
   return FIELDS.every(({ name }) => typeof record[name] === 'string');
 }
 
-function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, initial }: TFormProps) {
+function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, saved }: TFormProps) {
+  // The saved version the form was started from: a save names it, so one saved elsewhere since is refused.
+  const [basis, setBasis] = useState(saved);
+  const initial = useMemo(() => fieldsOf(basis), [basis]);
   const [values, setValues, unsaved] = useKeptDraft('productInfo', projectId, initial, isFields);
   const [errors, setErrors] = useState<TErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
+  /** The server's word that the information was saved elsewhere since `basis`; the text stays as typed. */
+  const [changedElsewhere, setChangedElsewhere] = useState<string | null>(null);
+  const { refetch } = useProductInfo(projectId);
   const save = useSaveProductInfo(projectId);
   const saving = useLoadingFlag(SAVE_PRODUCT_INFO_FLAG);
   const aiBlocked = useAiBlockReason();
   const [pendingAction, setPendingAction] = useState<'regenerate' | 'save' | null>(null);
+  const [reloading, setReloading] = useState(false);
+
+  const startFrom = (info: TProductInfo) => {
+    setBasis(info);
+    setValues(fieldsOf(info));
+    setErrors({});
+    setChangedElsewhere(null);
+  };
+
+  // A newer version read while nothing here is unsaved is simply shown.
+  if (saved.updated_at !== basis.updated_at && !unsaved) startFrom(saved);
+
+  const reload = async () => {
+    setReloading(true);
+    const fresh = await refetch();
+    setReloading(false);
+    if (fresh.isSuccess) startFrom(fresh.data);
+    else setSaveError(fresh.error?.message ?? null);
+  };
 
   const run = (regenerate: boolean) => {
     setSaveError(null);
+    setChangedElsewhere(null);
     const result = validateProductInfo(values);
     if (!result.ok) {
       setErrors(result.errors);
@@ -110,11 +139,11 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
     setPendingAction(regenerate ? 'regenerate' : 'save');
     const fields = result.data;
     save.mutate(
-      { fields, regenerate },
+      { fields, basedOn: basis.updated_at, regenerate },
       {
         onSuccess: (result) => {
           // As stored (trimmed), in the saved fields' order: nothing is left unsaved.
-          setValues({ ...initial, ...fields });
+          startFrom(result.product_info);
           notifications.show({ color: 'green', message: 'Product information saved' });
           if (regenerate && !result.keywords_generated && result.keywords_error) {
             notifications.show({ color: 'yellow', message: KEYWORD_GENERATION_FAILED });
@@ -122,6 +151,10 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
           if (regenerate) onKeywordsRegenerated?.();
         },
         onError: (error) => {
+          if (error instanceof ApiError && error.code === PRODUCT_INFO_CHANGED) {
+            setChangedElsewhere(error.message);
+            return;
+          }
           setSaveError(error instanceof ApiError || error instanceof Error ? error.message : null);
         },
         onSettled: () => setPendingAction(null),
@@ -142,6 +175,25 @@ function ProductInfoFormFields({ projectId, readOnly, onKeywordsRegenerated, ini
         {saveError !== null && (
           <Alert color="red" role="alert" title={SAVE_ERROR_TITLE}>
             {saveError}
+          </Alert>
+        )}
+        {changedElsewhere !== null && (
+          <Alert color="orange" role="alert" title={CHANGED_ELSEWHERE_TITLE}>
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{changedElsewhere}</Text>
+              <Text size="sm">
+                Your text below is not saved. Reloading replaces it with the information saved elsewhere.
+              </Text>
+              <Button
+                size="xs"
+                variant="light"
+                color="orange"
+                loading={reloading}
+                onClick={() => void reload()}
+              >
+                {RELOAD_SAVED}
+              </Button>
+            </Stack>
           </Alert>
         )}
         {FIELDS.map(({ name, label, placeholder, rows }) => {
@@ -218,7 +270,7 @@ export function ProductInfoForm(props: TProductInfoFormProps) {
           {info.error.message}
         </Alert>
       ) : (
-        <ProductInfoFormFields key={props.projectId} {...props} initial={fieldsOf(info.data)} />
+        <ProductInfoFormFields key={props.projectId} {...props} saved={info.data} />
       )}
     </Paper>
   );

@@ -20,9 +20,19 @@ export function useProductInfo(projectId: string) {
 export function useSaveProductInfo(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ fields, regenerate }: { fields: TProductInfoFields; regenerate: boolean }) =>
+    mutationFn: ({
+      fields,
+      basedOn,
+      regenerate,
+    }: {
+      fields: TProductInfoFields;
+      basedOn: string | null;
+      regenerate: boolean;
+    }) =>
       withLoading(SAVE_PRODUCT_INFO_FLAG, () =>
-        regenerate ? saveProductInfoAndRegenerate(projectId, fields) : saveProductInfo(projectId, fields),
+        regenerate
+          ? saveProductInfoAndRegenerate(projectId, fields, basedOn)
+          : saveProductInfo(projectId, fields, basedOn),
       ),
     onSuccess: (result) => {
       queryClient.setQueryData(productInfoKeys.detail(projectId), result.product_info);
