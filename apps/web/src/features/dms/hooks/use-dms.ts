@@ -18,6 +18,8 @@ import {
 export const DMS_PAGE_SIZE = 20;
 
 export const dmKeys = {
+  /** Every project's DMs: what the workspace's do-not-contact list says of their recipients. */
+  everyProject: ['dms'] as const,
   all: (projectId: string) => ['dms', projectId] as const,
   list: (projectId: string, page: TDmPage) => ['dms', projectId, page] as const,
 };

@@ -7,6 +7,7 @@ import {
   removeDoNotContact,
   type TDoNotContactPage,
 } from '../api/do-not-contact.api';
+import { dmKeys } from '../../dms';
 
 export const DO_NOT_CONTACT_PAGE_SIZE = 20;
 
@@ -29,9 +30,17 @@ export function useDoNotContactList(page: number, search: string, enabled: boole
   });
 }
 
+/**
+ * The list and every DM read again once a change is answered: a DM says whether its recipient is on the
+ * list. Hook-level, so it runs even when the list was closed before the answer came.
+ */
 function useReload() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: doNotContactKeys.all });
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: doNotContactKeys.all }),
+      queryClient.invalidateQueries({ queryKey: dmKeys.everyProject }),
+    ]);
 }
 
 export function useAddDoNotContact() {

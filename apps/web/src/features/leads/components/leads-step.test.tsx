@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import {
   accountsEndpoints,
   dmsEndpoints,
+  doNotContactEndpoints,
   historyEndpoints,
   leadsEndpoints,
   projectsEndpoints,
@@ -32,24 +33,29 @@ import { LeadsStep } from './leads-step';
 
 const user = userEvent.setup({ delay: null });
 
-/** Step 4 with a full page of posts and two DMs to alice and bob. */
-async function renderFullStep4() {
+/** Everything step 4 reads but the leads and the DMs, answered as at rest. */
+function mockStep4AtRest() {
   mockPublicConfig();
   mockEndpoint(projectsEndpoints.list, page([buildProject()], 1, 500));
   mockEndpoint(accountsEndpoints.list, accountList([]));
+  mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
+  mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+  mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
+  mockEndpoint(sendingEndpoints.status, sendingStatus());
+  mockAgentAtRest();
+}
+
+/** Step 4 with a full page of posts and two DMs to alice and bob. */
+async function renderFullStep4() {
+  mockStep4AtRest();
   const posts = Array.from({ length: LEADS_PAGE_SIZE }, (_, i) => buildPost({ title: `Post ${i + 1}` }));
   mockEndpoint(leadsEndpoints.posts, page(posts));
   mockEndpoint(leadsEndpoints.comments, page([]));
   mockEndpoint(leadsEndpoints.profiles, page([]));
-  mockEndpoint(searchEndpoints.enhancedStatus, searchStatus());
-  mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
-  mockEndpoint(historyEndpoints.campaignStatistics, buildCampaignStatistics());
   mockEndpoint(
     dmsEndpoints.list,
     dmPage([buildDm({ recipient_username: 'alice' }), buildDm({ recipient_username: 'bob' })]),
   );
-  mockEndpoint(sendingEndpoints.status, sendingStatus());
-  mockAgentAtRest();
   renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
   await screen.findByRole('article', { name: `Post ${LEADS_PAGE_SIZE}` });
   const firstDm = await screen.findByRole('article', { name: 'DM to u/alice' });
@@ -95,5 +101,54 @@ describe('Step 4 by keyboard', { timeout: 30_000 }, () => {
     await user.keyboard('{Enter}');
     const sending = screen.getByRole('region', { name: 'Sending status' });
     expect(document.activeElement).toBe(within(sending).getByRole('heading', { name: 'Sending status' }));
+  });
+});
+
+describe('Step 4 and the do-not-contact list', { timeout: 30_000 }, () => {
+  it('a DM stops saying its recipient is on the list once they are removed, also when the list closed first', async () => {
+    const listed = "u/alice is on this workspace's do-not-contact list (added by hand)";
+    let onList = true;
+    mockStep4AtRest();
+    for (const endpoint of [leadsEndpoints.posts, leadsEndpoints.comments, leadsEndpoints.profiles]) {
+      mockEndpoint(endpoint, page([]));
+    }
+    const toAlice = buildDm({ recipient_username: 'alice' });
+    mockEndpoint(dmsEndpoints.list, () =>
+      dmPage([{ ...toAlice, do_not_contact: onList ? { reason: 'manual', detail: listed } : null }]),
+    );
+    mockEndpoint(doNotContactEndpoints.list, () =>
+      page(
+        onList
+          ? [
+              {
+                username: 'alice',
+                reason: 'manual',
+                note: null,
+                created_at: '2030-01-01T00:00:00Z',
+                removable: true,
+              },
+            ]
+          : [],
+      ),
+    );
+    let answerRemoval = () => {};
+    mockEndpoint(doNotContactEndpoints.remove, async () => {
+      await new Promise<void>((resolve) => (answerRemoval = resolve));
+      onList = false;
+      return undefined;
+    });
+    renderScreen(<LeadsStep projectId={PROJECT_ID} readOnly={false} />);
+    const dm = await screen.findByRole('article', { name: 'DM to u/alice' });
+    expect(within(dm).getAllByText(listed).length).toBeGreaterThan(0);
+
+    await user.click(screen.getByRole('button', { name: 'Do-not-contact list' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Do-not-contact list' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Remove u/alice' }));
+    // Closed before the removal is answered: the DMs read on closing still have alice on the list.
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    answerRemoval();
+
+    await waitFor(() => expect(within(dm).queryAllByText(listed)).toHaveLength(0));
   });
 });
