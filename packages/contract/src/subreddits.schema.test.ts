@@ -22,7 +22,8 @@ describe('splitSubredditNames', () => {
   });
 
   it('gives nothing for blank input, and keeps what is no name for the caller to refuse', () => {
-    expect(splitSubredditNames(' , \n r/ \n')).toEqual([]);
+    expect(splitSubredditNames(' , \n  \n')).toEqual([]);
     expect(splitSubredditNames('not a name!')).toEqual(['not a name!']);
+    expect(splitSubredditNames(' r/ \n/r/, R/,freelance')).toEqual(['r/', '/r/', 'freelance']);
   });
 });

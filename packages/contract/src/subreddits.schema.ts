@@ -71,13 +71,14 @@ export function normalizeSubredditName(raw: string): string {
 /**
  * Names as the customer typed or pasted them in the bulk box: commas or new lines between them, `r/` and
  * `/r/` prefixes, Reddit addresses (`https://www.reddit.com/r/name/…`) and blanks dropped, each name once
- * whatever its case (the first spelling wins). Whether each is a subreddit name at all is not checked here.
+ * whatever its case (the first spelling wins). Whether each is a subreddit name at all is not checked here:
+ * a prefix with no name after it (`r/`) stays as typed, for the caller to report rather than drop unseen.
  */
 export function splitSubredditNames(input: string | readonly string[]): string[] {
   const seen = new Set<string>();
   const names: string[] = [];
   for (const raw of (typeof input === 'string' ? [input] : input).flatMap((s) => s.split(/[,\r\n]+/))) {
-    const name = normalizeSubredditName(raw);
+    const name = normalizeSubredditName(raw) || raw.trim();
     if (name === '' || seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     names.push(name);

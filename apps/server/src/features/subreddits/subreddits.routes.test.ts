@@ -317,7 +317,7 @@ describe('POST add-subreddits-bulk', () => {
     const project = await projectWithKeywords();
     const res = await post(project, 'add-subreddits-bulk', {
       subreddits:
-        'r/SaaS, /r/startups\nNoSuchSubredditHere\n\n  saas , not a name!,sideproject,R/Entrepreneur\r\n',
+        'r/SaaS, /r/startups\nNoSuchSubredditHere\n\n  saas , not a name!,sideproject,R/Entrepreneur\r\nr/\n',
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
@@ -325,7 +325,7 @@ describe('POST add-subreddits-bulk', () => {
       added_count: 4,
       already_listed: [],
       not_found: ['NoSuchSubredditHere'],
-      invalid: ['not a name!'],
+      invalid: ['not a name!', 'r/'],
     });
     expect(body.added.map((s: TSubreddit) => s.subreddit_name)).toEqual(
       expect.arrayContaining(['SaaS', 'startups', 'SideProject', 'Entrepreneur']),
@@ -386,7 +386,7 @@ describe('POST add-subreddits-bulk', () => {
 
   it('refuses empty, oversized and malformed input, and stores nothing', async () => {
     const project = await projectWithKeywords();
-    for (const subreddits of ['', ' , \n r/ ,', []]) {
+    for (const subreddits of ['', ' , \n  ,', []]) {
       const res = await post(project, 'add-subreddits-bulk', { subreddits });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: EMPTY_BULK_SUBREDDITS, code: 'empty_input' });

@@ -194,8 +194,28 @@ describe('Step 3 subreddits: bulk add', { timeout: 15_000 }, () => {
     renderStep();
     const add = await screen.findByRole('button', { name: 'Add Subreddits' });
     expect(add.hasAttribute('disabled')).toBe(true);
-    await user.type(screen.getByLabelText('Add subreddits'), ' , r/ {enter} ,');
+    await user.type(screen.getByLabelText('Add subreddits'), ' ,  {enter} ,');
     expect(add.hasAttribute('disabled')).toBe(true);
+  });
+
+  it('reports a prefix with no name after it instead of dropping it', async () => {
+    mockEndpoint(subredditsEndpoints.list, subredditList([]));
+    statusSequence([generationStatus()]);
+    const bulk = mockEndpoint(subredditsEndpoints.addBulk, ({ body }) => ({
+      added_count: 0,
+      added: [],
+      already_listed: [],
+      not_found: [],
+      invalid: [body.subreddits].flat(),
+    }));
+    renderStep();
+    await user.type(await screen.findByLabelText('Add subreddits'), 'r/');
+    expect(screen.getByText('1 name')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Add Subreddits' }));
+
+    const result = (await screen.findByText('Added 0')).closest('[role="status"]') as HTMLElement;
+    expect(bulk.calls[0]!.rawBody).toEqual({ subreddits: ['r/'] });
+    expect(within(result).getByText('Not a subreddit name: r/')).toBeTruthy();
   });
 
   it('sends the names without r/ and shows what was added, already listed, not found and invalid', async () => {
