@@ -1,12 +1,15 @@
 /**
  * Small values kept in local storage: the selected project, and per project its step, its tab, the order
- * of its results, and the edits not saved yet (DMs, product information, keywords).
+ * of its results, their minimum intent score, what its searches read (posts, comments), and the edits not
+ * saved yet (DMs, product information, keywords).
  */
 const SELECTED_PROJECT_KEY = 'selectedProjectId';
 const SIGNED_OUT_KEY = 'signedOut';
 const STEP_KEY_PREFIX = 'projectStep:';
 const TAB_KEY_PREFIX = 'projectTab:';
 const SORT_KEY_PREFIX = 'projectSort:';
+const MIN_SCORE_KEY_PREFIX = 'projectMinScore:';
+const SEARCH_TYPES_KEY_PREFIX = 'projectSearchTypes:';
 const DM_EDITS_KEY_PREFIX = 'projectDmEdits:';
 const DRAFT_KEY_PREFIX = 'projectDraft:';
 /** Every per-project key starts with one of these; all of them are forgotten at logout. */
@@ -14,6 +17,8 @@ const PER_PROJECT_PREFIXES = [
   STEP_KEY_PREFIX,
   TAB_KEY_PREFIX,
   SORT_KEY_PREFIX,
+  MIN_SCORE_KEY_PREFIX,
+  SEARCH_TYPES_KEY_PREFIX,
   DM_EDITS_KEY_PREFIX,
   DRAFT_KEY_PREFIX,
 ];
@@ -36,6 +41,24 @@ function parseDraft(stored: string | null): TFormDraft | null {
     const parsed = JSON.parse(stored) as Partial<TFormDraft> | null;
     return parsed && typeof parsed.base === 'string' && 'values' in parsed
       ? { base: parsed.base, values: parsed.values }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a search reads: posts, comments or both. */
+export interface TSearchTypes {
+  posts: boolean;
+  comments: boolean;
+}
+
+function parseSearchTypes(stored: string | null): TSearchTypes | null {
+  if (!stored) return null;
+  try {
+    const parsed = JSON.parse(stored) as Partial<TSearchTypes> | null;
+    return parsed && typeof parsed.posts === 'boolean' && typeof parsed.comments === 'boolean'
+      ? { posts: parsed.posts, comments: parsed.comments }
       : null;
   } catch {
     return null;
@@ -85,6 +108,12 @@ export const localPrefs = {
   setTab: (projectId: string, tab: string) => write(TAB_KEY_PREFIX + projectId, tab),
   getSort: (projectId: string): string | null => read(SORT_KEY_PREFIX + projectId),
   setSort: (projectId: string, sort: string) => write(SORT_KEY_PREFIX + projectId, sort),
+  getMinScore: (projectId: string): string | null => read(MIN_SCORE_KEY_PREFIX + projectId),
+  setMinScore: (projectId: string, score: string) => write(MIN_SCORE_KEY_PREFIX + projectId, score),
+  getSearchTypes: (projectId: string): TSearchTypes | null =>
+    parseSearchTypes(read(SEARCH_TYPES_KEY_PREFIX + projectId)),
+  setSearchTypes: (projectId: string, types: TSearchTypes) =>
+    write(SEARCH_TYPES_KEY_PREFIX + projectId, JSON.stringify(types)),
   /** DM texts edited and not saved yet, by DM id: they outlast a switch of project or page, or a reload. */
   getDmEdits: (projectId: string): Record<string, string> =>
     parseDmEdits(read(DM_EDITS_KEY_PREFIX + projectId)),

@@ -270,6 +270,18 @@ describe('Step 4 results', { timeout: 15_000 }, () => {
     await waitFor(() => expect(lists.posts.calls.at(-1)!.url.searchParams.get('sort')).toBe('intent'));
   });
 
+  it('remembers the minimum intent score per project', async () => {
+    mockLists();
+    const first = renderTabs();
+    await user.click(await screen.findByRole('radio', { name: '50+' }));
+    expect(localStorage.getItem(`projectMinScore:${PROJECT_ID}`)).toBe('50');
+    first.unmount();
+    const lists = mockLists();
+    renderTabs();
+    expect((await screen.findByRole('radio', { name: '50+' })).hasAttribute('checked')).toBe(true);
+    await waitFor(() => expect(lists.posts.calls.at(-1)!.url.searchParams.get('min_score')).toBe('50'));
+  });
+
   it.each([
     ['Posts', 'Post', 'Delete me', 'Delete the post "Delete me"? It is not found again.'],
     [

@@ -55,6 +55,12 @@ function sortOf(value: string | null): TLeadSort {
   return SORTS.find((s) => s.value === value)?.value ?? 'newest';
 }
 
+/** A stored minimum intent score, any when it is none of the choices. */
+function savedMinScore(projectId: string): number {
+  const saved = localPrefs.getMinScore(projectId);
+  return Number(MIN_SCORES.find((s) => s === saved) ?? '0');
+}
+
 function savedTab(projectId: string): TTab {
   const saved = localPrefs.getTab(projectId);
   return TABS.find((k) => k === saved) ?? 'posts';
@@ -158,7 +164,7 @@ export interface TLeadTabsProps {
  */
 export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTabsProps) {
   const [tab, setTab] = useState<TTab>(() => savedTab(projectId));
-  const [minScore, setMinScore] = useState(0);
+  const [minScore, setMinScore] = useState(() => savedMinScore(projectId));
   const [sort, setSort] = useState<TLeadSort>(() => sortOf(localPrefs.getSort(projectId)));
   const [pages, setPages] = useState<Record<TLeadKind, number>>({ posts: 1, comments: 1, users: 1 });
   const posts = usePosts(projectId, pages.posts, minScore, sort);
@@ -251,6 +257,7 @@ export function LeadTabs({ projectId, readOnly, onDmGenerated, skipTo }: TLeadTa
             value={String(minScore)}
             onChange={(value) => {
               setMinScore(Number(value));
+              localPrefs.setMinScore(projectId, value);
               firstPages();
             }}
             data={MIN_SCORES.map((s) => ({ value: s, label: s === '0' ? 'Any' : `${s}+` }))}

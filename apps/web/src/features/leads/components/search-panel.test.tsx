@@ -94,6 +94,22 @@ describe('Step 4 search settings', { timeout: 15_000 }, () => {
     expect(sentRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
+  it('remembers Posts and Comments per project', async () => {
+    statusSequence([searchStatus()]);
+    const first = renderPanel();
+    await user.click(await screen.findByRole('checkbox', { name: 'Comments' }));
+    first.unmount();
+
+    const start = startAnswers([searchStatus()]);
+    renderPanel();
+    const posts = await screen.findByRole('checkbox', { name: 'Posts' });
+    const comments = screen.getByRole('checkbox', { name: 'Comments' });
+    expect([posts, comments].map((c) => (c as HTMLInputElement).checked)).toEqual([true, false]);
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(start.calls).toHaveLength(1));
+    expect(start.calls[0]!.rawBody).toMatchObject({ include_posts: true, include_comments: false });
+  });
+
   it('keyword filtering is the project update carrying without_keywords', async () => {
     statusSequence([searchStatus()]);
     const update = mockEndpoint(projectsEndpoints.update, buildProject({ without_keywords: true }));

@@ -11,6 +11,7 @@ import {
 } from '@threadreach/contract';
 import { RunProgress } from '../../../components/ui/run-progress';
 import { ApiError, ContractMismatchError } from '../../../lib/api-error';
+import { localPrefs, type TSearchTypes } from '../../../lib/local-prefs';
 import { useSearch } from '../hooks/use-leads';
 import { KeywordFilteringSwitch } from './keyword-filtering-switch';
 
@@ -49,8 +50,16 @@ interface TSearchPanelProps {
 
 /** Search settings (Posts, Comments; Users stays off), keyword filtering, and a search now with its progress. */
 export function SearchPanel({ projectId, readOnly, withoutKeywords }: TSearchPanelProps) {
-  const [posts, setPosts] = useState(true);
-  const [comments, setComments] = useState(true);
+  // Kept per project, as the results' order is.
+  const [types, setTypes] = useState<TSearchTypes>(
+    () => localPrefs.getSearchTypes(projectId) ?? { posts: true, comments: true },
+  );
+  const { posts, comments } = types;
+  const choose = (change: Partial<TSearchTypes>) => {
+    const next = { ...types, ...change };
+    setTypes(next);
+    localPrefs.setSearchTypes(projectId, next);
+  };
   const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
   const { polling, start } = useSearch(projectId, (status) =>
     notifications.show({ color: 'green', message: completedText(status) }),
@@ -89,13 +98,13 @@ export function SearchPanel({ projectId, readOnly, withoutKeywords }: TSearchPan
             label="Posts"
             checked={posts}
             disabled={readOnly}
-            onChange={(e) => setPosts(e.currentTarget.checked)}
+            onChange={(e) => choose({ posts: e.currentTarget.checked })}
           />
           <Checkbox
             label="Comments"
             checked={comments}
             disabled={readOnly}
-            onChange={(e) => setComments(e.currentTarget.checked)}
+            onChange={(e) => choose({ comments: e.currentTarget.checked })}
           />
           <Checkbox label="Users" checked={false} disabled onChange={() => {}} />
         </Group>

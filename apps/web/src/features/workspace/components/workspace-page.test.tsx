@@ -297,7 +297,7 @@ describe('long project names', () => {
 });
 
 describe('logout', () => {
-  it('forgets the selected project, and the steps, tabs, orders and unsaved DM and product edits per project', async () => {
+  it('forgets the selected project, and the steps, tabs, orders, filters, search settings and unsaved DM and product edits per project', async () => {
     setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
     localStorage.setItem('selectedProjectId', P2);
     localStorage.setItem(`projectStep:${P2}`, '3');
@@ -305,6 +305,8 @@ describe('logout', () => {
     localStorage.setItem(`projectDraft:productInfo:${P2}`, '{"base":{},"values":{}}');
     localStorage.setItem(`projectTab:${P2}`, 'comments');
     localStorage.setItem(`projectSort:${P2}`, 'intent');
+    localStorage.setItem(`projectMinScore:${P2}`, '50');
+    localStorage.setItem(`projectSearchTypes:${P2}`, '{"posts":true,"comments":false}');
     localStorage.setItem('unrelated', 'kept');
     mockEndpoint(authEndpoints.logout, undefined);
     renderApp('/');
@@ -317,6 +319,8 @@ describe('logout', () => {
     expect(localStorage.getItem(`projectDraft:productInfo:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectTab:${P2}`)).toBeNull();
     expect(localStorage.getItem(`projectSort:${P2}`)).toBeNull();
+    expect(localStorage.getItem(`projectMinScore:${P2}`)).toBeNull();
+    expect(localStorage.getItem(`projectSearchTypes:${P2}`)).toBeNull();
     expect(localStorage.getItem('unrelated')).toBe('kept');
   });
 });
