@@ -64,6 +64,11 @@ export const WITHHELD_OUTCOME_CODES = [
   'replied',
 ] as const satisfies readonly TSendOutcomeCode[];
 
+/** A failed DM with this outcome was held back because of its person, not a failed send. */
+export function isWithheldOutcome(code: string | null): boolean {
+  return (WITHHELD_OUTCOME_CODES as readonly (string | null)[]).includes(code);
+}
+
 /**
  * POST send-dm-message: the DM of the project's lead `post_id` (the DM's reddit_post_id: the post id,
  * or comment_<id> / profile_<id>; or the post_id the DM list shows), or the DM `dm_id` from the DM list.
@@ -160,7 +165,10 @@ export const ZSendingCounts = z.object({
   queued: z.number().int(),
   sending: z.number().int(),
   sent: z.number().int(),
+  /** Failed sends, as the campaign's counts have them: not those held back (`withheld`). */
   failed: z.number().int(),
+  /** Failed DMs held back because of their person (WITHHELD_OUTCOME_CODES): never tried, so not in `failed`. */
+  withheld: z.number().int(),
   unknown: z.number().int(),
   /** Of `unknown`, those checked no more: their account was removed before Reddit confirmed them. */
   delivery_unknown: z.number().int(),

@@ -1,21 +1,22 @@
 import type { ReactElement } from 'react';
 import { act, render } from '@testing-library/react';
 import { vi } from 'vitest';
-import type {
-  TComment,
-  TDmGenerationStatus,
-  TDmMessage,
-  TKeyword,
-  TKeywordList,
-  TPost,
-  TProfile,
-  TProject,
-  TSearchStatus,
-  TSendingItem,
-  TSendingStatus,
-  TSubreddit,
-  TSubredditGenerationStatus,
-  TSubredditList,
+import {
+  isWithheldOutcome,
+  type TComment,
+  type TDmGenerationStatus,
+  type TDmMessage,
+  type TKeyword,
+  type TKeywordList,
+  type TPost,
+  type TProfile,
+  type TProject,
+  type TSearchStatus,
+  type TSendingItem,
+  type TSendingStatus,
+  type TSubreddit,
+  type TSubredditGenerationStatus,
+  type TSubredditList,
 } from '@threadreach/contract';
 import { AppProviders } from '../app/app-providers';
 import { requestsInFlight } from './api-mock.test-support';
@@ -222,7 +223,8 @@ export function buildSendingItem(overrides: Partial<TSendingItem> = {}): TSendin
 }
 
 /**
- * The sending status of these DMs: counts from their states (and outcomes), the earliest queued one next;
+ * The sending status of these DMs: counts from their states (and outcomes: failed ones held back because of
+ * their person apart), the earliest queued one next;
  * `queuedByAgent` of the queued ones are the agent's.
  */
 export function sendingStatus(
@@ -235,12 +237,14 @@ export function sendingStatus(
     sending: 0,
     sent: 0,
     failed: 0,
+    withheld: 0,
     unknown: 0,
     delivery_unknown: 0,
     queued_by_agent: queuedByAgent,
   };
   for (const item of items) {
-    counts[item.state]++;
+    if (item.state === 'failed' && isWithheldOutcome(item.outcome_code)) counts.withheld++;
+    else counts[item.state]++;
     if (item.state === 'unknown' && item.outcome_code === 'account_removed') counts.delivery_unknown++;
   }
   const queued = items.filter((i) => i.state === 'queued' && i.scheduled_for).map((i) => i.scheduled_for!);

@@ -40,6 +40,28 @@ export const failedToSend: SQL = and(
   or(isNull(dmMessages.outcomeCode), notInArray(dmMessages.outcomeCode, [...WITHHELD_OUTCOME_CODES])),
 )!;
 
+/** DMs failed because of their person (WITHHELD_OUTCOME_CODES): never tried, so no failed send. */
+export const heldBack: SQL = and(
+  eq(dmMessages.state, 'failed'),
+  inArray(dmMessages.outcomeCode, [...WITHHELD_OUTCOME_CODES]),
+)!;
+
+const countWhere = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+
+/**
+ * What the campaign's counts and the sending status both show, counted the same way so the two agree: DMs
+ * sent, failed sends (`failedToSend`), DMs held back because of their person, and expired DMs. Columns
+ * for a select over dm_messages.
+ */
+export function dmOutcomeCounts() {
+  return {
+    sent: countWhere(eq(dmMessages.state, 'sent')),
+    failed: countWhere(failedToSend),
+    withheld: countWhere(heldBack),
+    expired: countWhere(eq(dmMessages.state, 'expired')),
+  };
+}
+
 export type NewDm = typeof dmMessages.$inferInsert;
 export type NewMessageExample = typeof messageExamples.$inferInsert;
 

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 
 import type { TPageQuery, TReplyStatus } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmSenderName } from '../accounts';
-import { failedToSend } from '../dms';
+import { dmOutcomeCounts } from '../dms';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { dmReplies, type DmReplyRow } from '../replies/replies.table';
 
@@ -74,9 +74,7 @@ export async function countDms(db: DbOrTx, projectId: string): Promise<DmCounts>
     db
       .select({
         generated: count(),
-        sent: n(sql`${dmMessages.state} = 'sent'`),
-        failed: n(failedToSend),
-        expired: n(sql`${dmMessages.state} = 'expired'`),
+        ...dmOutcomeCounts(),
         pending: n(sql`${dmMessages.state} in ('draft', 'approved', 'queued', 'sending', 'unknown')`),
         replied: n(sql`${dmMessages.repliedAt} is not null`),
       })
@@ -87,6 +85,7 @@ export async function countDms(db: DbOrTx, projectId: string): Promise<DmCounts>
       .from(dmReplies)
       .where(and(eq(dmReplies.projectId, projectId), eq(dmReplies.isRefusal, true))),
   ]);
-  const row = dms[0]!;
+  // Held back DMs are generated only: the summary has no count of them (the sending status shows them).
+  const { withheld: _apart, ...row } = dms[0]!;
   return { ...row, refused: replies[0]?.refused ?? 0 };
 }

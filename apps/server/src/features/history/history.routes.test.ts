@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaignStatistics, THistoryItem } from '@threadreach/contract';
+import type { TCampaignStatistics, THistoryItem, TSendingStatus } from '@threadreach/contract';
 import { fixedClock } from '../../test/clock.test-support';
 import { buildProject, buildUser } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { dmMessages } from '../dms/dms.table';
+import { dmMessages, type DmState } from '../dms/dms.table';
 import { leads } from '../leads/leads.table';
 import { buildLead, buildProfile } from '../leads/leads.test-support';
 import { insertAccount, insertDm, insertReplyRow } from '../replies/replies.test-support';
@@ -163,6 +163,36 @@ describe('GET /campaign-statistics', () => {
     });
     const stranger = await buildUser(t.ctx.db, t.config);
     expect((await t.app.inject({ url, headers: stranger.auth })).statusCode).toBe(404);
+  });
+});
+
+describe('the campaign counts and the sending status', () => {
+  it('count the same failed sends: DMs held back because of their person are apart in both', async () => {
+    const p = await buildProject(t.ctx.db, t.config);
+    const dm = async (recipient: string, state: DmState, outcomeCode: string | null = null) => {
+      const row = await insertDm(t.ctx.db, { projectId: p.id, ownerUserId: p.owner.id, recipient, state });
+      await t.ctx.db.update(dmMessages).set({ outcomeCode }).where(eq(dmMessages.id, row.id));
+    };
+    await dm('sent_s', 'sent', 'sent');
+    await dm('refused_text', 'failed', 'compose_refused');
+    await dm('gone_user', 'failed', 'user_doesnt_exist');
+    await dm('on_the_list', 'failed', 'suppressed');
+    await dm('answered', 'failed', 'replied');
+    await dm('contacted', 'failed', 'already_contacted');
+    await dm('too_old', 'expired');
+    await dm('waiting', 'queued');
+    const get = async (url: string) => {
+      const res = await t.app.inject({ url, headers: p.owner.auth });
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    const campaign = (await get(`/api/v1/campaign-statistics?project_id=${p.id}`)) as TCampaignStatistics;
+    const status = (await get(`/api/v1/dm-sending-status?project_id=${p.id}`)) as TSendingStatus;
+    expect(campaign).toMatchObject({ generated: 8, sent: 1, failed: 2, expired: 1, pending: 1 });
+    expect(status.counts).toMatchObject({ sent: 1, failed: 2, withheld: 3, queued: 1 });
+    // Every DM the status lists is in one of its counts.
+    const { delivery_unknown: _a, queued_by_agent: _b, ...byState } = status.counts;
+    expect(Object.values(byState).reduce((a, b) => a + b, 0)).toBe(status.total);
   });
 });
 

@@ -35,6 +35,7 @@ import {
   type DmMessageRow,
   type DmState,
 } from '../dms/dms.table';
+import { dmOutcomeCounts } from '../dms';
 
 /**
  * Queued DMs the agent queued: it alone queues with limits of its own (a daily cap per account), kept
@@ -404,35 +405,30 @@ function inScope(scope: SendingScope): SQL {
 }
 
 /**
- * Counts by state; of the unknown ones those checked no more (their account was removed); of the queued
- * ones those the agent queued.
+ * Counts by state, sent, failed and held back counted as the campaign's counts are (`dmOutcomeCounts`):
+ * `failed` are failed sends, `withheld` the failed DMs held back because of their person. Of the unknown
+ * ones those checked no more (their account was removed); of the queued ones those the agent queued.
  */
 export type SendingCounts = Record<SendingState, number> & {
+  withheld: number;
   delivery_unknown: number;
   queued_by_agent: number;
 };
 
 export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<SendingCounts> {
-  const rows = await db
+  const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+  const [row] = await db
     .select({
-      state: dmMessages.state,
-      n: count(),
-      removed: sql<number>`count(*) filter (where ${dmMessages.outcomeCode} = ${ACCOUNT_REMOVED})`.mapWith(
-        Number,
-      ),
-      byAgent: sql<number>`count(*) filter (where ${queuedByTheAgent})`.mapWith(Number),
+      ...dmOutcomeCounts(),
+      queued: n(eq(dmMessages.state, 'queued')),
+      sending: n(eq(dmMessages.state, 'sending')),
+      unknown: n(eq(dmMessages.state, 'unknown')),
+      delivery_unknown: n(and(eq(dmMessages.state, 'unknown'), eq(dmMessages.outcomeCode, ACCOUNT_REMOVED))!),
+      queued_by_agent: n(and(eq(dmMessages.state, 'queued'), queuedByTheAgent)!),
     })
     .from(dmMessages)
-    .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])))
-    .groupBy(dmMessages.state);
-  const counts = Object.fromEntries(SENDING_STATES.map((s) => [s, 0])) as SendingCounts;
-  counts.delivery_unknown = 0;
-  counts.queued_by_agent = 0;
-  for (const r of rows) {
-    counts[r.state as SendingState] = r.n;
-    if (r.state === 'unknown') counts.delivery_unknown = r.removed;
-    if (r.state === 'queued') counts.queued_by_agent = r.byAgent;
-  }
+    .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])));
+  const { expired: _notSending, ...counts } = row!;
   return counts;
 }
 

@@ -1,4 +1,4 @@
-import { WITHHELD_OUTCOME_CODES, type TSendOutcomeCode } from '@threadreach/contract';
+import { isWithheldOutcome, type TSendOutcomeCode } from '@threadreach/contract';
 import type { AppContext } from '../../context';
 import {
   RedditApiError,
@@ -106,9 +106,7 @@ const SENDABLE_NOW: readonly DmState[] = ['approved', 'queued', 'failed'];
  * before Reddit: the refusal is answered, but the DM stays counted as the failure it was, on its day.
  */
 function keepsItsFailure(dm: DmMessageRow): boolean {
-  return (
-    dm.state === 'failed' && !(WITHHELD_OUTCOME_CODES as readonly (string | null)[]).includes(dm.outcomeCode)
-  );
+  return dm.state === 'failed' && !isWithheldOutcome(dm.outcomeCode);
 }
 
 /**

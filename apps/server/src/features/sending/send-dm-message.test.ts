@@ -830,6 +830,7 @@ describe('dm-sending-status', () => {
       sending: 0,
       sent: 1,
       failed: 1,
+      withheld: 0,
       unknown: 0,
       delivery_unknown: 0,
       queued_by_agent: 0,

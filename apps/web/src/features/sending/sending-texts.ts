@@ -1,5 +1,6 @@
 import {
   ACCOUNT_MIN_AGE_DAYS,
+  isWithheldOutcome,
   plural,
   SENDING_TEXTS,
   type TSendDmResponse,
@@ -76,17 +77,23 @@ export const STATE_LABELS: Record<TSendingState, { label: string; color: string 
   unknown: { label: 'Checking delivery', color: 'orange' },
 };
 
+/** A failed DM held back because of its person: the campaign's counts leave it out of Failed too. */
+const HELD_BACK = { label: 'Held back', color: 'gray' };
+
 /**
  * The badge of a DM on its way or done (the sending status and step 4's DM list): its state's, but an
- * unknown DM whose account was removed is checked no more.
+ * unknown DM whose account was removed is checked no more, and a failed one held back because of its person
+ * was never tried.
  */
 export function sendingStateLabel(item: Pick<TSendingItem, 'state' | 'outcome_code'>): {
   label: string;
   color: string;
 } {
-  return item.state === 'unknown' && item.outcome_code === 'account_removed'
-    ? { label: 'Delivery unknown', color: 'gray' }
-    : STATE_LABELS[item.state];
+  if (item.state === 'unknown' && item.outcome_code === 'account_removed')
+    return { label: 'Delivery unknown', color: 'gray' };
+  // Never tried because of its person (on the do-not-contact list, answered, contacted): no failed send.
+  if (item.state === 'failed' && isWithheldOutcome(item.outcome_code)) return HELD_BACK;
+  return STATE_LABELS[item.state];
 }
 
 /** DMs still on their way or being checked: the status refreshes while there are any. */
@@ -96,13 +103,18 @@ export function inFlight(counts: TSendingCounts): number {
 
 /**
  * The status's badges: a count for each state, an unknown DM whose account was removed apart as "Delivery
- * unknown" (shown only when there is one), since nothing checks it any more.
+ * unknown" (shown only when there is one), since nothing checks it any more, and failed DMs held back because
+ * of their person apart as "Held back" (only when there is one): Failed counts failed sends, as the campaign's
+ * counts do.
  */
 export function stateCountBadges(counts: TSendingCounts): { key: string; label: string; color: string }[] {
   const badges: { key: string; label: string; color: string }[] = ZSendingState.options.map((state) => {
     const n = state === 'unknown' ? counts.unknown - counts.delivery_unknown : counts[state];
     return { key: state, label: `${STATE_LABELS[state].label}: ${n}`, color: STATE_LABELS[state].color };
   });
+  if (counts.withheld > 0) {
+    badges.push({ key: 'withheld', label: `${HELD_BACK.label}: ${counts.withheld}`, color: HELD_BACK.color });
+  }
   if (counts.delivery_unknown > 0) {
     const removed = sendingStateLabel({ state: 'unknown', outcome_code: 'account_removed' });
     badges.push({

@@ -436,6 +436,35 @@ describe('Sending status', { timeout: 15_000 }, () => {
     expect(within(failed).getByText('u/demo_founder')).toBeTruthy();
   });
 
+  it('counts a DM held back because of its person apart from Failed, as the campaign counts do', async () => {
+    mockEndpoint(
+      sendingEndpoints.status,
+      sendingStatus([
+        buildSendingItem({
+          recipient_username: 'bad_text',
+          state: 'failed',
+          outcome_code: 'compose_refused',
+        }),
+        buildSendingItem({
+          recipient_username: 'on_the_list',
+          state: 'failed',
+          outcome_code: 'suppressed',
+          outcome_reason: 'u/on_the_list is on your do-not-contact list',
+        }),
+        buildSendingItem({ recipient_username: 'answered', state: 'failed', outcome_code: 'replied' }),
+      ]),
+    );
+    renderScreen(<SendingStatusPanel projectId={PROJECT_ID} readOnly={false} />);
+    await advance();
+    const counts = screen.getByLabelText('DMs by state');
+    expect(within(counts).getByText('Failed: 1')).toBeTruthy();
+    expect(within(counts).getByText('Held back: 2')).toBeTruthy();
+    const row = (name: string) => screen.getByText(`u/${name}`).closest('tr')!;
+    expect(within(row('bad_text')).getByText('Failed')).toBeTruthy();
+    expect(within(row('on_the_list')).getByText('Held back')).toBeTruthy();
+    expect(within(row('answered')).getByText('Held back')).toBeTruthy();
+  });
+
   it('Stop sending asks, takes back the queued DMs, says so and reloads; a read-only user has no such button', async () => {
     const status = mockEndpoint(
       sendingEndpoints.status,
