@@ -114,7 +114,24 @@ export type TDmMessage = z.infer<typeof ZDmMessage>;
 const ZProjectId = z.uuid({ error: 'Project not found' });
 const ZDmId = z.uuid({ error: 'DM not found' });
 
-export const ZDmListQuery = ZPageQuery.extend({ project_id: ZProjectId });
+/** The longest search of the DM list: longer than any Reddit user name. */
+export const DM_SEARCH_MAX = 40;
+
+/**
+ * Step 4's DM list, newest first; `search` keeps DMs whose recipient's name contains it (any case), `state`
+ * those in that state.
+ */
+export const ZDmListQuery = ZPageQuery.extend({
+  project_id: ZProjectId,
+  search: ZText()
+    .trim()
+    .max(DM_SEARCH_MAX, { error: `search must be at most ${DM_SEARCH_MAX} characters` })
+    .optional(),
+  state: z
+    .enum(ZDmState.options, { error: `state must be one of ${ZDmState.options.join(', ')}` })
+    .optional(),
+});
+export type TDmListQuery = z.input<typeof ZDmListQuery>;
 export const ZDmList = ZPage(ZDmMessage).extend({
   /**
    * What Send All DMs would queue of the whole project: approved DMs, one per person, leaving out people on

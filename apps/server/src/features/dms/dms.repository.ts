@@ -7,6 +7,7 @@ import {
   gte,
   inArray,
   isNull,
+  like,
   lt,
   notInArray,
   or,
@@ -21,6 +22,7 @@ import { redditAuthors, redditItems } from '../discovery/discovery.table';
 import { leads, profiles } from '../leads/leads.table';
 import { productInfos, type ProductInfoRow } from '../product-info/product-info.table';
 import { projects } from '../projects/projects.table';
+import { containsPattern } from '../suppressions';
 import { suppressions, type SuppressionReason } from '../suppressions/suppressions.table';
 import {
   CONTACTED_DM_STATES,
@@ -107,27 +109,38 @@ const sendAllWouldQueue = (cutoff: Date) => sql`${dmMessages.state} = 'approved'
   )}
   and ${gt(leadTime(), cutoff)}`;
 
+/** Step 4's filters of the DM list: the recipient's name containing `search` (any case), the DM's state. */
+export interface DmListFilter {
+  search?: string | undefined;
+  state?: DmState | undefined;
+}
+
 /**
  * One page of a project's DMs, newest first, each with its recipient's entry on the do-not-contact list of
  * the DM's own workspace (looked up by the list's key, in the same query), whether they answered before,
- * and whether its lead is older than `cutoff` (DM_EXPIRY_DAYS ago).
+ * and whether its lead is older than `cutoff` (DM_EXPIRY_DAYS ago). `filter` picks the page's DMs and their
+ * total; `ready` counts the whole project, as Send All DMs queues it.
  */
 export async function listDmPage(
   db: Db,
   projectId: string,
-  page: TPageQuery,
+  page: TPageQuery & DmListFilter,
   cutoff: Date,
 ): Promise<{ rows: DmWithSuppression[]; total: number; ready: number }> {
   const where = eq(dmMessages.projectId, projectId);
+  const picked = and(
+    page.search ? like(dmMessages.recipientKey, containsPattern(page.search)) : undefined,
+    page.state ? eq(dmMessages.state, page.state) : undefined,
+  );
   const [rows, totals] = await Promise.all([
     selectWithStanding(db, cutoff)
-      .where(where)
+      .where(and(where, picked))
       .orderBy(desc(dmMessages.createdAt), desc(dmMessages.id))
       .limit(page.limit)
       .offset(page.offset),
     db
       .select({
-        n: count(),
+        n: picked ? sql<number>`(count(*) filter (where ${picked}))::int` : count(),
         ready: sql<number>`(count(distinct ${dmMessages.recipientKey}) filter (where ${sendAllWouldQueue(cutoff)}))::int`,
       })
       .from(dmMessages)

@@ -7,7 +7,9 @@ import {
   DM_TEXTS,
   DM_TOO_LONG,
   PRODUCT_INFO_MISSING,
+  type TDmList,
   type TDmMessage,
+  type TDmState,
   type TGenerateDmsResponse,
 } from '@threadreach/contract';
 import { AiError } from '../../ai/ai.provider';
@@ -697,6 +699,67 @@ describe('the list', () => {
     });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().messages[0].do_not_contact).toMatchObject({ reason: 'manual' });
+  });
+
+  it("finds DMs by a part of the recipient's name in any case, and by state, a page at a time", async () => {
+    const project = await newProject();
+    const other = await newProject();
+    const dm = (recipientUsername: string, state: TDmState, day: number) =>
+      buildDm(t.ctx.db, project.id, {
+        recipientUsername,
+        state,
+        createdAt: new Date(Date.UTC(2030, 0, day)),
+      });
+    const anna = await dm('Anna_Smith', 'approved', 1);
+    const joanna = await dm('joanna_b', 'sent', 2);
+    const hannah = await dm('HANNAH', 'approved', 3);
+    await dm('bob_50%_off', 'failed', 4);
+    await dm('carl', 'approved', 5);
+    await buildDm(t.ctx.db, other.id, { recipientUsername: 'anna_elsewhere', state: 'approved' });
+    const list = async (query: string) => {
+      const res = await t.app.inject({
+        url: `/api/v1/dm-messages?project_id=${project.id}${query}`,
+        headers: project.owner.auth,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as TDmList;
+    };
+    const ids = async (query: string) => (await list(query)).items.map((d) => d.id);
+
+    expect(await ids('&search=ANN')).toEqual([hannah.id, joanna.id, anna.id]);
+    expect(await ids('&search=%20nna%20')).toEqual([hannah.id, joanna.id, anna.id]);
+    expect(await ids('&search=ann&state=approved')).toEqual([hannah.id, anna.id]);
+    expect(await ids('&state=sent')).toEqual([joanna.id]);
+    // %, _ and \ are themselves, not patterns.
+    expect((await list('&search=%25')).total).toBe(1);
+    expect((await list('&search=_5')).total).toBe(1);
+    expect((await list('&search=%5C')).total).toBe(0);
+    // Filtered pages: total counts the matches, ready_to_send still the whole project.
+    const second = await list('&search=ann&limit=1&offset=1');
+    expect(second).toMatchObject({ total: 3, limit: 1, offset: 1, ready_to_send: 3 });
+    expect(second.items.map((d) => d.id)).toEqual([joanna.id]);
+    expect(await list('&search=nobody')).toMatchObject({ items: [], total: 0, ready_to_send: 3 });
+    // An empty search is no search.
+    expect((await list('&search=')).total).toBe(5);
+  });
+
+  it('refuses an unknown state or a search too long with a 400 naming it', async () => {
+    const project = await newProject();
+    for (const [query, detail] of [
+      [
+        'state=delivered',
+        'state must be one of draft, approved, queued, sending, sent, failed, unknown, expired',
+      ],
+      ['state=', 'state must be one of draft, approved, queued, sending, sent, failed, unknown, expired'],
+      [`search=${'a'.repeat(41)}`, 'search must be at most 40 characters'],
+    ]) {
+      const res = await t.app.inject({
+        url: `/api/v1/dm-messages?project_id=${project.id}&${query}`,
+        headers: project.owner.auth,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ detail, code: 'validation_error' });
+    }
   });
 
   it('counts the approved DMs of the whole project, those Send All DMs would queue, on every page', async () => {

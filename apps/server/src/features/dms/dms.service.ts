@@ -40,6 +40,7 @@ import {
   dmsWithStanding,
   listDmPage,
   lockDms,
+  type DmListFilter,
   updateDm,
   updateExample,
 } from './dms.repository';
@@ -73,8 +74,12 @@ async function presentWithList(ctx: AppContext, rows: DmMessageRow[]): Promise<T
 
 const NO_STANDING = { suppression: null, answered: false, leadExpired: false };
 
-/** Step 4's list of DMs, newest first. */
-export async function listDms(ctx: AppContext, projectId: string, page: TPageQuery): Promise<TDmList> {
+/** Step 4's list of DMs, newest first, optionally only those to some names or in one state. */
+export async function listDms(
+  ctx: AppContext,
+  projectId: string,
+  page: TPageQuery & DmListFilter,
+): Promise<TDmList> {
   const { rows, total, ready } = await listDmPage(ctx.db, projectId, page, expiryCutoff(ctx));
   return {
     items: rows.map((r) => presentDm(r.dm, r)),

@@ -1,6 +1,7 @@
 export { suppressionsRoutes } from './suppressions.routes';
 export { alreadyAnswered, isRecipientBlocked, onTheList, type RecipientBlock } from './suppressions.service';
 export {
+  containsPattern,
   suppressContacted,
   suppressRecipient,
   suppressedAmong,

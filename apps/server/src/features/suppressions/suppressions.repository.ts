@@ -32,7 +32,8 @@ function reasonNotIn(reasons: readonly SuppressionReason[]) {
   )})`;
 }
 
-function containsPattern(text: string): string {
+/** A LIKE pattern for lowercase names containing `text`, its %, _ and \\ taken as themselves. */
+export function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -8,6 +8,7 @@ import {
   type TDmGenerationResult,
   type TDmMessage,
   type TDmSourceType,
+  type TDmState,
 } from '@threadreach/contract';
 import { ApiError } from '../../lib/api-error';
 import { sendingStateLabel } from '../sending';
@@ -50,6 +51,22 @@ export function textProblem(text: string): string | null {
   if (dmLength(text.trim()) > DM_MAX_LENGTH) return DM_TOO_LONG;
   return null;
 }
+
+/** The DM list's status filter: each state by the badges its DMs show (stateLabel). */
+export const DM_STATE_FILTERS: { value: TDmState | ''; label: string }[] = [
+  { value: '', label: 'All statuses' },
+  { value: 'draft', label: 'Draft' },
+  { value: 'approved', label: 'Generated / Saved' },
+  { value: 'queued', label: 'Queued' },
+  { value: 'sending', label: 'Sending' },
+  { value: 'sent', label: 'Sent' },
+  { value: 'failed', label: 'Failed / Held back' },
+  { value: 'unknown', label: 'Checking delivery / Delivery unknown' },
+  { value: 'expired', label: 'Expired' },
+];
+
+/** The DM list when its search or status filter keeps none. */
+export const NO_MATCHING_DMS = 'No DM matches this search and status.';
 
 /** What the DM's badge says (spec section 4: generated, saved, sent; and the sending states). */
 export function stateLabel(dm: TDmMessage): { label: string; color: string } {

@@ -4,6 +4,7 @@ import {
   type TDmList,
   type TDmMessage,
   type TDmMessagesResponse,
+  type TDmState,
   type TGenerateDmsResponse,
   type TRunStarted,
 } from '@threadreach/contract';
@@ -12,11 +13,20 @@ import { call } from '../../../lib/api-client';
 export interface TDmPage {
   limit: number;
   offset: number;
+  /** Only DMs to names containing it (any case); empty: all. */
+  search?: string;
+  state?: TDmState | null;
 }
 
 export function listDms(projectId: string, page: TDmPage): Promise<TDmList> {
   return call(dmsEndpoints.list, {
-    query: { project_id: projectId, limit: page.limit, offset: page.offset },
+    query: {
+      project_id: projectId,
+      limit: page.limit,
+      offset: page.offset,
+      ...(page.search ? { search: page.search } : {}),
+      ...(page.state ? { state: page.state } : {}),
+    },
   });
 }
 

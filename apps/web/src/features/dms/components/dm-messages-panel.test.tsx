@@ -15,12 +15,13 @@ import {
   buildDm,
   dmGenerationStatus,
   dmPage,
+  page,
   PROJECT_ID,
   renderScreen,
   withoutAiSubscription,
 } from '../../../test/discovery.test-support';
 import { localPrefs } from '../../../lib/local-prefs';
-import { otherPagesEditsText, SAVE_BEFORE_REGENERATING } from '../dm-texts';
+import { NO_MATCHING_DMS, otherPagesEditsText, SAVE_BEFORE_REGENERATING } from '../dm-texts';
 import { DmMessagesPanel } from './dm-messages-panel';
 
 const user = userEvent.setup({ delay: null });
@@ -74,6 +75,51 @@ async function retype(item: HTMLElement, text: string) {
 }
 
 describe('Step 4 DM messages', { timeout: 15_000 }, () => {
+  it('finds DMs by recipient and status on the server, from page 1 each time the search or status changes', async () => {
+    const all = Array.from({ length: 25 }, (_, i) =>
+      buildDm({
+        recipient_username: i % 5 === 3 ? `Anna_${i}` : `person_${i}`,
+        state: i % 2 === 0 ? 'sent' : 'approved',
+      }),
+    );
+    const list = mockEndpoint(dmsEndpoints.list, ({ query }) => {
+      const matches = all.filter(
+        (dm) =>
+          (!query.search || dm.recipient_username.toLowerCase().includes(query.search.toLowerCase())) &&
+          (!query.state || dm.state === query.state),
+      );
+      const shown = matches.slice(query.offset, query.offset + query.limit);
+      return { ...page(shown, matches.length, query.limit, query.offset), ready_to_send: 0 };
+    });
+    mockEndpoint(dmsEndpoints.generateAllStatus, dmGenerationStatus());
+    renderPanel();
+    await row('person_0');
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await row('person_20');
+    expect(list.calls.at(-1)!.query).toMatchObject({ offset: 20 });
+
+    await user.click(screen.getByRole('textbox', { name: 'Search by recipient' }));
+    await user.paste(' ANN ');
+    await row('Anna_3');
+    expect(list.calls.at(-1)!.query).toMatchObject({ search: 'ANN', offset: 0 });
+    expect(list.calls.at(-1)!.query).not.toHaveProperty('state');
+    expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(
+      ['Anna_3', 'Anna_8', 'Anna_13', 'Anna_18', 'Anna_23'].map((n) => `DM to u/${n}`),
+    );
+    expect(screen.getByRole('heading', { name: 'DM messages (5)' })).toBeTruthy();
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Generated / Saved');
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(3));
+    expect(list.calls.at(-1)!.query).toMatchObject({ search: 'ANN', state: 'approved', offset: 0 });
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Expired');
+    expect(await screen.findByText(NO_MATCHING_DMS)).toBeTruthy();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'All statuses');
+    await user.clear(screen.getByRole('textbox', { name: 'Search by recipient' }));
+    await row('person_0');
+    expect(list.calls.at(-1)!.query).toEqual({ project_id: PROJECT_ID, limit: 20, offset: 0 });
+  });
+
   it('lists DMs with their source, post title and keywords, as the server orders them', async () => {
     mockList([
       buildDm({ recipient_username: 'newest', source_type: 'comment', post_title: 'Invoicing thread' }),

@@ -5,27 +5,34 @@ import {
   Center,
   Group,
   Loader,
+  NativeSelect,
   Pagination,
   Paper,
   Progress,
   Stack,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   DM_GENERATION_RUNNING,
+  DM_SEARCH_MAX,
   DM_TEXTS,
+  ZDmState,
   type TDmGenerationStatus,
   type TDmMessage,
+  type TDmState,
 } from '@threadreach/contract';
 import { ApiError, ContractMismatchError } from '../../../lib/api-error';
 import { deletedText, deleteFailedText } from '../../../lib/delete-texts';
 import {
   DM_ITEM,
+  DM_STATE_FILTERS,
   generationFailureText,
   generationSummary,
   isLocked,
+  NO_MATCHING_DMS,
   otherPagesEditsText,
   refusalDetail,
   regenerationFailureText,
@@ -121,6 +128,10 @@ export function DmMessagesPanel({
   onWritten,
 }: TDmMessagesPanelProps) {
   const [page, setPage] = useState(1);
+  // Server-side, so every page of the matches is there; a new search or status starts at page 1.
+  const [search, setSearch] = useState('');
+  const [stateFilter, setStateFilter] = useState<TDmState | null>(null);
+  const filtered = search.trim() !== '' || stateFilter !== null;
   /**
    * Texts changed in the editors and not saved yet, by DM id, kept in local storage so that switching
    * project or page, Connect account's trip to Reddit or a reload does not lose them.
@@ -130,7 +141,7 @@ export function DmMessagesPanel({
   const [askingDelete, setAskingDelete] = useState<TDmMessage | null>(null);
   const [askingRegenerate, setAskingRegenerate] = useState<TDmMessage | null>(null);
   const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
-  const dms = useDms(projectId, page);
+  const dms = useDms(projectId, page, { search: search.trim(), state: stateFilter });
   const save = useSaveDms(projectId);
   const remove = useDeleteDm(projectId);
   const regenerate = useRegenerateDm(projectId);
@@ -302,6 +313,32 @@ export function DmMessagesPanel({
             {notice.message}
           </Alert>
         )}
+        {/* Before the search and status: skipping the list skips them too. */}
+        {skipTo && items.length > 0 && <SkipLink to={skipTo.id}>{skipTo.label}</SkipLink>}
+        <Group gap="sm" role="search" aria-label="Find DMs">
+          <TextInput
+            aria-label="Search by recipient"
+            placeholder="Search recipients"
+            size="xs"
+            maxLength={DM_SEARCH_MAX}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+          />
+          <NativeSelect
+            aria-label="Status"
+            size="xs"
+            value={stateFilter ?? ''}
+            onChange={(e) => {
+              const value = ZDmState.safeParse(e.currentTarget.value);
+              setStateFilter(value.success ? value.data : null);
+              setPage(1);
+            }}
+            data={DM_STATE_FILTERS}
+          />
+        </Group>
         {dms.isPending ? (
           <Center py="md">
             <Loader aria-label="Loading DM messages" />
@@ -310,13 +347,16 @@ export function DmMessagesPanel({
           <Alert color="red" role="alert">
             {dms.error.message}
           </Alert>
+        ) : items.length === 0 && filtered ? (
+          <Text c="dimmed" size="sm">
+            {NO_MATCHING_DMS}
+          </Text>
         ) : items.length === 0 ? (
           <Text c="dimmed" size="sm">
             No DM messages yet. Generate one from a post, comment or user above, or use Generate All DMs.
           </Text>
         ) : (
           <Stack gap="xs">
-            {skipTo && <SkipLink to={skipTo.id}>{skipTo.label}</SkipLink>}
             {items.map((dm) => (
               <DmItem
                 key={dm.id}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DM_TEXTS, type TDmGenerationStatus } from '@threadreach/contract';
+import { DM_TEXTS, type TDmGenerationStatus, type TDmState } from '@threadreach/contract';
 import { ApiError } from '../../../lib/api-error';
 import { useRunPolling, type TRunTexts } from '../../../lib/run-polling';
 import {
@@ -17,6 +17,12 @@ import {
 /** DMs per page of step 4's list. */
 export const DMS_PAGE_SIZE = 20;
 
+export interface TDmListFilter {
+  search: string;
+  state: TDmState | null;
+}
+const NO_FILTER: TDmListFilter = { search: '', state: null };
+
 export const dmKeys = {
   /** Every project's DMs: what the workspace's do-not-contact list says of their recipients. */
   everyProject: ['dms'] as const,
@@ -31,8 +37,14 @@ export const GENERATE_ALL_TEXTS: TRunTexts = {
   checkFailed: 'Error checking generation status',
 };
 
-export function useDms(projectId: string, page: number) {
-  const p = { limit: DMS_PAGE_SIZE, offset: (page - 1) * DMS_PAGE_SIZE };
+/** Step 4's list, a page at a time, of the DMs to names containing `filter.search` and in `filter.state`. */
+export function useDms(projectId: string, page: number, filter: TDmListFilter = NO_FILTER) {
+  const p = {
+    limit: DMS_PAGE_SIZE,
+    offset: (page - 1) * DMS_PAGE_SIZE,
+    search: filter.search,
+    state: filter.state,
+  };
   return useQuery({
     queryKey: dmKeys.list(projectId, p),
     queryFn: () => listDms(projectId, p),

@@ -87,8 +87,9 @@ describe('Step 4 by keyboard', { timeout: 30_000 }, () => {
     await user.keyboard('{Enter}');
     const dms = screen.getByRole('region', { name: 'DM messages' });
     expect(document.activeElement).toBe(within(dms).getByRole('heading', { name: /^DM messages/ }));
-    // Generate All DMs, Send All DMs, the DMs' own skip link, alice's message, Regenerate, Send.
-    expect(await tabsTo(send, 10)).toBe(6);
+    // Generate All DMs, Send All DMs, the DMs' own skip link, the search and the status, alice's message,
+    // Regenerate, Send.
+    expect(await tabsTo(send, 10)).toBe(8);
   });
 
   it("skips the DMs' list to the sending status", async () => {
