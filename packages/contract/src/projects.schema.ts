@@ -4,6 +4,8 @@ import { ZIsoDateTime, ZPage, ZPageQuery, ZText } from './common.schema';
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 1000;
+/** The 404 detail of a project that does not exist (or is not the caller's): also one deleted meanwhile. */
+export const PROJECT_NOT_FOUND = 'Project not found';
 
 export const ZProject = z
   .object({

@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { PROJECT_NOT_FOUND } from '@threadreach/contract';
 
 /** A failure with the status, machine code and human detail the client sees. */
 export class AppError extends Error {
@@ -17,7 +18,7 @@ export class AppError extends Error {
 }
 
 export const notFound = (detail = 'Not found') => new AppError(404, 'not_found', detail);
-export const projectNotFound = () => notFound('Project not found');
+export const projectNotFound = () => notFound(PROJECT_NOT_FOUND);
 export const unauthorized = (detail = 'Authentication required.') =>
   new AppError(401, 'unauthorized', detail);
 export const forbidden = (detail: string, code = 'forbidden') => new AppError(403, code, detail);

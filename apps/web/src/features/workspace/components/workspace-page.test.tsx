@@ -8,6 +8,7 @@ import {
   authEndpoints,
   keywordsEndpoints,
   productInfoEndpoints,
+  PROJECT_NOT_FOUND,
   projectsEndpoints,
   statisticsEndpoints,
   subredditsEndpoints,
@@ -31,6 +32,7 @@ import { makeToken } from '../../../test/tokens';
 import { getToken, setToken } from '../../../lib/token-storage';
 import { recordPageLoads } from '../../../test/navigation.test-support';
 import { AGENT_REFRESH_MS } from '../../agent';
+import { createQueryClient } from '../../../app/query-client';
 
 let pageLoads: ReturnType<typeof recordPageLoads>;
 beforeEach(() => {
@@ -611,6 +613,33 @@ describe('admins and other users’ projects', () => {
     // Back on their own project, everything is editable again.
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Project' }), P2);
     await waitFor(() => expect(screen.queryByRole('status', { name: FOREIGN_BANNER })).toBeNull());
+  });
+});
+
+describe('a project deleted elsewhere', () => {
+  it('is dropped from the selector when its reads answer "Project not found", and the next one opens', async () => {
+    setup({ projects: [project(P1, 'Alpha'), project(P2, 'Beta')] });
+    localStorage.setItem('selectedProjectId', P1);
+    // Deleted in another tab after this one read the list: its reads answer 404, the list no longer has it.
+    let listed = [project(P1, 'Alpha'), project(P2, 'Beta')];
+    mockEndpoint(projectsEndpoints.list, () => ({
+      items: listed,
+      total: listed.length,
+      limit: 500,
+      offset: 0,
+    }));
+    mockEndpoint(accountsEndpoints.list, ({ params }) => {
+      if (params.projectId !== P1) return accountList([]);
+      listed = [project(P2, 'Beta')];
+      return errorReply(404, PROJECT_NOT_FOUND, 'not_found');
+    });
+    renderApp('/', createQueryClient());
+    await waitFor(() =>
+      expect((screen.getByRole('combobox', { name: 'Project' }) as HTMLSelectElement).value).toBe(P2),
+    );
+    const selector = screen.getByRole('combobox', { name: 'Project' }) as HTMLSelectElement;
+    expect([...selector.options].map((o) => o.text)).not.toContain('Alpha');
+    expect((await screen.findByTestId('current-project-name')).textContent).toBe('Beta');
   });
 });
 
