@@ -1,8 +1,20 @@
-import { Checkbox, Group, NativeSelect } from '@mantine/core';
+import { Checkbox, Group, NativeSelect, Text } from '@mantine/core';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 export const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+/**
+ * What the chosen hours mean, as sending reads them: the end hour is not included, equal hours are the
+ * whole day, and an end before the start runs past midnight.
+ */
+export function workingHoursSummary(start: string, end: string): string {
+  const [from, to] = [Number(start), Number(end)];
+  if (from === to) return 'Same start and end: sends at any hour of a working day.';
+  if (from < to) return `Sends from ${hourLabel(from)} until ${hourLabel(to)}.`;
+  if (to === 0) return `Sends from ${hourLabel(from)} until midnight.`;
+  return `Sends from ${hourLabel(from)} until ${hourLabel(to)} the next morning, overnight.`;
+}
 
 const HOUR_CHOICES = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: hourLabel(h) }));
 
@@ -53,6 +65,9 @@ export function WorkingScheduleFields({
           onChange={(e) => onChange('working_hours_end', e.currentTarget.value)}
         />
       </Group>
+      <Text size="xs" c="dimmed" mt={-8} aria-live="polite" data-testid="working-hours-summary">
+        {workingHoursSummary(values.working_hours_start, values.working_hours_end)}
+      </Text>
       <NativeSelect
         label="Timezone"
         data={[...timezones]}

@@ -324,9 +324,18 @@ describe('account settings dialog', { timeout: 15_000 }, () => {
       working_days: [...DEFAULT_ACCOUNT_SETTINGS.working_days],
       ...body,
     }));
+    const summary = within(dialog).getByTestId('working-hours-summary');
+    expect(summary.textContent).toBe('Sends from 09:00 until 17:00.');
     await user.clear(min);
     await user.type(min, '45');
+    await user.selectOptions(within(dialog).getByLabelText('Working hours end'), '9');
+    expect(summary.textContent).toBe('Same start and end: sends at any hour of a working day.');
+    await user.selectOptions(within(dialog).getByLabelText('Working hours end'), '6');
+    expect(summary.textContent).toBe('Sends from 09:00 until 06:00 the next morning, overnight.');
+    await user.selectOptions(within(dialog).getByLabelText('Working hours end'), '0');
+    expect(summary.textContent).toBe('Sends from 09:00 until midnight.');
     await user.selectOptions(within(dialog).getByLabelText('Working hours end'), '18');
+    expect(summary.textContent).toBe('Sends from 09:00 until 18:00.');
     await user.selectOptions(zone, 'Europe/Berlin');
     await user.click(within(dialog).getByLabelText('Sunday'));
     await user.click(within(dialog).getByLabelText('Monday'));
