@@ -233,6 +233,33 @@ describe('API client sessions and errors', () => {
     ]);
   });
 
+  it('asks for no other refresh of a near-expiry token once the server refused one, until it expires', async () => {
+    window.history.replaceState(null, '', '/some/page');
+    const expiring = makeToken({ exp: Math.floor(Date.now() / 1000) + 60 });
+    setToken(expiring);
+    const refresh = mockEndpoint(
+      authEndpoints.refreshWithToken,
+      errorReply(401, 'no cookie', 'unauthorized'),
+    );
+    let valid = true;
+    const getMe = mockEndpoint(usersEndpoints.me, () => (valid ? me() : expired()));
+    for (let i = 0; i < 3; i++) await call(usersEndpoints.me);
+    expect(refresh.calls).toHaveLength(1);
+    expect(getMe.calls.map((c) => c.headers.get('Authorization'))).toEqual(
+      Array(3).fill(`Bearer ${expiring}`),
+    );
+    // Once it has expired, the first 401 goes to the login page without asking again.
+    valid = false;
+    mockEndpoint(authEndpoints.logout, undefined);
+    await expect(call(usersEndpoints.me)).rejects.toMatchObject({ status: 401 });
+    expect(refresh.calls).toHaveLength(1);
+    expect(getToken()).toBeNull();
+    expect(inAppNavigation).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/some/page')}`, {
+      replace: true,
+    });
+    window.history.replaceState(null, '', '/');
+  });
+
   it("takes another tab's new token when that tab spent the shared refresh cookie first", async () => {
     const fresh = makeToken({ sub: 'refreshed-elsewhere' });
     setToken(makeToken({ sub: 'old' }));

@@ -36,6 +36,12 @@ export function isSsoProcessing(): boolean {
 }
 
 let refreshInFlight: Promise<boolean> | null = null;
+/**
+ * The token whose refresh the server refused (the session ended: a logout elsewhere, its end reached). Until
+ * another token is stored, no refresh is asked for again: each request would otherwise ask once more while
+ * the token lasts, and when it ends the first 401 goes to the login page.
+ */
+let refusedFor: string | null = null;
 /** Set while logging out, so no refresh races the server logout and brings the session back. */
 let loggingOut = false;
 
@@ -76,6 +82,7 @@ async function runRefresh(before: string | null): Promise<boolean> {
     // Without Web Locks two tabs can still race; the one whose cookie was spent takes the other's token.
     if (refreshedElsewhere(before)) return true;
     if (error instanceof ApiError && error.status > 0) {
+      if (error.status === 401) refusedFor = before;
       logger.warn(chooseErrorMessage(error.data, `Token refresh failed with status ${error.status}`));
     } else {
       logger.warn('Token refresh failed', error instanceof Error ? error.message : error);
@@ -111,6 +118,7 @@ export async function hasSession(): Promise<boolean> {
  */
 export function refreshAccessToken(): Promise<boolean> {
   if (ssoProcessing || loggingOut) return Promise.resolve(false);
+  if (refusedFor !== null && getToken() === refusedFor) return Promise.resolve(false);
   if (!refreshInFlight) {
     refreshInFlight = refreshOnce().finally(() => {
       refreshInFlight = null;
@@ -167,6 +175,7 @@ export function endSessionAndGoToLogin(): void {
 export function resetSessionFlags(): void {
   setSsoProcessing(false);
   refreshInFlight = null;
+  refusedFor = null;
   loggingOut = false;
   sessionEnding = false;
 }
