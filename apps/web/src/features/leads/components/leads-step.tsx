@@ -55,9 +55,12 @@ export function LeadsStep({ projectId, readOnly, agentReadOnly }: TLeadsStepProp
     reload(accountKeys.list(projectId));
     reload(leadKeys.all(projectId));
   };
-  // The list may have changed: the leads leave out the people on it. (The DMs are read again by the list's
-  // own changes.)
-  const onListClosed = () => reload(leadKeys.all(projectId));
+  // The list may have changed, here or elsewhere: the leads leave out the people on it, and their DMs say
+  // they cannot be sent. (Its own changes also read the DMs again as each is answered.)
+  const onListClosed = () => {
+    reload(leadKeys.all(projectId));
+    reload(dmKeys.all(projectId));
+  };
   // The server refuses sends while the agent runs: started elsewhere, it is read again and its overlay comes up.
   const agentRunning = () => reload(agentKeys.settings(projectId));
   // Agent mode learns from what the customer does with the drafts.
