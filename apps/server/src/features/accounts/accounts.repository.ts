@@ -83,6 +83,9 @@ export async function findProjectAccount(
   return row ?? null;
 }
 
+const namedAs = (redditUsername: string) =>
+  sql`lower(${redditAccounts.redditUsername}) = ${redditUsername.toLowerCase()}`;
+
 export async function findProjectAccountByUsername(
   db: DbOrTx,
   projectId: string,
@@ -91,12 +94,7 @@ export async function findProjectAccountByUsername(
   const [row] = await db
     .select()
     .from(redditAccounts)
-    .where(
-      and(
-        eq(redditAccounts.projectId, projectId),
-        sql`lower(${redditAccounts.redditUsername}) = ${username.toLowerCase()}`,
-      ),
-    );
+    .where(and(eq(redditAccounts.projectId, projectId), namedAs(username)));
   return row ?? null;
 }
 
@@ -112,23 +110,18 @@ export async function countOwnerAccounts(db: DbOrTx, ownerUserId: string): Promi
   return row?.n ?? 0;
 }
 
+async function anyAccount(db: DbOrTx, where: SQL | undefined): Promise<boolean> {
+  const [row] = await db.select({ id: redditAccounts.id }).from(redditAccounts).where(where).limit(1);
+  return row !== undefined;
+}
+
 /** Whether the workspace has this Reddit account connected in any of its projects. */
-export async function ownerHasRedditAccount(
+export function ownerHasRedditAccount(
   db: DbOrTx,
   ownerUserId: string,
   redditUsername: string,
 ): Promise<boolean> {
-  const [row] = await db
-    .select({ id: redditAccounts.id })
-    .from(redditAccounts)
-    .where(
-      and(
-        eq(redditAccounts.ownerUserId, ownerUserId),
-        sql`lower(${redditAccounts.redditUsername}) = ${redditUsername.toLowerCase()}`,
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
+  return anyAccount(db, and(eq(redditAccounts.ownerUserId, ownerUserId), namedAs(redditUsername)));
 }
 
 /** Connections of one Reddit account wait for each other, across workspaces (see isConnectedElsewhere). */
@@ -139,22 +132,12 @@ export async function lockRedditName(db: DbOrTx, redditUsername: string): Promis
 }
 
 /** Whether another workspace than `ownerUserId`'s has the Reddit account connected. */
-export async function isConnectedElsewhere(
+export function isConnectedElsewhere(
   db: DbOrTx,
   redditUsername: string,
   ownerUserId: string,
 ): Promise<boolean> {
-  const [row] = await db
-    .select({ id: redditAccounts.id })
-    .from(redditAccounts)
-    .where(
-      and(
-        sql`lower(${redditAccounts.redditUsername}) = ${redditUsername.toLowerCase()}`,
-        ne(redditAccounts.ownerUserId, ownerUserId),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
+  return anyAccount(db, and(namedAs(redditUsername), ne(redditAccounts.ownerUserId, ownerUserId)));
 }
 
 export async function insertAccount(db: DbOrTx, values: NewRedditAccount): Promise<RedditAccountRow> {
