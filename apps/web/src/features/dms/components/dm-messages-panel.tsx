@@ -14,6 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   DM_GENERATION_RUNNING,
@@ -111,6 +112,9 @@ function GenerationProgress({ status }: { status: TDmGenerationStatus | null }) 
   );
 }
 
+/** How long the recipient search waits for typing to pause before it reads. */
+export const DM_SEARCH_DEBOUNCE_MS = 300;
+
 /**
  * Step 4's DM messages, newest first: each editable with its counter and an Unsaved mark until saved, with
  * Save, Regenerate, Delete and Send; "Generate All DMs" writes one for every lead that has none yet.
@@ -130,8 +134,14 @@ export function DmMessagesPanel({
   const [page, setPage] = useState(1);
   // Server-side, so every page of the matches is there; a new search or status starts at page 1.
   const [search, setSearch] = useState('');
+  // Applied once typing pauses, not at every key: each read counts the project's DMs.
+  const [searched, setSearched] = useState('');
+  const applySearch = useDebouncedCallback((value: string) => {
+    setSearched(value.trim());
+    setPage(1);
+  }, DM_SEARCH_DEBOUNCE_MS);
   const [stateFilter, setStateFilter] = useState<TDmState | null>(null);
-  const filtered = search.trim() !== '' || stateFilter !== null;
+  const filtered = searched !== '' || stateFilter !== null;
   /**
    * Texts changed in the editors and not saved yet, by DM id, kept in local storage so that switching
    * project or page, Connect account's trip to Reddit or a reload does not lose them.
@@ -141,7 +151,7 @@ export function DmMessagesPanel({
   const [askingDelete, setAskingDelete] = useState<TDmMessage | null>(null);
   const [askingRegenerate, setAskingRegenerate] = useState<TDmMessage | null>(null);
   const [notice, setNotice] = useState<{ color: 'red' | 'yellow'; message: string } | null>(null);
-  const dms = useDms(projectId, page, { search: search.trim(), state: stateFilter });
+  const dms = useDms(projectId, page, { search: searched, state: stateFilter });
   const save = useSaveDms(projectId);
   const remove = useDeleteDm(projectId);
   const regenerate = useRegenerateDm(projectId);
@@ -324,7 +334,7 @@ export function DmMessagesPanel({
             value={search}
             onChange={(e) => {
               setSearch(e.currentTarget.value);
-              setPage(1);
+              applySearch(e.currentTarget.value);
             }}
           />
           <NativeSelect
