@@ -100,14 +100,28 @@ const leadExpired = (cutoff: Date) => sql<boolean>`(${dmMessages.state} = 'expir
  * person not on the list, never answered, not contacted nor queued to by another DM of the workspace. Of
  * several to one person Send All queues one, so people are counted, not DMs. A DM Send All leaves because
  * no account has room for it before it expires is still counted: that depends on the accounts' days and
- * pacing, which only planning works out.
+ * pacing, which only planning works out. The lead and profile come from `countSendAllWouldQueue`'s joins.
  */
 const sendAllWouldQueue = (cutoff: Date) => sql`${dmMessages.state} = 'approved'
   and not exists (select 1 from ${suppressions} where ${suppressions.ownerUserId} = ${dmMessages.ownerUserId} and ${suppressions.usernameKey} = ${dmMessages.recipientKey})
   and not ${workspaceDmToSamePerson(
     sql`(${otherDm.repliedAt} is not null or ${inArray(otherDm.state, ['queued', ...CONTACTED_DM_STATES])})`,
   )}
-  and ${gt(leadTime(), cutoff)}`;
+  and ${gt(joinedLeadTime, cutoff)}`;
+
+/**
+ * People Send All DMs would queue in the project (`sendAllWouldQueue`), read from its approved DMs alone.
+ * The lead and profile are joined rather than looked up per DM (`leadTime`): with most of a project
+ * approved, one pass over each table instead of a look-up per DM.
+ */
+function countSendAllWouldQueue(db: Db, projectId: string, cutoff: Date) {
+  return db
+    .select({ n: sql<number>`count(distinct ${dmMessages.recipientKey})::int` })
+    .from(dmMessages)
+    .leftJoin(leads, eq(leads.id, dmMessages.leadId))
+    .leftJoin(profiles, eq(profiles.id, dmMessages.profileId))
+    .where(and(eq(dmMessages.projectId, projectId), sendAllWouldQueue(cutoff)));
+}
 
 /** Step 4's filters of the DM list: the recipient's name containing `search` (any case), the DM's state. */
 export interface DmListFilter {
@@ -132,21 +146,16 @@ export async function listDmPage(
     page.search ? like(dmMessages.recipientKey, containsPattern(page.search)) : undefined,
     page.state ? eq(dmMessages.state, page.state) : undefined,
   );
-  const [rows, totals] = await Promise.all([
+  const [rows, totals, ready] = await Promise.all([
     selectWithStanding(db, cutoff)
       .where(and(where, picked))
       .orderBy(desc(dmMessages.createdAt), desc(dmMessages.id))
       .limit(page.limit)
       .offset(page.offset),
-    db
-      .select({
-        n: picked ? sql<number>`(count(*) filter (where ${picked}))::int` : count(),
-        ready: sql<number>`(count(distinct ${dmMessages.recipientKey}) filter (where ${sendAllWouldQueue(cutoff)}))::int`,
-      })
-      .from(dmMessages)
-      .where(where),
+    db.select({ n: count() }).from(dmMessages).where(and(where, picked)),
+    countSendAllWouldQueue(db, projectId, cutoff),
   ]);
-  return { rows, total: totals[0]?.n ?? 0, ready: totals[0]?.ready ?? 0 };
+  return { rows, total: totals[0]?.n ?? 0, ready: ready[0]?.n ?? 0 };
 }
 
 /** These DMs (by id) with what stops a Send of each, as the list reads it; unknown ids are left out. */
@@ -538,6 +547,9 @@ const leadTime = () => sql<Date>`coalesce(
     (select ${profiles.lastFoundAt} from ${profiles} where ${profiles.id} = ${dmMessages.profileId}),
     ${dmMessages.createdAt}
   )`;
+
+/** `leadTime` in a query that left-joins the DM's lead and profile by id (at most one row each). */
+const joinedLeadTime = sql<Date>`coalesce(${leads.itemCreatedAt}, ${profiles.lastFoundAt}, ${dmMessages.createdAt})`;
 
 /** When each DM's lead counts from (see `leadTime`), as epoch milliseconds: its expiry is DM_EXPIRY_DAYS later. */
 export async function leadTimesOfDms(db: Db, ids: string[]): Promise<Map<string, number>> {

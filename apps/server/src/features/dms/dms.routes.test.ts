@@ -916,4 +916,32 @@ describe('the list', () => {
     });
     expect(res.json()).toMatchObject({ total: 8, ready_to_send: 3 });
   });
+
+  it('counts a DM about a profile as ready by when the profile last matched, and one whose lead is gone by when it was written', async () => {
+    const project = await newProject();
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+    for (const [n, ready] of [
+      [13, true],
+      [15, false],
+    ] as const) {
+      const profile = await buildProfile(t.ctx.db, project.id, { lastFoundAt: daysAgo(n) });
+      await buildDm(t.ctx.db, project.id, {
+        sourceType: 'profile',
+        leadId: null,
+        profileId: profile.id,
+        recipientUsername: redditName(ready ? 'recentProfile' : 'oldProfile'),
+      });
+      await buildDm(t.ctx.db, project.id, {
+        leadId: null,
+        recipientUsername: redditName(ready ? 'recentGone' : 'oldGone'),
+        createdAt: daysAgo(n),
+      });
+    }
+
+    const res = await t.app.inject({
+      url: `/api/v1/dm-messages?project_id=${project.id}`,
+      headers: project.owner.auth,
+    });
+    expect(res.json()).toMatchObject({ total: 4, ready_to_send: 2 });
+  });
 });

@@ -131,6 +131,10 @@ export const dmMessages = pgTable(
     index('dm_messages_project_expired_idx')
       .on(t.projectId, t.updatedAt)
       .where(sql`${t.state} = 'expired'`),
+    // The DM list's count of people Send All would queue looks at the project's approved DMs only.
+    index('dm_messages_project_approved_idx')
+      .on(t.projectId, t.recipientKey)
+      .where(sql`${t.state} = 'approved'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "dm_messages_project_approved_idx" ON "dm_messages" USING btree ("project_id","recipient_key") WHERE "dm_messages"."state" = 'approved';
