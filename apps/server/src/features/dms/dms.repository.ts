@@ -48,7 +48,9 @@ export const heldBack: SQL = and(
   inArray(dmMessages.outcomeCode, [...WITHHELD_OUTCOME_CODES]),
 )!;
 
-const countWhere = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+/** How many rows of a select meet `condition`: one count among others over the same rows. */
+export const countWhere = (condition: SQL) =>
+  sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
 
 /**
  * What the campaign's counts and the sending status both show, counted the same way so the two agree: DMs

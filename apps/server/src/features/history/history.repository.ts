@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 
 import type { TPageQuery, TReplyStatus } from '@threadreach/contract';
 import type { DbOrTx } from '../../db/client';
 import { dmSenderName } from '../accounts';
-import { dmOutcomeCounts } from '../dms';
+import { countWhere, dmOutcomeCounts } from '../dms';
 import { dmMessages, type DmMessageRow } from '../dms/dms.table';
 import { dmReplies, type DmReplyRow } from '../replies/replies.table';
 
@@ -69,14 +69,15 @@ export interface DmCounts {
 
 /** The project's DMs by state and reply, counted from the rows in two indexed scans of the project. */
 export async function countDms(db: DbOrTx, projectId: string): Promise<DmCounts> {
-  const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
   const [dms, replies] = await Promise.all([
     db
       .select({
         generated: count(),
         ...dmOutcomeCounts(),
-        pending: n(sql`${dmMessages.state} in ('draft', 'approved', 'queued', 'sending', 'unknown')`),
-        replied: n(sql`${dmMessages.repliedAt} is not null`),
+        pending: countWhere(
+          sql`${dmMessages.state} in ('draft', 'approved', 'queued', 'sending', 'unknown')`,
+        ),
+        replied: countWhere(sql`${dmMessages.repliedAt} is not null`),
       })
       .from(dmMessages)
       .where(eq(dmMessages.projectId, projectId)),

@@ -35,7 +35,7 @@ import {
   type DmMessageRow,
   type DmState,
 } from '../dms/dms.table';
-import { dmOutcomeCounts } from '../dms';
+import { countWhere, dmOutcomeCounts } from '../dms';
 
 /**
  * Queued DMs the agent queued: it alone queues with limits of its own (a daily cap per account), kept
@@ -416,15 +416,16 @@ export type SendingCounts = Record<SendingState, number> & {
 };
 
 export async function sendingCounts(db: DbOrTx, scope: SendingScope): Promise<SendingCounts> {
-  const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
   const [row] = await db
     .select({
       ...dmOutcomeCounts(),
-      queued: n(eq(dmMessages.state, 'queued')),
-      sending: n(eq(dmMessages.state, 'sending')),
-      unknown: n(eq(dmMessages.state, 'unknown')),
-      delivery_unknown: n(and(eq(dmMessages.state, 'unknown'), eq(dmMessages.outcomeCode, ACCOUNT_REMOVED))!),
-      queued_by_agent: n(and(eq(dmMessages.state, 'queued'), queuedByTheAgent)!),
+      queued: countWhere(eq(dmMessages.state, 'queued')),
+      sending: countWhere(eq(dmMessages.state, 'sending')),
+      unknown: countWhere(eq(dmMessages.state, 'unknown')),
+      delivery_unknown: countWhere(
+        and(eq(dmMessages.state, 'unknown'), eq(dmMessages.outcomeCode, ACCOUNT_REMOVED))!,
+      ),
+      queued_by_agent: countWhere(and(eq(dmMessages.state, 'queued'), queuedByTheAgent)!),
     })
     .from(dmMessages)
     .where(and(inScope(scope), inArray(dmMessages.state, [...SENDING_STATES])));
