@@ -21,6 +21,7 @@ import {
   type ExportCursor,
   type LeadKind,
   type LeadPage,
+  type ListedLeadView,
 } from './leads.repository';
 
 export type LeadListQuery = LeadPage & { min_score: number };
@@ -45,36 +46,30 @@ function listClock(ctx: AppContext): ListClock {
   return { now, cutoff: expiryCutoff(ctx, now).getTime() };
 }
 
-export async function listPostsPage(
+/** A page of the project's posts or comments, each presented with `present`. */
+async function listLeadsPage<T>(
   ctx: AppContext,
   projectId: string,
   query: LeadListQuery,
-): Promise<TPostList> {
-  const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'post', query);
+  kind: LeadKind,
+  present: (row: ListedLeadView, clock: ListClock) => T,
+): Promise<{ items: T[]; total: number; limit: number; offset: number }> {
+  const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, kind, query);
   // One instant for the whole page: every row is judged too old or not as of the same moment.
   const clock = listClock(ctx);
-  return {
-    items: rows.map((r) => presentPost(r, clock)),
-    total,
-    limit: query.limit,
-    offset: query.offset,
-  };
+  return { items: rows.map((r) => present(r, clock)), total, limit: query.limit, offset: query.offset };
 }
 
-export async function listCommentsPage(
+export function listPostsPage(ctx: AppContext, projectId: string, query: LeadListQuery): Promise<TPostList> {
+  return listLeadsPage(ctx, projectId, query, 'post', presentPost);
+}
+
+export function listCommentsPage(
   ctx: AppContext,
   projectId: string,
   query: LeadListQuery,
 ): Promise<TCommentList> {
-  const { rows, total } = await listLeads(ctx.db, { projectId, minScore: query.min_score }, 'comment', query);
-  // One instant for the whole page: every row is judged too old or not as of the same moment.
-  const clock = listClock(ctx);
-  return {
-    items: rows.map((r) => presentComment(r, clock)),
-    total,
-    limit: query.limit,
-    offset: query.offset,
-  };
+  return listLeadsPage(ctx, projectId, query, 'comment', presentComment);
 }
 
 export async function listProfilesPage(
