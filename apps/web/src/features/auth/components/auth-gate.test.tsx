@@ -13,6 +13,7 @@ import {
   type TPublicConfig,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { buildUserSubscription } from '../../../test/subscription.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { makeToken } from '../../../test/tokens';
 import { ACCESS_DENIED_TEXT } from './moderator-only';
@@ -64,6 +65,32 @@ function refreshAnswer(token: string, userId: string, limit: number) {
     requires_subscription: limit <= 0,
     subscribe_url: '/subscribe',
   };
+}
+
+/**
+ * A customer whose token carries `token` profiles while the server, whose plan changed since, says `server`;
+ * the refresh answers a token with the server's limit, returned with the refresh's mock.
+ */
+function planChangedSinceToken(
+  userId: string,
+  limits: { token: number; server: number; projectsUsed: number },
+) {
+  setToken(makeToken({ sub: userId, profiles_limit: limits.token }));
+  mockSignedOutApp();
+  mockEndpoint(usersEndpoints.me, {
+    user_id: userId,
+    email: 'user@example.com',
+    roles: ['USER'],
+    profiles_limit: limits.server,
+    projects_used: limits.projectsUsed,
+  });
+  const refreshed = makeToken({ sub: userId, profiles_limit: limits.server });
+  const refresh = mockEndpoint(
+    authEndpoints.refreshWithToken,
+    refreshAnswer(refreshed, userId, limits.server),
+  );
+  mockEndpoint(billingEndpoints.availablePlans, []);
+  return { refreshed, refresh };
 }
 
 /** What the server sets beside the refresh cookie: a session may be restored. */
@@ -209,20 +236,12 @@ describe('authentication gate', () => {
   });
 
   it('sends a customer whose plan ended since their token was issued to /subscribe', async () => {
-    const lapsed = '7c1e4a52-9b3d-4f08-a6e2-5d8c0b1f9e47';
-    setToken(makeToken({ sub: lapsed, profiles_limit: 3 }));
-    mockSignedOutApp();
     // The server knows the plan is gone; the token still carries the old limit until it is refreshed.
-    mockEndpoint(usersEndpoints.me, {
-      user_id: lapsed,
-      email: 'user@example.com',
-      roles: ['USER'],
-      profiles_limit: 0,
-      projects_used: 1,
+    const { refreshed, refresh } = planChangedSinceToken('7c1e4a52-9b3d-4f08-a6e2-5d8c0b1f9e47', {
+      token: 3,
+      server: 0,
+      projectsUsed: 1,
     });
-    const refreshed = makeToken({ sub: lapsed, profiles_limit: 0 });
-    const refresh = mockEndpoint(authEndpoints.refreshWithToken, refreshAnswer(refreshed, lapsed, 0));
-    mockEndpoint(billingEndpoints.availablePlans, []);
     renderApp('/');
     expect(await screen.findByText('Choose a plan')).toBeTruthy();
     expect(testLocation()).toBe('/subscribe');
@@ -231,31 +250,14 @@ describe('authentication gate', () => {
   });
 
   it('lets in a customer whose plan began in another browser since their token was issued', async () => {
-    const buyer = '2b6f0c1e-8d4a-4e7b-9c3f-1a5d7e9b2c40';
-    setToken(makeToken({ sub: buyer, profiles_limit: 0 }));
-    mockSignedOutApp();
-    mockEndpoint(usersEndpoints.me, {
-      user_id: buyer,
-      email: 'user@example.com',
-      roles: ['USER'],
-      profiles_limit: 1,
-      projects_used: 0,
+    const { refreshed, refresh } = planChangedSinceToken('2b6f0c1e-8d4a-4e7b-9c3f-1a5d7e9b2c40', {
+      token: 0,
+      server: 1,
+      projectsUsed: 0,
     });
-    const refreshed = makeToken({ sub: buyer, profiles_limit: 1 });
-    const refresh = mockEndpoint(authEndpoints.refreshWithToken, refreshAnswer(refreshed, buyer, 1));
-    mockEndpoint(billingEndpoints.availablePlans, []);
-    mockEndpoint(billingEndpoints.userSubscription, ({ params }) => ({
-      user_id: params.userId,
-      user_email: 'user@example.com',
-      profiles_limit: 1,
-      projects_limit: 1,
-      projects_used: 0,
-      accounts_used: 0,
-      unlimited: false,
-      has_active_subscription: true,
-      subscription: null,
-      subscriptions: [],
-    }));
+    mockEndpoint(billingEndpoints.userSubscription, ({ params }) =>
+      buildUserSubscription({ user_id: params.userId }),
+    );
     // The token sends them to /subscribe, where the server's answer refreshes it: the gate then lets them in.
     const first = renderApp('/');
     await waitFor(() => expect(refresh.calls).toHaveLength(1));

@@ -11,6 +11,7 @@ import {
   type TUserSubscriptionResponse,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint, sentRequests } from '../../../test/api-mock.test-support';
+import { buildUserSubscription } from '../../../test/subscription.test-support';
 import { renderApp, testLocation } from '../../../test/render-app';
 import { buildProject } from '../../../test/projects.test-support';
 import { makeToken, mockMeAsToken } from '../../../test/tokens';
@@ -90,18 +91,10 @@ const selectButtons = () => screen.queryAllByRole('button', { name: 'Select Plan
 
 /** The subscriber's plan lookup: the plans they hold (none: no plan behind their limit). */
 function mockSubscription(...subscriptions: THeldSubscription[]) {
-  return mockEndpoint(billingEndpoints.userSubscription, {
-    user_id: SUBSCRIBER,
-    user_email: 'user@example.com',
-    profiles_limit: 1,
-    projects_limit: 1,
-    projects_used: 0,
-    accounts_used: 0,
-    unlimited: false,
-    has_active_subscription: true,
-    subscription: subscriptions[0] ?? null,
-    subscriptions,
-  });
+  return mockEndpoint(
+    billingEndpoints.userSubscription,
+    buildUserSubscription({ user_id: SUBSCRIBER, subscription: subscriptions[0] ?? null, subscriptions }),
+  );
 }
 
 beforeEach(() => {
@@ -294,18 +287,7 @@ describe('/subscribe account bar', () => {
     await screen.findByRole('region', { name: 'Starter' });
     expect(selectButtons()).toHaveLength(0);
     await waitFor(() => expect(answer).not.toBeNull());
-    answer!({
-      user_id: SUBSCRIBER,
-      user_email: 'user@example.com',
-      profiles_limit: 1,
-      projects_limit: 1,
-      projects_used: 0,
-      accounts_used: 0,
-      unlimited: false,
-      has_active_subscription: true,
-      subscription: null,
-      subscriptions: [],
-    });
+    answer!(buildUserSubscription({ user_id: SUBSCRIBER }));
     // Profiles given by an administrator, no plan behind them: any plan is for sale.
     await waitFor(() => expect(selectButtons()).toHaveLength(3));
   });

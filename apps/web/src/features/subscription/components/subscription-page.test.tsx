@@ -10,6 +10,7 @@ import {
   type TUserSubscriptionResponse,
 } from '@threadreach/contract';
 import { errorReply, mockEndpoint } from '../../../test/api-mock.test-support';
+import { buildUserSubscription } from '../../../test/subscription.test-support';
 import { renderApp } from '../../../test/render-app';
 import { makeToken, mockMeAsToken } from '../../../test/tokens';
 import { setToken } from '../../../lib/token-storage';
@@ -32,17 +33,14 @@ const holding = (...subscriptions: THeldSubscription[]) => ({
   subscription: subscriptions[0] ?? null,
   subscriptions,
 });
-const SUBSCRIBED: TUserSubscriptionResponse = {
+const SUBSCRIBED: TUserSubscriptionResponse = buildUserSubscription({
   user_id: USER_ID,
-  user_email: 'user@example.com',
   profiles_limit: 3,
   projects_limit: 3,
   projects_used: 1,
   accounts_used: 3,
-  unlimited: false,
-  has_active_subscription: true,
   ...holding(GROWTH),
-};
+});
 
 function mockPage(subscription: TUserSubscriptionResponse = SUBSCRIBED) {
   mockEndpoint(systemEndpoints.publicConfig, {
