@@ -35,16 +35,23 @@ export interface TFormDraft {
   values: unknown;
 }
 
-function parseDraft(stored: string | null): TFormDraft | null {
+/** A stored JSON value as `pick` reads it; null when nothing is stored or it is not JSON. */
+function parseStored<T>(stored: string | null, pick: (parsed: unknown) => T | null): T | null {
   if (!stored) return null;
   try {
-    const parsed = JSON.parse(stored) as Partial<TFormDraft> | null;
-    return parsed && typeof parsed.base === 'string' && 'values' in parsed
-      ? { base: parsed.base, values: parsed.values }
-      : null;
+    return pick(JSON.parse(stored));
   } catch {
     return null;
   }
+}
+
+function parseDraft(stored: string | null): TFormDraft | null {
+  return parseStored(stored, (value) => {
+    const parsed = value as Partial<TFormDraft> | null;
+    return parsed && typeof parsed.base === 'string' && 'values' in parsed
+      ? { base: parsed.base, values: parsed.values }
+      : null;
+  });
 }
 
 /** What a search reads: posts, comments or both. */
@@ -54,29 +61,24 @@ export interface TSearchTypes {
 }
 
 function parseSearchTypes(stored: string | null): TSearchTypes | null {
-  if (!stored) return null;
-  try {
-    const parsed = JSON.parse(stored) as Partial<TSearchTypes> | null;
+  return parseStored(stored, (value) => {
+    const parsed = value as Partial<TSearchTypes> | null;
     return parsed && typeof parsed.posts === 'boolean' && typeof parsed.comments === 'boolean'
       ? { posts: parsed.posts, comments: parsed.comments }
       : null;
-  } catch {
-    return null;
-  }
+  });
 }
 
 /** Texts by DM id, as stored; anything else stored there is ignored. */
 function parseDmEdits(stored: string | null): Record<string, string> {
-  if (!stored) return {};
-  try {
-    const parsed: unknown = JSON.parse(stored);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(
-      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-    );
-  } catch {
-    return {};
-  }
+  const edits = parseStored(stored, (parsed) =>
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? Object.fromEntries(
+          Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        )
+      : null,
+  );
+  return edits ?? {};
 }
 
 function read(key: string): string | null {
